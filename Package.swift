@@ -1,0 +1,43 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "InkHit",
+    products: [
+        .library(name: "InkGeometry", targets: ["InkGeometry"]),
+        .library(name: "InkHit", targets: ["InkHit"]),
+        .library(name: "InkFreeType", targets: ["InkFreeType"]),
+        .library(name: "InkJobs", targets: ["InkJobs"]),
+        .executable(name: "ink-hit", targets: ["ink-hit"]),
+    ],
+    dependencies: [
+        // Only the CLI uses it: subcommands, --help text, typed options.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Geometry core: imports nothing, not even Foundation.
+        .target(name: "InkGeometry"),
+        // Glyph shapes, placements and the two-level hit index.
+        .target(name: "InkHit", dependencies: ["InkGeometry"]),
+        // Not API: the system FreeType through pkg-config (see Sources/CFreeType/README.md).
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]
+        ),
+        .target(name: "InkFreeType", dependencies: ["InkGeometry", "InkHit", "CFreeType"]),
+        // The `ink-hit query` job format: JSON lines in, JSON lines out (used by the CLI, tests and fuzzers).
+        .target(name: "InkJobs", dependencies: ["InkGeometry", "InkHit", "InkFreeType"]),
+        .executableTarget(
+            name: "ink-hit",
+            dependencies: [
+                "InkJobs", "InkFreeType", "InkHit", "InkGeometry",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "InkGeometryTests", dependencies: ["InkGeometry"]),
+        .testTarget(name: "InkHitTests", dependencies: ["InkHit", "InkGeometry"]),
+        .testTarget(name: "InkFreeTypeTests", dependencies: ["InkFreeType", "InkHit", "InkGeometry"]),
+        .testTarget(name: "InkJobsTests", dependencies: ["InkJobs", "InkFreeType", "InkHit", "InkGeometry"]),
+    ]
+)

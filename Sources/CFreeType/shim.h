@@ -1,0 +1,13 @@
+// Not API: the system FreeType headers, seen by Swift as the module `CFreeType`.
+// Include paths come from pkg-config (`freetype2`); see README.md.
+#ifndef INKHIT_CFREETYPE_SHIM_H
+#define INKHIT_CFREETYPE_SHIM_H
+
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_OUTLINE_H
+#include FT_ADVANCES_H
+#include FT_TRUETYPE_TABLES_H
+#include FT_MULTIPLE_MASTERS_H
+
+#endif

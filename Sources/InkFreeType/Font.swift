@@ -1,0 +1,153 @@
+import InkGeometry
+
+/// One face of a font file (TrueType, OpenType/CFF, a collection member, …) loaded through FreeType:
+/// glyph lookup, metrics and unhinted outlines, all in **font units, y-up**.
+///
+/// ```swift
+/// let font = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+/// let o = font.glyphIndex(for: "o")!                  // glyph id
+/// var svg = SVGPathSink()
+/// try font.outline(glyph: o, into: &svg)              // font units, y-up
+/// let px = try font.advance(of: o) * 16 / Double(font.unitsPerEm)   // advance at 16 px per em
+/// ```
+///
+/// # Thread safety
+/// `Font` is `Sendable` and may be used from any number of threads at once. A FreeType face is not
+/// thread-safe, so each font owns its own `FT_Library` and `FT_Face` and serialises every FreeType call on
+/// them with a lock; properties are read once at load time and need no lock. Calls on *different*
+/// fonts never contend. For parallel outline extraction from one face, load the face once per thread.
+///
+/// # Identity
+/// A `Font` is a handle: copies share one loaded face, and `==`/`hash` compare the loaded face, not the file.
+/// Loading the same file twice gives two unequal fonts with different `id`s.
+///
+/// # Guarantees
+/// `unitsPerEm > 0` (faces without it, such as bitmap-only BDF/PCF, are refused with `.notScalable`);
+/// `0 <= faceIndex < faceCount`; glyph ids are valid when `< glyphCount`.
+public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
+    let face: FreeTypeFace
+
+    /// The largest font file `init(path:faceIndex:)` reads: 1 GiB (the largest common fonts, CJK
+    /// collections, are near 120 MB). Larger files are refused with `FontError.unreadable`.
+    public static let maximumFileSize = 1 << 30
+
+    /// The default bound on points per glyph for `outline(glyph:maxPoints:)`: 100,000. Real glyphs have
+    /// at most a few thousand; TrueType cannot store more than 65,535.
+    public static let defaultMaximumPoints = 100_000
+
+    /// Loads face `faceIndex` of the font file at `path`. The whole file is read into memory (at most
+    /// `maximumFileSize` bytes); later changes to the file do not affect the font.
+    ///
+    /// - Throws: `.fileNotFound`, `.notAFile` (directory, device, FIFO), `.unreadable`, `.emptyData`,
+    ///   `.notAFont`, `.faceIndexOutOfRange` (negative, or not below the file's face count),
+    ///   `.notScalable`, or `.freeType` for corrupt or truncated fonts.
+    public init(path: String, faceIndex: Int = 0) throws(FontError) {
+        let bytes = try FontBytes(contentsOfFile: path, maximumSize: Font.maximumFileSize)
+        face = try FreeTypeFace(bytes: bytes, faceIndex: faceIndex)
+    }
+
+    /// Loads face `faceIndex` of a font held in memory. The bytes are copied; the array may be dropped
+    /// afterwards.
+    ///
+    /// - Throws: `.emptyData`, `.notAFont`, `.faceIndexOutOfRange`, `.notScalable`, or `.freeType` for
+    ///   corrupt or truncated fonts.
+    public init(bytes: [UInt8], faceIndex: Int = 0) throws(FontError) {
+        face = try FreeTypeFace(bytes: FontBytes(copying: bytes), faceIndex: faceIndex)
+    }
+
+    // MARK: Identity
+
+    /// A number unique to this loaded font within the process (1, 2, 3, … in load order), stable for
+    /// its lifetime: a key for caches of glyph shapes.
+    public var id: UInt64 { face.id }
+
+    public static func == (lhs: Font, rhs: Font) -> Bool { lhs.face === rhs.face }
+    public func hash(into hasher: inout Hasher) { hasher.combine(face.id) }
+
+    public var description: String {
+        let name = [familyName, styleName].compactMap { $0 }.joined(separator: " ")
+        return "Font(#\(id) \"\(name)\", face \(faceIndex) of \(faceCount), \(glyphCount) glyphs, \(unitsPerEm) units/em)"
+    }
+
+    // MARK: Face facts (read once at load; no lock)
+
+    /// Which face of the file this is (0 for a single-face file).
+    public var faceIndex: Int { face.faceIndex }
+    /// How many faces the file holds (1 for a `.ttf`/`.otf`, more for a `.ttc` collection).
+    public var faceCount: Int { face.faceCount }
+    /// The number of glyphs; valid glyph ids are `0..<glyphCount` (glyph 0 is `.notdef`).
+    public var glyphCount: Int { face.glyphCount }
+    /// Font units per em (2048 for DejaVu, 1000 for most CFF fonts); always > 0. A glyph drawn at `s`
+    /// px per em scales font units by `s / unitsPerEm`.
+    public var unitsPerEm: Int { face.unitsPerEm }
+    /// The family name ("DejaVu Sans"), or nil if the font has none.
+    public var familyName: String? { face.familyName }
+    /// The style name ("Book", "Bold Oblique"), or nil if the font has none.
+    public var styleName: String? { face.styleName }
+    /// Typographic ascender, in font units, y-up (positive above the baseline).
+    public var ascender: Int { face.ascender }
+    /// Typographic descender, in font units, y-up (usually negative: below the baseline).
+    public var descender: Int { face.descender }
+    /// Default baseline-to-baseline distance, in font units: `ascender - descender + lineGap`.
+    public var height: Int { face.height }
+    /// Extra space between lines, in font units: `height - (ascender - descender)` (may be 0).
+    public var lineGap: Int { face.height - (face.ascender - face.descender) }
+    /// True when the face has vector outlines (TrueType, CFF, Type 1). Faces that are not scalable
+    /// (e.g. color-bitmap emoji fonts) open, but their glyphs throw `.noOutline`.
+    public var isScalable: Bool { face.isScalable }
+    /// True when the face has a legacy `kern` table that `kerning(_:_:)` reads. GPOS kerning (used by most
+    /// modern fonts) is applied by a shaper, not here.
+    public var hasKerning: Bool { face.hasKerning }
+
+    // MARK: Glyphs (each call takes the font's lock)
+
+    /// The glyph for a Unicode scalar through the font's Unicode cmap, or nil when the font maps it to
+    /// no glyph (FreeType's glyph 0) or has no Unicode cmap.
+    public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32? {
+        face.glyphIndex(for: scalar)
+    }
+
+    /// The horizontal advance of `glyph`, in font units (unscaled, unhinted).
+    ///
+    /// - Throws: `.glyphOutOfRange` when `glyph >= glyphCount`; `.noOutline` for glyphs of faces that are
+    ///   not scalable; `.freeType` for corrupt metrics.
+    public func advance(of glyph: UInt32) throws(FontError) -> Double {
+        try face.advance(of: glyph)
+    }
+
+    /// The horizontal kerning between two glyphs from the font's legacy `kern` table, in font units
+    /// (add it to the left glyph's advance; usually negative). 0 when the font has no `kern` table
+    /// (see `hasKerning`), when either glyph id is out of range, or when the table has no such pair.
+    public func kerning(_ left: UInt32, _ right: UInt32) -> Double {
+        face.kerning(left, right)
+    }
+
+    /// The unhinted outline of `glyph`, in font units (y-up), copied out of FreeType once.
+    ///
+    /// - Parameter maxPoints: refuse glyphs with more outline points than this (a bound on work for
+    ///   untrusted fonts).
+    /// - Throws: `.glyphOutOfRange` (checked before FreeType is called), `.noOutline` (bitmap-only glyph),
+    ///   `.tooManyPoints`, `.brokenOutline` (contours that break the rules on `GlyphOutline`), or
+    ///   `.freeType` (e.g. `Invalid_Outline`, `Invalid_Composite`, `Invalid_Table` for corrupt glyph data).
+    public func outline(glyph: UInt32, maxPoints: Int = Font.defaultMaximumPoints) throws(FontError) -> GlyphOutline {
+        try face.outline(glyph: glyph, maxPoints: maxPoints)
+    }
+
+    /// Drives `sink` with the unhinted outline of `glyph`, in font units (y-up): `outline(glyph:)` then
+    /// `GlyphOutline.decompose(into:)`. On error the sink sees nothing.
+    ///
+    /// - Throws: as `outline(glyph:maxPoints:)`.
+    public func outline<S: OutlineSink>(glyph: UInt32, into sink: inout S,
+                                        maxPoints: Int = Font.defaultMaximumPoints) throws(FontError) {
+        try face.outline(glyph: glyph, maxPoints: maxPoints).decompose(into: &sink)
+    }
+
+    /// FreeType's control box of `glyph` (`FT_Outline_Get_CBox`: the bounds of all outline points, control
+    /// points included), in font units (y-up); `Rect.empty` for a glyph without points. An independent
+    /// check of `GlyphOutline.controlBox`.
+    ///
+    /// - Throws: as `outline(glyph:maxPoints:)`, except `.tooManyPoints` and `.brokenOutline`.
+    public func controlBox(glyph: UInt32) throws(FontError) -> Rect {
+        try face.controlBox(glyph: glyph)
+    }
+}

@@ -1,0 +1,136 @@
+/// A 2-D affine transform in CGAffineTransform order:
+/// `x' = a*x + c*y + tx`, `y' = b*x + d*y + ty`.
+///
+/// In InkHit a transform usually maps layout space (px, y-down) to view space (px), or a glyph's
+/// font units (y-up) to view space. Composition reads left to right: `t.concatenating(u)` applies `t`
+/// first, then `u`.
+public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
+    public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
+
+    @inlinable public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+    }
+
+    /// From the six numbers `[a, b, c, d, tx, ty]` (the `transform` array of a job).
+    public init?(_ m: [Double]) {
+        guard m.count == 6 else { return nil }
+        self.init(a: m[0], b: m[1], c: m[2], d: m[3], tx: m[4], ty: m[5])
+    }
+
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    public static func translation(_ tx: Double, _ ty: Double) -> AffineTransform {
+        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)
+    }
+    public static func scale(_ sx: Double, _ sy: Double) -> AffineTransform {
+        AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)
+    }
+    /// Rotation by `radians` (counter-clockwise in a y-up space, clockwise on a y-down screen).
+    public static func rotation(_ radians: Double) -> AffineTransform {
+        let (s, co) = sinCos(radians)
+        return AffineTransform(a: co, b: s, c: -s, d: co, tx: 0, ty: 0)
+    }
+    /// `x' = x + shx*y`, `y' = shy*x + y`.
+    public static func shear(_ shx: Double, _ shy: Double) -> AffineTransform {
+        AffineTransform(a: 1, b: shy, c: shx, d: 1, tx: 0, ty: 0)
+    }
+    /// The y-flip for a space of the given height: maps y-up coordinates to y-down ones
+    /// (screen ↔ CoreText-style coordinates). Its own inverse.
+    public static func yFlip(height: Double) -> AffineTransform {
+        AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: height)
+    }
+
+    @inlinable public func apply(_ p: Point) -> Point {
+        Point(a * p.x + c * p.y + tx, b * p.x + d * p.y + ty)
+    }
+    /// Applies only the linear part (for vectors).
+    @inlinable public func applyLinear(_ v: Point) -> Point {
+        Point(a * v.x + c * v.y, b * v.x + d * v.y)
+    }
+
+    /// `self` first, then `other`.
+    @inlinable public func concatenating(_ o: AffineTransform) -> AffineTransform {
+        AffineTransform(a: a * o.a + b * o.c, b: a * o.b + b * o.d,
+                        c: c * o.a + d * o.c, d: c * o.b + d * o.d,
+                        tx: tx * o.a + ty * o.c + o.tx, ty: tx * o.b + ty * o.d + o.ty)
+    }
+
+    @inlinable public var determinant: Double { a * d - b * c }
+    @inlinable public var isFinite: Bool {
+        a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite
+    }
+
+    /// The inverse, or nil when the transform is not finite or is singular (its smallest singular value
+    /// is below `1e-12` times its largest, or it collapses everything to a point).
+    public func inverted() -> AffineTransform? {
+        guard isFinite else { return nil }
+        let smax = maxScale, smin = minScale
+        guard smax > 0, smin > smax * 1e-12, smin.isNormal else { return nil }
+        let det = determinant
+        let inv = AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
+                                  tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        return inv.isFinite ? inv : nil
+    }
+
+    /// Largest singular value of the linear part: the most any length is stretched.
+    public var maxScale: Double { singularValues.max }
+    /// Smallest singular value of the linear part: the least any length is stretched
+    /// (0 for a singular transform).
+    public var minScale: Double { singularValues.min }
+
+    /// Singular values of `[[a, c], [b, d]]` (closed form).
+    public var singularValues: (max: Double, min: Double) {
+        // For M = [[a c][b d]]: s1,2 = sqrt((q ± sqrt(q² - 4 det²)) / 2), q = a²+b²+c²+d².
+        // Computed through the stable form s1 = (h + k), s2 = |h - k| with
+        // h = |(a+d, b-c)|/2 and k = |(a-d, b+c)|/2.
+        let e = (a + d) / 2, f = (a - d) / 2, g = (b + c) / 2, hh = (b - c) / 2
+        let h = hypot2(e, hh), k = hypot2(f, g)
+        return (h + k, abs(h - k))
+    }
+
+    /// True when the linear part is a uniform scale times a rotation, possibly with a reflection
+    /// (so distances scale by one factor in every direction), within a relative `1e-9`.
+    public var isSimilarity: Bool {
+        let s = singularValues
+        return s.max > 0 && (s.max - s.min) <= 1e-9 * s.max
+    }
+
+    public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
+}
+
+@inlinable func hypot2(_ x: Double, _ y: Double) -> Double {
+    let ax = abs(x), ay = abs(y)
+    let m = max(ax, ay)
+    if m == 0 || !m.isFinite { return m }
+    let rx = ax / m, ry = ay / m
+    return m * (rx * rx + ry * ry).squareRoot()
+}
+
+/// Sine and cosine without Foundation (range-reduced Taylor series, error < 1e-15 over all finite input).
+public func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
+    guard x.isFinite else { return (.nan, .nan) }
+    let twoPi = 6.283185307179586476925286766559
+    let halfPi = 1.5707963267948966192313216916398
+    var r = x - (x / twoPi).rounded() * twoPi          // [-π, π]
+    // Reduce to [-π/4, π/4] with quadrant q.
+    var q = Int((r / halfPi).rounded())
+    r -= Double(q) * halfPi
+    q &= 3
+    let r2 = r * r
+    var s = r, term = r
+    var cS = 1.0, termC = 1.0
+    var n = 1.0
+    for _ in 0..<12 {
+        term *= -r2 / ((n + 1) * (n + 2))
+        s += term
+        termC *= -r2 / (n * (n + 1))
+        cS += termC
+        n += 2
+    }
+    switch q {
+    case 0: return (s, cS)
+    case 1: return (cS, -s)
+    case 2: return (-s, -cS)
+    default: return (-cS, s)
+    }
+}

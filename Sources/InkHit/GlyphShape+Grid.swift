@@ -1,0 +1,231 @@
+import InkGeometry
+
+/// Builds the per-shape grid: cell classes, crossing lists with reference windings, distance lower bounds
+/// and near lists. Build-time only; every result is copied into the shape's owned storage.
+struct ShapeGridBuilder {
+    let edges: [FEdge]
+    let limits: ShapeLimits
+    /// Grid cells per √edge along the glyph's longer side.
+    static let density = 1.6
+    /// Cells within this Chebyshev ring distance of a boundary cell get a near list.
+    static let nearRings = 5
+
+    struct Output {
+        var bounds: Rect = .empty
+        var grid = ShapeGrid()
+        var cells: [ShapeCell] = []
+        var crossEdges: [FEdge] = []
+        var nearEdges: [FEdge] = []
+    }
+
+    func build() -> Output {
+        var out = Output()
+        guard !edges.isEmpty else { return out }
+        var bounds = Rect.empty
+        for e in edges {
+            bounds.add(Point(Double(e.x0), Double(e.y0)))
+            bounds.add(Point(Double(e.x1), Double(e.y1)))
+        }
+        out.bounds = bounds
+        let size = max(bounds.width, bounds.height)
+        let maxN = max(1, (limits.maxCellsPerAxis - 3) / 2)
+        let n = max(2, min(maxN, Int((Double(edges.count).squareRoot() * Self.density).rounded(.up))))
+        var cell = size / Double(n)
+        if !(cell > 0) || !cell.isFinite { cell = max(abs(bounds.minX), abs(bounds.minY), 1) * 1e-3 }
+        let m = (n + 1) / 2
+        var g = ShapeGrid()
+        g.cellSize = cell
+        g.invCell = 1 / cell
+        g.originX = bounds.minX - Double(m) * cell
+        g.originY = bounds.minY - Double(m) * cell
+        g.nx = min(limits.maxCellsPerAxis, Int((bounds.width / cell).rounded(.up)) + 2 * m + 1)
+        g.ny = min(limits.maxCellsPerAxis, Int((bounds.height / cell).rounded(.up)) + 2 * m + 1)
+        out.grid = g
+        let nx = g.nx, ny = g.ny, cellCount = nx * ny
+
+        // 1. Bin edges into the cells they meet (closed cells, grown by a hair against rounding).
+        let eps = cell * 1e-6
+        var pairs: [(cell: Int32, edge: Int32)] = []
+        pairs.reserveCapacity(edges.count * 3)
+        var counts = [Int](repeating: 0, count: cellCount + 1)
+        for (k, e) in edges.enumerated() {
+            let a = Point(Double(e.x0), Double(e.y0)), b = Point(Double(e.x1), Double(e.y1))
+            let i0 = clampIndex((min(a.x, b.x) - eps - g.originX) * g.invCell, nx)
+            let i1 = clampIndex((max(a.x, b.x) + eps - g.originX) * g.invCell, nx)
+            let j0 = clampIndex((min(a.y, b.y) - eps - g.originY) * g.invCell, ny)
+            let j1 = clampIndex((max(a.y, b.y) + eps - g.originY) * g.invCell, ny)
+            for j in j0...j1 {
+                for i in i0...i1 {
+                    let r = cellRect(g, i, j).outsetBy(eps)
+                    if (i0 == i1 && j0 == j1) || Segment.intersects(a, b, r) {
+                        pairs.append((Int32(j * nx + i), Int32(k)))
+                        counts[j * nx + i] += 1
+                    }
+                }
+            }
+        }
+        var starts = [Int](repeating: 0, count: cellCount + 1)
+        for c in 0..<cellCount { starts[c + 1] = starts[c] + counts[c] }
+        var fill = starts
+        var crossIdx = [Int32](repeating: 0, count: pairs.count)
+        for p in pairs { crossIdx[fill[Int(p.cell)]] = p.edge; fill[Int(p.cell)] += 1 }
+
+        var cells = [ShapeCell](repeating: ShapeCell(), count: cellCount)
+        out.crossEdges.reserveCapacity(crossIdx.count)
+        for c in 0..<cellCount {
+            cells[c].crossStart = UInt32(starts[c])
+            cells[c].crossCount = UInt32(counts[c])
+            cells[c].isBoundary = counts[c] > 0
+        }
+        for k in crossIdx { out.crossEdges.append(edges[Int(k)]) }
+
+        // 2. Reference points and their winding numbers (ray to +x through the rest of the row).
+        var stamp = [Int32](repeating: -1, count: edges.count)
+        var token: Int32 = 0
+        let offsets: [(Double, Double)] = [(0.5, 0.5), (0.31, 0.69), (0.69, 0.31), (0.23, 0.23), (0.77, 0.77),
+                                           (0.41, 0.13), (0.13, 0.41), (0.87, 0.59), (0.59, 0.87), (0.5, 0.07)]
+        for j in 0..<ny {
+            for i in 0..<nx {
+                let c = j * nx + i
+                let r = cellRect(g, i, j)
+                var ref = Point(r.minX + 0.5 * cell, r.minY + 0.5 * cell)
+                if cells[c].isBoundary {
+                    var bestRef = ref, bestClear = -1.0
+                    for (fx, fy) in offsets {
+                        let cand = Point(Double(Float(r.minX + fx * cell)), Double(Float(r.minY + fy * cell)))
+                        var clear = Double.infinity
+                        for q in starts[c]..<starts[c + 1] {
+                            let e = edges[Int(crossIdx[q])]
+                            clear = min(clear, Segment.distance(cand, Point(Double(e.x0), Double(e.y0)),
+                                                                Point(Double(e.x1), Double(e.y1))))
+                        }
+                        if clear > bestClear { bestClear = clear; bestRef = cand }
+                        if clear > 1e-3 * cell { break }
+                    }
+                    ref = bestRef
+                }
+                ref = Point(Double(Float(ref.x)), Double(Float(ref.y)))
+                token &+= 1
+                var w = 0
+                for ii in i..<nx {
+                    let cc = j * nx + ii
+                    for q in starts[cc]..<starts[cc + 1] {
+                        let k = Int(crossIdx[q])
+                        if stamp[k] == token { continue }
+                        stamp[k] = token
+                        let e = edges[k]
+                        w += Winding.crossing(ref, Point(Double(e.x0), Double(e.y0)), Point(Double(e.x1), Double(e.y1)))
+                    }
+                }
+                cells[c].refX = Float(ref.x)
+                cells[c].refY = Float(ref.y)
+                cells[c].winding = Int32(clamping: w)
+            }
+        }
+
+        // 3. Chebyshev ring distance to the nearest boundary cell (8-connected BFS) → distance lower bounds.
+        var ring = [Int32](repeating: Int32.max, count: cellCount)
+        var queue: [Int] = []
+        queue.reserveCapacity(cellCount)
+        for c in 0..<cellCount where cells[c].isBoundary { ring[c] = 0; queue.append(c) }
+        var head = 0
+        while head < queue.count {
+            let c = queue[head]; head += 1
+            let ci = c % nx, cj = c / nx
+            for dj in -1...1 {
+                for di in -1...1 {
+                    let ni = ci + di, nj = cj + dj
+                    guard ni >= 0, ni < nx, nj >= 0, nj < ny else { continue }
+                    let nc = nj * nx + ni
+                    if ring[nc] == Int32.max { ring[nc] = ring[c] + 1; queue.append(nc) }
+                }
+            }
+        }
+        for c in 0..<cellCount where !cells[c].isBoundary {
+            cells[c].lower = Float(Double(max(0, ring[c] - 1)) * cell * (1 - 1e-6))
+        }
+
+        // 4. Near lists: every edge that can be nearest to some point of the cell.
+        let half = 0.5 * cell * 2.0.squareRoot()
+        for j in 0..<ny {
+            for i in 0..<nx {
+                let c = j * nx + i
+                guard ring[c] <= Int32(Self.nearRings) else { continue }
+                let center = Point(g.originX + (Double(i) + 0.5) * cell, g.originY + (Double(j) + 0.5) * cell)
+                // Exact distance from the center: rings outward until they cannot hold anything closer.
+                var best2 = Double.infinity
+                var rr = 0
+                while true {
+                    let ringLow = (Double(rr) - 0.5) * cell
+                    if ringLow > 0 && ringLow * ringLow > best2 { break }
+                    if rr > nx + ny { break }
+                    forEachRingCell(i, j, rr, nx, ny) { cc in
+                        for q in starts[cc]..<starts[cc + 1] {
+                            let e = edges[Int(crossIdx[q])]
+                            best2 = min(best2, Segment.distanceSquared(center, Point(Double(e.x0), Double(e.y0)),
+                                                                       Point(Double(e.x1), Double(e.y1))))
+                        }
+                    }
+                    rr += 1
+                }
+                let dc = best2.squareRoot()
+                let rho = dc + 2 * half + cell * 1e-6
+                let rings = Int((rho / cell + 0.5).rounded(.up))
+                token &+= 1
+                let startNear = out.nearEdges.count
+                for rr2 in 0...rings {
+                    forEachRingCell(i, j, rr2, nx, ny) { cc in
+                        for q in starts[cc]..<starts[cc + 1] {
+                            let k = Int(crossIdx[q])
+                            if stamp[k] == token { continue }
+                            stamp[k] = token
+                            let e = edges[k]
+                            let d = Segment.distance(center, Point(Double(e.x0), Double(e.y0)), Point(Double(e.x1), Double(e.y1)))
+                            if d <= rho { out.nearEdges.append(e) }
+                        }
+                    }
+                }
+                cells[c].nearStart = UInt32(startNear)
+                cells[c].nearCount = UInt32(out.nearEdges.count - startNear)
+                cells[c].hasNear = true
+                if !cells[c].isBoundary {
+                    cells[c].lower = max(cells[c].lower, Float(max(0, dc - half) * (1 - 1e-6)))
+                }
+            }
+        }
+        out.cells = cells
+        return out
+    }
+
+    private func clampIndex(_ v: Double, _ n: Int) -> Int {
+        if !(v >= 0) { return 0 }
+        if v >= Double(n - 1) { return n - 1 }
+        return Int(v)
+    }
+
+    private func cellRect(_ g: ShapeGrid, _ i: Int, _ j: Int) -> Rect {
+        Rect(minX: g.originX + Double(i) * g.cellSize, minY: g.originY + Double(j) * g.cellSize,
+             maxX: g.originX + Double(i + 1) * g.cellSize, maxY: g.originY + Double(j + 1) * g.cellSize)
+    }
+}
+
+/// Calls `body` with the index of every in-grid cell at Chebyshev distance exactly `r` from (i, j).
+@inline(__always)
+func forEachRingCell(_ i: Int, _ j: Int, _ r: Int, _ nx: Int, _ ny: Int, _ body: (Int) -> Void) {
+    if r == 0 {
+        if i >= 0 && i < nx && j >= 0 && j < ny { body(j * nx + i) }
+        return
+    }
+    let xlo = max(0, i - r), xhi = min(nx - 1, i + r)
+    if xlo <= xhi {
+        // Bottom and top rows.
+        if j - r >= 0 && j - r < ny { let b = (j - r) * nx; for x in xlo...xhi { body(b + x) } }
+        if j + r >= 0 && j + r < ny { let b = (j + r) * nx; for x in xlo...xhi { body(b + x) } }
+    }
+    // Left and right columns, corners excluded.
+    let ylo = max(0, j - r + 1), yhi = min(ny - 1, j + r - 1)
+    if ylo <= yhi {
+        if i - r >= 0 && i - r < nx { for y in ylo...yhi { body(y * nx + i - r) } }
+        if i + r >= 0 && i + r < nx { for y in ylo...yhi { body(y * nx + i + r) } }
+    }
+}

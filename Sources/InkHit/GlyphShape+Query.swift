@@ -1,0 +1,163 @@
+import InkGeometry
+
+/// A plain view of a shape's storage for the query path: pointers and scalars only (no reference
+/// counting in hot loops). Valid while the owning `GlyphShape` is alive.
+struct ShapeView: @unchecked Sendable {
+    let edges: UnsafePointer<FEdge>
+    let edgeCount: Int
+    let cells: UnsafePointer<ShapeCell>
+    let cross: UnsafePointer<FEdge>
+    let near: UnsafePointer<FEdge>
+    let originX: Double, originY: Double, invCell: Double
+    let nx: Int, ny: Int
+    let minX: Double, minY: Double, maxX: Double, maxY: Double
+
+    init(_ s: GlyphShape) {
+        edges = UnsafePointer(s.edges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
+        edgeCount = s.edges.count
+        cells = UnsafePointer(s.cells.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
+        cross = UnsafePointer(s.crossEdges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
+        near = UnsafePointer(s.nearEdges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
+        originX = s.grid.originX; originY = s.grid.originY; invCell = s.grid.invCell
+        nx = s.grid.nx; ny = s.grid.ny
+        if s.bounds.isEmpty { minX = 1; minY = 1; maxX = -1; maxY = -1 } else {
+            minX = s.bounds.minX; minY = s.bounds.minY; maxX = s.bounds.maxX; maxY = s.bounds.maxY
+        }
+    }
+
+    /// Cell index of a point, or -1 outside the grid.
+    @inline(__always) func cellIndex(_ x: Double, _ y: Double) -> Int {
+        let fx = (x - originX) * invCell, fy = (y - originY) * invCell
+        guard fx >= 0, fy >= 0, fx < Double(nx), fy < Double(ny) else { return -1 }
+        return Int(fy) * nx + Int(fx)
+    }
+
+    /// Nonzero winding test at (x, y), shape units.
+    @inline(__always) func contains(_ x: Double, _ y: Double) -> Bool {
+        guard x >= minX, x <= maxX, y >= minY, y <= maxY else { return false }
+        let c = cellIndex(x, y)
+        if c < 0 { return false }
+        return winding(cell: c, x, y) != 0
+    }
+
+    /// Winding number at (x, y) in cell `c`: the cell's reference winding plus the signed crossings of the
+    /// segment from the reference point to (x, y) with the cell's edges.
+    @inline(__always) func winding(cell c: Int, _ x: Double, _ y: Double) -> Int32 {
+        let cell = cells[c]
+        if !cell.isBoundary { return cell.winding }
+        var w = cell.winding
+        let rx = Double(cell.refX), ry = Double(cell.refY)
+        let dx = x - rx, dy = y - ry
+        var k = Int(cell.crossStart)
+        let end = k + Int(cell.crossCount)
+        while k < end {
+            let e = cross[k]
+            k += 1
+            let ax = Double(e.x0), ay = Double(e.y0), bx = Double(e.x1), by = Double(e.y1)
+            // Sides of the edge's ends relative to the path line r → q (on the line counts as "not left").
+            let sa = dx * (ay - ry) - dy * (ax - rx) > 0
+            let sb = dx * (by - ry) - dy * (bx - rx) > 0
+            if sa == sb { continue }
+            // Sides of r and q relative to the edge line.
+            let ex = bx - ax, ey = by - ay
+            let oq = ex * (y - ay) - ey * (x - ax)
+            let orr = ex * (ry - ay) - ey * (rx - ax)
+            if (oq > 0) == (orr > 0) { continue }
+            w += oq > 0 ? 1 : -1
+        }
+        return w
+    }
+
+    /// Squared distance from (x, y) to edge `e` (shape units).
+    @inline(__always) static func dist2(_ x: Double, _ y: Double, _ e: FEdge) -> Double {
+        let ax = Double(e.x0), ay = Double(e.y0)
+        let abx = Double(e.x1) - ax, aby = Double(e.y1) - ay
+        let apx = x - ax, apy = y - ay
+        let len2 = abx * abx + aby * aby
+        var t = (apx * abx + apy * aby) / len2
+        t = t < 0 ? 0 : (t > 1 ? 1 : t)
+        let qx = apx - abx * t, qy = apy - aby * t
+        return qx * qx + qy * qy
+    }
+
+    /// Lower bound on the distance (shape units) from (x, y) to the outline; `cell` is `cellIndex(x, y)`.
+    @inline(__always) func lowerBound(cell c: Int, _ x: Double, _ y: Double) -> Double {
+        if c >= 0 { return Double(cells[c].lower) }
+        let dx = max(minX - x, 0, x - maxX), dy = max(minY - y, 0, y - maxY)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Exact distance (shape units) from (x, y) to the outline when it is ≤ `bound`; otherwise some value
+    /// > `bound` (possibly ∞). `cell` is `cellIndex(x, y)`.
+    @inline(__always) func distance(cell c: Int, _ x: Double, _ y: Double, bound: Double) -> Double {
+        if edgeCount == 0 { return .infinity }
+        if lowerBound(cell: c, x, y) > bound { return .infinity }
+        var best2 = Double.infinity
+        if c >= 0 && cells[c].hasNear {
+            let cell = cells[c]
+            var k = Int(cell.nearStart)
+            let end = k + Int(cell.nearCount)
+            while k < end { best2 = min(best2, Self.dist2(x, y, near[k])); k += 1 }
+        } else {
+            for k in 0..<edgeCount { best2 = min(best2, Self.dist2(x, y, edges[k])) }
+        }
+        return best2.squareRoot()
+    }
+
+    /// Exact view-space distance to the outline under a general linear map `(la, lb, lc, ld)` (shape → view,
+    /// CGAffineTransform order) when it is ≤ `bound` (view px); otherwise some value > `bound`.
+    /// `minScale` is the map's smallest singular value.
+    func viewDistance(cell c: Int, _ x: Double, _ y: Double, la: Double, lb: Double, lc: Double, ld: Double,
+                      minScale: Double, bound: Double) -> Double {
+        if edgeCount == 0 { return .infinity }
+        if lowerBound(cell: c, x, y) * minScale > bound { return .infinity }
+        var best2 = Double.infinity
+        for k in 0..<edgeCount {
+            let e = edges[k]
+            let ax = Double(e.x0) - x, ay = Double(e.y0) - y, bx = Double(e.x1) - x, by = Double(e.y1) - y
+            let vax = la * ax + lc * ay, vay = lb * ax + ld * ay
+            let vbx = la * bx + lc * by, vby = lb * bx + ld * by
+            let abx = vbx - vax, aby = vby - vay
+            let len2 = abx * abx + aby * aby
+            var t = len2 > 0 ? -(vax * abx + vay * aby) / len2 : 0
+            t = t < 0 ? 0 : (t > 1 ? 1 : t)
+            let qx = vax + abx * t, qy = vay + aby * t
+            best2 = min(best2, qx * qx + qy * qy)
+        }
+        return best2.squareRoot()
+    }
+}
+
+extension GlyphShape {
+    /// Whether the point (shape units) is on the ink (nonzero winding of the stored polygon).
+    public func contains(_ p: Point) -> Bool {
+        guard p.isFinite else { return false }
+        return withExtendedLifetime(self) { ShapeView(self).contains(p.x, p.y) }
+    }
+
+    /// Winding number of the stored polygon at `p` (shape units); 0 for non-finite points.
+    public func winding(at p: Point) -> Int {
+        guard p.isFinite else { return 0 }
+        return withExtendedLifetime(self) {
+            let v = ShapeView(self)
+            let c = v.cellIndex(p.x, p.y)
+            return c < 0 ? 0 : Int(v.winding(cell: c, p.x, p.y))
+        }
+    }
+
+    /// Unsigned distance (shape units) from `p` to the stored polygon's outline; ∞ for an empty shape
+    /// or a non-finite point.
+    public func distance(to p: Point) -> Double {
+        guard p.isFinite else { return .infinity }
+        return withExtendedLifetime(self) {
+            let v = ShapeView(self)
+            return v.distance(cell: v.cellIndex(p.x, p.y), p.x, p.y, bound: .infinity)
+        }
+    }
+
+    /// Signed distance (shape units): negative on the ink.
+    public func signedDistance(to p: Point) -> Double {
+        let d = distance(to: p)
+        return contains(p) ? -d : d
+    }
+}

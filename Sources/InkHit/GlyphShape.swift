@@ -1,0 +1,185 @@
+import InkGeometry
+
+/// One flattened glyph outline in its own units (font units, y-up for FreeType glyphs), with a small
+/// uniform grid that answers "inside?" and "how far from the outline?" by looking at a few edges.
+///
+/// A shape is built once per (font, glyph, tolerance class) and shared by every placement of that glyph,
+/// in any number of indexes. It is immutable and `Sendable`.
+///
+/// # Guarantees
+/// - `tolerance` is the Hausdorff distance, in the shape's units, between the source outline and the
+///   polygon the shape answers for (0 for a polygon taken as is). Placed with a transform whose largest
+///   scale is `s`, answers are exact for the true outline at every view point farther than
+///   `tolerance * s` from it.
+/// - Edge coordinates are finite and stored as `Float`; every answer is computed from those stored edges,
+///   in `Double`.
+/// - Fill rule: nonzero winding over all contours (overlapping contours are normal).
+public final class GlyphShape: @unchecked Sendable {
+    /// Hausdorff bound of the flattening, in the shape's units.
+    public let tolerance: Double
+    /// Bounds of the polygon (the ink), in the shape's units. Empty for a shape without edges.
+    public let bounds: Rect
+    /// Number of polygon edges.
+    public var edgeCount: Int { edges.count }
+
+    // Storage, owned (allocated in init, freed in deinit), so raw views stay valid for the object's life.
+    let edges: UnsafeMutableBufferPointer<FEdge>
+    let cells: UnsafeMutableBufferPointer<ShapeCell>
+    let crossEdges: UnsafeMutableBufferPointer<FEdge>
+    let nearEdges: UnsafeMutableBufferPointer<FEdge>
+    let grid: ShapeGrid
+
+    /// Bytes of storage this shape holds (edges, grid cells and their lists).
+    public var byteCount: Int {
+        MemoryLayout<FEdge>.stride * (edges.count + crossEdges.count + nearEdges.count)
+            + MemoryLayout<ShapeCell>.stride * cells.count
+    }
+
+    /// Builds a shape from an outline stream by flattening it at `tolerance` (in the outline's units).
+    ///
+    /// - Throws: `ShapeError.invalidTolerance` for a tolerance that is not finite and > 0,
+    ///   `ShapeError.nonFiniteCoordinate` when the outline has NaN/∞ points,
+    ///   `ShapeError.toleranceNotMet` when a curve would need more than `Flattening.maxSegmentsPerCurve` segments,
+    ///   `ShapeError.tooManyEdges` beyond `limits.maxEdges`.
+    public convenience init(
+        tolerance: Double, limits: ShapeLimits = .default,
+        outline draw: (inout FlatteningSink<NormalizingSink<PolygonSink>>) throws -> Void
+    ) throws {
+        guard tolerance.isFinite, tolerance > 0 else { throw ShapeError.invalidTolerance(tolerance) }
+        var sink = FlatteningSink(NormalizingSink(PolygonSink()), tolerance: tolerance)
+        try draw(&sink)
+        sink.base.finish()
+        if sink.base.droppedNonFinite > 0 { throw ShapeError.nonFiniteCoordinate }
+        if sink.cappedCurves > 0 { throw ShapeError.toleranceNotMet(curves: sink.cappedCurves) }
+        try self.init(polygon: sink.base.base.result, tolerance: tolerance, limits: limits)
+    }
+
+    /// Builds a shape from recorded elements, flattening curves at `tolerance` (in the elements' units).
+    public convenience init(elements: [PathElement], tolerance: Double, limits: ShapeLimits = .default) throws {
+        try self.init(tolerance: tolerance, limits: limits) { sink in elements.replay(into: &sink) }
+    }
+
+    /// Builds a shape from a polygon taken as is (`tolerance` records how far it is from the true outline,
+    /// in the polygon's units; 0 if the polygon *is* the shape).
+    ///
+    /// - Throws: `ShapeError.nonFiniteCoordinate`, `ShapeError.tooManyEdges`, `ShapeError.invalidTolerance`.
+    public init(polygon: Polygon, tolerance: Double = 0, limits: ShapeLimits = .default) throws {
+        guard tolerance.isFinite, tolerance >= 0 else { throw ShapeError.invalidTolerance(tolerance) }
+        var list: [FEdge] = []
+        for c in polygon.contours where c.count >= 2 {
+            for i in 0..<c.count {
+                let a = c[i], b = c[(i + 1) % c.count]
+                guard a.isFinite, b.isFinite else { throw ShapeError.nonFiniteCoordinate }
+                let e = FEdge(x0: Float(a.x), y0: Float(a.y), x1: Float(b.x), y1: Float(b.y))
+                guard e.x0.isFinite, e.y0.isFinite, e.x1.isFinite, e.y1.isFinite else {
+                    throw ShapeError.coordinateOutOfRange
+                }
+                if e.x0 == e.x1 && e.y0 == e.y1 { continue }
+                list.append(e)
+                if list.count > limits.maxEdges { throw ShapeError.tooManyEdges(limit: limits.maxEdges) }
+            }
+        }
+        self.tolerance = tolerance
+        let built = ShapeGridBuilder(edges: list, limits: limits).build()
+        self.bounds = built.bounds
+        self.grid = built.grid
+        self.edges = .allocate(capacity: list.count)
+        _ = self.edges.initialize(from: list)
+        self.cells = .allocate(capacity: built.cells.count)
+        _ = self.cells.initialize(from: built.cells)
+        self.crossEdges = .allocate(capacity: built.crossEdges.count)
+        _ = self.crossEdges.initialize(from: built.crossEdges)
+        self.nearEdges = .allocate(capacity: built.nearEdges.count)
+        _ = self.nearEdges.initialize(from: built.nearEdges)
+    }
+
+    deinit {
+        edges.deallocate(); cells.deallocate(); crossEdges.deallocate(); nearEdges.deallocate()
+    }
+
+    /// The polygon edges as stored (start, end), in the shape's units. For tests and oracles.
+    public var storedEdges: [(Point, Point)] {
+        edges.map { (Point(Double($0.x0), Double($0.y0)), Point(Double($0.x1), Double($0.y1))) }
+    }
+
+    /// An SVG path string of the stored polygon (each edge `M … L …` merged into contours).
+    public var svgPath: String {
+        var s = SVGPathSink(decimals: 2)
+        var last: Point? = nil
+        var start: Point? = nil
+        for (a, b) in storedEdges {
+            if last != a {
+                if start != nil { s.closeSubpath() }
+                s.move(to: a); start = a
+            }
+            s.addLine(to: b); last = b
+            if b == start { s.closeSubpath(); start = nil; last = nil }
+        }
+        if start != nil { s.closeSubpath() }
+        return s.path
+    }
+}
+
+/// Limits on the work and memory one shape may take. Exceeding one is a typed error, never a crash.
+public struct ShapeLimits: Sendable, Hashable {
+    /// Most polygon edges (after flattening) per shape.
+    public var maxEdges: Int
+    /// Most grid cells along one axis of a shape's grid.
+    public var maxCellsPerAxis: Int
+    public init(maxEdges: Int = 1_000_000, maxCellsPerAxis: Int = 192) {
+        self.maxEdges = max(0, maxEdges)
+        self.maxCellsPerAxis = max(1, min(maxCellsPerAxis, 1024))
+    }
+    public static let `default` = ShapeLimits()
+}
+
+/// Why a shape could not be built.
+public enum ShapeError: Error, Sendable, Hashable, CustomStringConvertible {
+    case invalidTolerance(Double)
+    case nonFiniteCoordinate
+    case coordinateOutOfRange
+    case toleranceNotMet(curves: Int)
+    case tooManyEdges(limit: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidTolerance(let t): return "flattening tolerance must be finite and > 0 (got \(t))"
+        case .nonFiniteCoordinate: return "outline has a NaN or infinite coordinate"
+        case .coordinateOutOfRange: return "outline coordinate does not fit a 32-bit float"
+        case .toleranceNotMet(let n):
+            return "\(n) curve(s) would need more than \(Flattening.maxSegmentsPerCurve) segments to meet the tolerance"
+        case .tooManyEdges(let l): return "outline has more than \(l) edges after flattening"
+        }
+    }
+}
+
+/// A stored edge, shape units.
+struct FEdge: Sendable {
+    var x0: Float, y0: Float, x1: Float, y1: Float
+}
+
+/// One grid cell of a shape.
+struct ShapeCell: Sendable {
+    /// Reference point (boundary cells): a point of the cell, away from every edge, whose winding is `winding`.
+    var refX: Float = 0, refY: Float = 0
+    var crossStart: UInt32 = 0
+    var nearStart: UInt32 = 0
+    /// Lower bound on the distance from any point of the cell to the outline (0 for boundary cells).
+    var lower: Float = 0
+    var crossCount: UInt32 = 0
+    var nearCount: UInt32 = 0
+    /// Winding number at the reference point (boundary cells) or of the whole cell (others).
+    var winding: Int32 = 0
+    /// 0 = no edge meets the cell, 1 = edges meet the cell.
+    var isBoundary: Bool = false
+    /// True when `near` lists every edge that can be nearest to a point of the cell.
+    var hasNear: Bool = false
+}
+
+/// Geometry of a shape's grid (shape units).
+struct ShapeGrid: Sendable {
+    var originX: Double = 0, originY: Double = 0
+    var cellSize: Double = 1
+    var invCell: Double = 1
+    var nx: Int = 0, ny: Int = 0
+}

@@ -1,0 +1,150 @@
+import InkGeometry
+
+extension HitIndex {
+    /// Whether `point` (view px) is on the ink of any placement. Non-finite points are a miss.
+    public func contains(_ point: Point) -> Bool {
+        let s = storage
+        return withExtendedLifetime(s) { s.topmostContaining(point.x, point.y) >= 0 }
+    }
+
+    /// The best hit at `point` (view px) within `radius` (view px), by the rule of DESIGN.md:
+    /// the topmost (last added) placement whose ink contains the point; otherwise the placement whose
+    /// outline is nearest, if it is within `radius` (ties → topmost). Nil on a miss.
+    ///
+    /// `distance` in the result is the exact signed distance (view px) to that placement's outline.
+    /// A negative or NaN radius counts as 0; a non-finite point is a miss. Allocates nothing.
+    public func hit(at point: Point, radius: Double = 0) -> Hit? {
+        let s = storage
+        return withExtendedLifetime(s) { s.bestHit(point.x, point.y, radius: radius) }
+    }
+
+    /// Every placement whose ink is within `radius` of `point` (signed distance ≤ radius), nearest first
+    /// (by signed distance; ties → topmost). Allocates the returned array.
+    public func hits(at point: Point, radius: Double = 0) -> [Hit] {
+        var out: [Hit] = []
+        hits(at: point, radius: radius, into: &out)
+        return out
+    }
+
+    /// Like `hits(at:radius:)`, writing into `out` (cleared first). Reuses `out`'s capacity, so a caller
+    /// that keeps one buffer allocates only when it must grow.
+    public func hits(at point: Point, radius: Double = 0, into out: inout [Hit]) {
+        out.removeAll(keepingCapacity: true)
+        let s = storage
+        withExtendedLifetime(s) { s.allHits(point.x, point.y, radius: radius, into: &out) }
+        out.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.placement > $1.placement }
+    }
+}
+
+extension HitIndex.Storage {
+    @inline(__always) func cellOf(_ x: Double, _ y: Double) -> Int {
+        let fx = (x - originX) * invCell, fy = (y - originY) * invCell
+        guard fx >= 0, fy >= 0, fx < Double(nx), fy < Double(ny) else { return -1 }
+        return Int(fy) * nx + Int(fx)
+    }
+
+    /// Shape-space coordinates of a view point for placement record `r`.
+    @inline(__always) func toShape(_ r: PlacementRecord, _ x: Double, _ y: Double) -> (Double, Double) {
+        let dx = x - r.ox, dy = y - r.oy
+        return (Double(r.m00) * dx + Double(r.m01) * dy, Double(r.m10) * dx + Double(r.m11) * dy)
+    }
+
+    /// Topmost placement whose ink contains (x, y), or -1.
+    @inline(__always) func topmostContaining(_ x: Double, _ y: Double) -> Int {
+        guard x.isFinite, y.isFinite else { return -1 }
+        let c = cellOf(x, y)
+        if c < 0 { return -1 }
+        var k = Int(cellStart[c])
+        let end = Int(cellStart[c + 1])
+        while k < end {
+            let p = Int(cellItems[k]); k += 1
+            let r = placements[p]
+            let (fx, fy) = toShape(r, x, y)
+            if views[Int(r.shape)].contains(fx, fy) { return p }
+        }
+        return -1
+    }
+
+    /// Exact view distance from (x, y) to placement `r`'s outline if ≤ bound, else a value > bound.
+    @inline(__always) func viewDistance(_ r: PlacementRecord, _ x: Double, _ y: Double, bound: Double) -> Double {
+        let (fx, fy) = toShape(r, x, y)
+        let v = views[Int(r.shape)]
+        let c = v.cellIndex(fx, fy)
+        return viewDistance(r, v, c, fx, fy, bound: bound)
+    }
+
+    @inline(__always) func viewDistance(_ r: PlacementRecord, _ v: ShapeView, _ c: Int, _ fx: Double, _ fy: Double,
+                                        bound: Double) -> Double {
+        let s = Double(r.minScale)
+        if r.kappa == 1 {
+            return v.distance(cell: c, fx, fy, bound: bound / s) * s
+        }
+        // General linear map: forward = inverse of m.
+        let m00 = Double(r.m00), m01 = Double(r.m01), m10 = Double(r.m10), m11 = Double(r.m11)
+        let det = m00 * m11 - m01 * m10
+        // m maps view → shape as [[m00 m01][m10 m11]]; its inverse maps shape → view.
+        let la = m11 / det, lc = -m01 / det, lb = -m10 / det, ld = m00 / det
+        return v.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: s, bound: bound)
+    }
+
+    func bestHit(_ x: Double, _ y: Double, radius: Double) -> Hit? {
+        guard x.isFinite, y.isFinite else { return nil }
+        let top = topmostContaining(x, y)
+        if top >= 0 {
+            let d = viewDistance(placements[top], x, y, bound: .infinity)
+            return Hit(placement: top, distance: -d, isInside: true)
+        }
+        let r = radius > 0 ? radius : 0      // NaN and negatives → 0
+        if r == 0 { return nil }
+        var best = r, bestK = -1
+        forEachCandidate(x, y, radius: r) { p in
+            let rec = placements[p]
+            let d = viewDistance(rec, x, y, bound: best)
+            if d < best || (d == best && p > bestK) { best = d; bestK = p }
+        }
+        return bestK >= 0 ? Hit(placement: bestK, distance: best, isInside: false) : nil
+    }
+
+    func allHits(_ x: Double, _ y: Double, radius: Double, into out: inout [Hit]) {
+        guard x.isFinite, y.isFinite else { return }
+        let r = radius > 0 ? radius : 0
+        forEachCandidate(x, y, radius: r) { p in
+            let rec = placements[p]
+            let (fx, fy) = toShape(rec, x, y)
+            let v = views[Int(rec.shape)]
+            let c = v.cellIndex(fx, fy)
+            let inside = c >= 0 && v.winding(cell: c, fx, fy) != 0
+            let d = viewDistance(rec, v, c, fx, fy, bound: inside ? .infinity : r)
+            if inside { out.append(Hit(placement: p, distance: -d, isInside: true)) }
+            else if d <= r { out.append(Hit(placement: p, distance: d, isInside: false)) }
+        }
+    }
+
+    /// Calls `body` once for every placement whose box meets the square of half-side `radius` around (x, y).
+    @inline(__always) func forEachCandidate(_ x: Double, _ y: Double, radius: Double, _ body: (Int) -> Void) {
+        guard nx > 0 else { return }
+        let rr = radius.isFinite ? radius : Double(1e12)
+        let fx0 = (x - rr - originX) * invCell, fx1 = (x + rr - originX) * invCell
+        let fy0 = (y - rr - originY) * invCell, fy1 = (y + rr - originY) * invCell
+        guard fx1 >= 0, fy1 >= 0, fx0 < Double(nx), fy0 < Double(ny) else { return }
+        let i0 = fx0 <= 0 ? 0 : Int(fx0), j0 = fy0 <= 0 ? 0 : Int(fy0)
+        let i1 = fx1 >= Double(nx - 1) ? nx - 1 : Int(fx1), j1 = fy1 >= Double(ny - 1) ? ny - 1 : Int(fy1)
+        let single = i0 == i1 && j0 == j1
+        for j in j0...j1 {
+            for i in i0...i1 {
+                let c = j * nx + i
+                var k = Int(cellStart[c])
+                let end = Int(cellStart[c + 1])
+                while k < end {
+                    let p = Int(cellItems[k]); k += 1
+                    if !single {
+                        // Visit each placement in one cell only: the first cell of the window it touches.
+                        let rec = placements[p]
+                        if i != max(Int(rec.cellMinX), i0) || j != max(Int(rec.cellMinY), j0) { continue }
+                    }
+                    body(p)
+                }
+            }
+        }
+    }
+}

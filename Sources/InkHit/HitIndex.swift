@@ -1,0 +1,158 @@
+import InkGeometry
+
+/// An immutable, `Sendable` spatial index of placed glyph shapes, answering "which glyph's ink is at
+/// this point (or within r of it)?" in view space.
+///
+/// ```swift
+/// var b = HitIndex.Builder()
+/// let i = try b.add(shape, transform: fontUnitsToView)
+/// let index = try b.build()
+/// if let hit = index.hit(at: Point(12.5, 14), radius: 3.5) { print(hit.placement, hit.distance) }
+/// ```
+///
+/// # Guarantees
+/// - Every answer is exact for the stored polygons of the shapes (nonzero winding per placement; distances
+///   Euclidean in view px, also under non-uniform scale or shear). The builder checked that every shape was
+///   flattened within `tolerance` view px of its true outline, so answers are exact for the true outlines at
+///   every point farther than `tolerance` from the relevant boundary.
+/// - Built once, never changes; queries allocate nothing (except the `[Hit]`-returning convenience) and
+///   are safe from any number of threads at once.
+/// - Query points and radii are in view px. A non-finite point is a miss. A negative or NaN radius is
+///   treated as 0 (documented, not an error: the query path does not throw); `+∞` means "nearest glyph
+///   anywhere".
+public struct HitIndex: Sendable {
+    /// Default flattening tolerance, in view px: far below the 0.05 px margin at which answers must match
+    /// a curve-exact test.
+    public static let defaultTolerance = 0.01
+
+    let storage: Storage
+
+    /// Number of placements (including ones without ink).
+    public var count: Int { storage.count }
+    /// Union of the placements' ink boxes, view px (empty when no placement has ink).
+    public var bounds: Rect { storage.bounds }
+    /// The flattening tolerance every placement meets, view px.
+    public var tolerance: Double { storage.tolerance }
+
+    /// Memory held by this index beyond the shared shapes, in bytes (placement records and page grid).
+    public var bytesBeyondShapes: Int {
+        storage.count * MemoryLayout<PlacementRecord>.stride
+            + storage.cellStart.count * MemoryLayout<UInt32>.stride
+            + storage.cellItems.count * MemoryLayout<UInt32>.stride
+            + storage.views.count * MemoryLayout<ShapeView>.stride
+    }
+    /// Number of distinct shapes referenced.
+    public var uniqueShapeCount: Int { storage.shapes.count }
+}
+
+/// What the builder refuses, with the offending placement.
+public enum HitIndexError: Error, Sendable, Hashable, CustomStringConvertible {
+    case invalidTolerance(Double)
+    case nonFiniteTransform(placement: Int)
+    case singularTransform(placement: Int)
+    case shapeTooCoarse(placement: Int, shapeTolerance: Double, required: Double)
+    case coordinateOutOfRange(placement: Int)
+    case tooManyPlacements(limit: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidTolerance(let t): return "index tolerance must be finite and > 0 (got \(t))"
+        case .nonFiniteTransform(let p): return "placement \(p): transform has a NaN or infinite entry"
+        case .singularTransform(let p): return "placement \(p): transform is singular (collapses the glyph to a line or point)"
+        case .shapeTooCoarse(let p, let s, let r):
+            return "placement \(p): shape flattened at \(s) px in view space, index requires \(r) px; flatten it finer"
+        case .coordinateOutOfRange(let p): return "placement \(p): view coordinates beyond ±1e9 px"
+        case .tooManyPlacements(let l): return "more than \(l) placements"
+        }
+    }
+}
+
+/// One answer: which placement, how far, and whether the point is on its ink.
+public struct Hit: Sendable, Hashable {
+    /// Index of the placement, in the order it was added to the builder.
+    public var placement: Int
+    /// Signed distance from the point to the placement's outline, view px: negative on the ink.
+    public var distance: Double
+    /// True when the point is on the placement's ink (nonzero winding).
+    public var isInside: Bool
+
+    public init(placement: Int, distance: Double, isInside: Bool) {
+        self.placement = placement; self.distance = distance; self.isInside = isInside
+    }
+}
+
+/// Per-placement query record: 48 bytes.
+struct PlacementRecord: Sendable {
+    /// View position of the shape's origin.
+    var ox: Double, oy: Double
+    /// Inverse linear part (view → shape units): fx = m00*dx + m01*dy, fy = m10*dx + m11*dy.
+    var m00: Float, m01: Float, m10: Float, m11: Float
+    /// Smallest singular value of the forward map (view px per shape unit).
+    var minScale: Float
+    /// Largest over smallest singular value; 1 for a similarity (then distances scale by `minScale`).
+    var kappa: Float
+    /// Index into the shape views; `UInt32.max` for a placement without ink.
+    var shape: UInt32
+    /// First page-grid cell column/row the placement's box touches (for de-duplication).
+    var cellMinX: UInt16, cellMinY: UInt16
+}
+
+extension HitIndex {
+    /// Collects placements, validates them and builds the index.
+    public struct Builder: Sendable {
+        /// Flattening tolerance every placement must meet, view px.
+        public let tolerance: Double
+        /// Most placements one index may hold.
+        public static let maxPlacements = 50_000_000
+        var items: [(shape: GlyphShape, transform: AffineTransform)] = []
+
+        /// - Parameter tolerance: view px; shapes must have been flattened at `tolerance / maxScale` or finer.
+        ///   Non-finite or non-positive values fall back to `HitIndex.defaultTolerance` — use `init(validating:)`
+        ///   to get an error instead.
+        public init(tolerance: Double = HitIndex.defaultTolerance) {
+            self.tolerance = (tolerance.isFinite && tolerance > 0) ? tolerance : HitIndex.defaultTolerance
+        }
+        /// Like `init(tolerance:)`, but a tolerance that is not finite and > 0 throws.
+        public init(validating tolerance: Double) throws(HitIndexError) {
+            guard tolerance.isFinite, tolerance > 0 else { throw .invalidTolerance(tolerance) }
+            self.tolerance = tolerance
+        }
+
+        public var count: Int { items.count }
+        public mutating func reserveCapacity(_ n: Int) { items.reserveCapacity(n) }
+
+        /// Adds `shape` placed by `transform` (shape units → view px). Returns the placement's index.
+        ///
+        /// - Throws: `.nonFiniteTransform`, `.singularTransform`, `.shapeTooCoarse` (the shape's tolerance
+        ///   times the transform's largest scale exceeds the builder's tolerance), `.coordinateOutOfRange`,
+        ///   `.tooManyPlacements`.
+        @discardableResult
+        public mutating func add(_ shape: GlyphShape, transform: AffineTransform) throws(HitIndexError) -> Int {
+            let k = items.count
+            guard k < Self.maxPlacements else { throw .tooManyPlacements(limit: Self.maxPlacements) }
+            guard transform.isFinite else { throw .nonFiniteTransform(placement: k) }
+            guard transform.inverted() != nil else { throw .singularTransform(placement: k) }
+            let sv = transform.singularValues
+            let inView = shape.tolerance * sv.max
+            if inView > tolerance * (1 + 1e-9) {
+                throw .shapeTooCoarse(placement: k, shapeTolerance: inView, required: tolerance)
+            }
+            if !shape.bounds.isEmpty {
+                let b = shape.bounds
+                for p in [Point(b.minX, b.minY), Point(b.maxX, b.minY), Point(b.minX, b.maxY), Point(b.maxX, b.maxY)] {
+                    let q = transform.apply(p)
+                    guard abs(q.x) <= 1e9, abs(q.y) <= 1e9 else { throw .coordinateOutOfRange(placement: k) }
+                }
+                // Float32 inverse must stay meaningful.
+                guard sv.min * 1e30 > 1, sv.max < 1e30 else { throw .singularTransform(placement: k) }
+            }
+            items.append((shape, transform))
+            return k
+        }
+
+        /// Builds the immutable index.
+        public func build() -> HitIndex {
+            HitIndex(storage: Storage(items: items, tolerance: tolerance))
+        }
+    }
+}
