@@ -13,8 +13,9 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The font data has zero bytes (an empty file or an empty array).
     case emptyData
-    /// FreeType does not recognise the data as any font format it supports. FreeType also reports this
-    /// for a font file cut short before its required tables (it tries every format and all fail).
+    /// FreeType does not recognise the data as any font format it supports. Also reported for data too
+    /// short for FreeType to probe (it reads past the end: a stream error while opening) and for a font
+    /// cut short before its required tables (FreeType tries every format and all fail).
     case notAFont
     /// The face has no units per em (`units_per_EM == 0`), as in bitmap-only formats such as BDF or PCF.
     /// Such faces have no outlines in font units, so `Font` refuses to open them.
@@ -78,6 +79,21 @@ extension FontError {
             self = .notAFont
         } else {
             self = .freeType(code: code, name: FontError.freeTypeErrorInfo(code).name)
+        }
+    }
+
+    /// The error for a failed `FT_Open_Face` that returned `code` (never 0).
+    ///
+    /// FreeType probes its font drivers in turn and stops at the first one that fails with anything but
+    /// `Unknown_File_Format`; for short data (under ~128 bytes) that is a driver reading past the end of
+    /// the data (`Invalid_Stream_Operation` and kin, codes 0x51…0x58), which says nothing about the data
+    /// except that it is no font: so those become `.notAFont` too.
+    init(openingFaceCode rawCode: Int32) {
+        let code = rawCode & 0xFF
+        if (0x51...0x58).contains(code) {
+            self = .notAFont
+        } else {
+            self.init(freeTypeCode: code)
         }
     }
 

@@ -87,7 +87,7 @@ final class FreeTypeFace: @unchecked Sendable {
         }
         func countFaces() throws(FontError) -> Int {
             let (face, error) = open(-1)
-            guard error == 0, let face else { throw FontError(freeTypeCode: error == 0 ? 0x06 : error) }
+            guard error == 0, let face else { throw FontError(openingFaceCode: error == 0 ? 0x06 : error) }
             let count = Int(face.pointee.num_faces)
             FT_Done_Face(face)
             return count
@@ -101,7 +101,7 @@ final class FreeTypeFace: @unchecked Sendable {
             let count = try countFaces()
             if index >= count { throw .faceIndexOutOfRange(index: index, faceCount: count) }
         }
-        throw FontError(freeTypeCode: error == 0 ? errInvalidArgument : error)
+        throw FontError(openingFaceCode: error == 0 ? errInvalidArgument : error)
     }
 
     /// The one conversion of FreeType numbers: with `FT_LOAD_NO_SCALE` and `FT_KERNING_UNSCALED`,

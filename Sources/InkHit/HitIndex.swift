@@ -56,12 +56,22 @@ public enum HitIndexError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .invalidTolerance, .tooManyPlacements: return reason
+        case .nonFiniteTransform(let p), .singularTransform(let p), .shapeTooCoarse(let p, _, _),
+             .coordinateOutOfRange(let p):
+            return "placement \(p): " + reason
+        }
+    }
+
+    /// The message without the placement number.
+    public var reason: String {
+        switch self {
         case .invalidTolerance(let t): return "index tolerance must be finite and > 0 (got \(t))"
-        case .nonFiniteTransform(let p): return "placement \(p): transform has a NaN or infinite entry"
-        case .singularTransform(let p): return "placement \(p): transform is singular (collapses the glyph to a line or point)"
-        case .shapeTooCoarse(let p, let s, let r):
-            return "placement \(p): shape flattened at \(s) px in view space, index requires \(r) px; flatten it finer"
-        case .coordinateOutOfRange(let p): return "placement \(p): view coordinates beyond ±1e9 px"
+        case .nonFiniteTransform: return "transform has a NaN or infinite entry"
+        case .singularTransform: return "transform is singular (collapses the glyph to a line or point)"
+        case .shapeTooCoarse(_, let s, let r):
+            return "shape flattened at \(s) px in view space, index requires \(r) px; flatten it finer"
+        case .coordinateOutOfRange: return "view coordinates beyond ±1e9 px"
         case .tooManyPlacements(let l): return "more than \(l) placements"
         }
     }

@@ -1,0 +1,60 @@
+import InkGeometry
+import InkHit
+import Synchronization
+
+/// Shares flattened glyph shapes: one `GlyphShape` per (font, glyph, tolerance class), built on first use
+/// and handed to every placement of that glyph, in any index.
+///
+/// Tolerance classes are powers of two in font units: a request for tolerance `t` gets the shape flattened
+/// at the largest power of two `≤ t`, so one shape serves every size within a factor of two and the
+/// requested bound always holds.
+///
+/// Thread-safe (`Sendable`): lookups take a lock; a missing shape is built outside the lock (two threads
+/// racing on one glyph may both build it; the first stored wins). The cache grows without bound unless
+/// `removeAll()` is called; `count` and `byteCount` report its size.
+public final class ShapeCache: Sendable {
+    struct Key: Hashable { var font: UInt64; var glyph: UInt32; var toleranceExponent: Int }
+    private let table = Mutex<[Key: GlyphShape]>([:])
+    public let limits: ShapeLimits
+
+    public init(limits: ShapeLimits = .default) { self.limits = limits }
+
+    /// The largest power of two ≤ `t` (for finite t > 0).
+    public static func toleranceClass(_ t: Double) -> Double {
+        Double(sign: .plus, exponent: t.exponent, significand: 1)
+    }
+
+    /// The shape of `glyph` in `font`, flattened within `tolerance` font units (rounded down to a power of two).
+    ///
+    /// - Throws: `FontError` from the font (glyph out of range, broken outline, …), or `ShapeError`
+    ///   (invalid tolerance, too many edges).
+    public func shape(font: Font, glyph: UInt32, tolerance: Double) throws -> GlyphShape {
+        guard tolerance.isFinite, tolerance > 0, tolerance.isNormal else { throw ShapeError.invalidTolerance(tolerance) }
+        let key = Key(font: font.id, glyph: glyph, toleranceExponent: Int(tolerance.exponent))
+        if let s = table.withLock({ $0[key] }) { return s }
+        let outline = try font.outline(glyph: glyph)
+        let shape = try GlyphShape(tolerance: Self.toleranceClass(tolerance), limits: limits) { sink in
+            outline.decompose(into: &sink)
+        }
+        return table.withLock { t in
+            if let existing = t[key] { return existing }
+            t[key] = shape
+            return shape
+        }
+    }
+
+    /// The shape of `glyph` in `font` fine enough for `transform` (font units → view px) to meet
+    /// `viewTolerance` view px.
+    public func shape(font: Font, glyph: UInt32, viewTolerance: Double, transform: AffineTransform) throws -> GlyphShape {
+        let s = transform.maxScale
+        guard s.isFinite, s > 0 else { throw ShapeError.invalidTolerance(.nan) }
+        return try shape(font: font, glyph: glyph, tolerance: viewTolerance / s)
+    }
+
+    /// Number of cached shapes.
+    public var count: Int { table.withLock { $0.count } }
+    /// Bytes held by the cached shapes.
+    public var byteCount: Int { table.withLock { $0.values.reduce(0) { $0 + $1.byteCount } } }
+    /// Drops every cached shape (indexes that hold shapes keep them alive).
+    public func removeAll() { table.withLock { $0.removeAll() } }
+}

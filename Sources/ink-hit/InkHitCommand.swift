@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct InkHitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ink-hit",
+        abstract: "Hit-test text by the shape of its ink.",
+        subcommands: [Query.self, Demo.self]
+    )
+}

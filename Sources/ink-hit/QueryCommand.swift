@@ -1,0 +1,64 @@
+import ArgumentParser
+import InkHit
+import InkJobs
+
+struct Query: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Answer hit-test jobs: one JSON job per line in, one JSON answer per point out.",
+        discussion: """
+        Each input line is a job (lines end at \\n; a \\r before it is ignored):
+
+          {"id": "para-1",                       string or number, echoed as "job"
+           "fonts": [{"path": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "index": 0}],
+           "size": 16,                           px per em (a glyph may override it with "size")
+           "glyphs": [{"font": 0, "id": 36, "x": 10.0, "y": 20.0, "cluster": 0}, ...],
+                                                 origins in layout space (px, y-down, on the baseline)
+           "transform": [1, 0, 0, 1, 0, 0],      optional, layout -> view: x' = a*x + c*y + tx, y' = b*x + d*y + ty
+           "radius": 0,                          optional, view px, >= 0
+           "points": [[12.5, 14.0], ...]}        view px
+
+        A glyph at origin (x, y) puts font point (u, v) at layout (x + u*s/upem, y - v*s/upem). Outlines are
+        unhinted, filled with the nonzero rule.
+
+        Output, one line per point:
+          {"job":"para-1","i":0,"hit":true,"glyph":0,"distance":-0.42}
+        "glyph" indexes the job's "glyphs" (null on a miss). Rule: the topmost (last) glyph whose ink
+        contains the point; otherwise the glyph with the nearest outline within "radius" (ties: topmost).
+        "distance" is the signed distance in view px to that glyph's outline (negative inside; null on a miss).
+        A point with a coordinate beyond the range of a double is a miss.
+
+        A job that cannot be answered (malformed JSON, unreadable font, glyph id or font index out of range,
+        wrong types, singular transform, negative radius) gets one {"job": ..., "error": "..."} line and no
+        answers; the next job still runs; the exit status is 1 if any job failed. Unknown keys are ignored.
+        """
+    )
+
+    @Argument(help: "Job file (JSON lines); '-' or nothing reads standard input.")
+    var file: String?
+
+    @Option(help: "Flattening tolerance in view px (Hausdorff bound between curves and polygons).")
+    var tolerance: Double = HitIndex.defaultTolerance
+
+    func validate() throws {
+        guard tolerance.isFinite, tolerance > 0, tolerance <= 1 else {
+            throw ValidationError("--tolerance must be in (0, 1] px")
+        }
+    }
+
+    func run() throws {
+        guard let reader = LineReader(path: file) else {
+            printError("ink-hit: cannot open \(file ?? "-")")
+            throw ExitCode(2)
+        }
+        let runner = JobRunner(tolerance: tolerance)
+        var out = Output()
+        var failed = 0
+        while let line = reader.next() {
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }   // blank lines are not jobs
+            if !runner.run(line: line, emit: { out.line($0) }) { failed += 1 }
+            out.flush()
+        }
+        out.flush()
+        if failed > 0 { throw ExitCode(1) }
+    }
+}
