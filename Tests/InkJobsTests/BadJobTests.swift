@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import InkJobs
+
+/// Every malformed or unanswerable job gets exactly one error line naming the problem; later jobs still run.
+struct BadJobTests {
+    static let good = #"{"id":"good","fonts":[{"path":"\#(Fonts.sans)","index":0}],"size":40,"glyphs":[{"font":0,"id":82,"x":0,"y":40}],"points":[[4,29],[12,29]]}"#
+
+    static func job(_ patch: String) -> String {
+        // A valid job with one member replaced or added (later keys win).
+        String(good.dropLast()) + "," + patch + "}"
+    }
+
+    static let cases: [(String, String, String)] = [
+        // (name, line, expected fragment of the error)
+        ("malformed JSON", #"{"id":"x","fonts":["#, "invalid JSON"),
+        ("not an object", #"[1,2,3]"#, "must be a JSON object"),
+        ("missing id", #"{"fonts":[],"glyphs":[],"points":[]}"#, "missing \"id\""),
+        ("id wrong type", #"{"id":[1],"fonts":[],"glyphs":[],"points":[]}"#, "\"id\" must be a string or a number"),
+        ("missing fonts", #"{"id":"x","glyphs":[],"points":[]}"#, "missing \"fonts\""),
+        ("fonts wrong type", job(#""fonts":"DejaVuSans.ttf""#), "\"fonts\" must be an array"),
+        ("missing file", job(#""fonts":[{"path":"/nonexistent/font.ttf"}]"#), "/nonexistent/font.ttf"),
+        ("directory as font", job(#""fonts":[{"path":"/usr/share/fonts"}]"#), "/usr/share/fonts"),
+        ("face index out of range", job(#""fonts":[{"path":"\#(Fonts.sans)","index":3}]"#), "face"),
+        ("negative face index", job(#""fonts":[{"path":"\#(Fonts.sans)","index":-1}]"#), "face"),
+        ("unknown font index", job(#""glyphs":[{"font":2,"id":82,"x":0,"y":40}]"#), "glyphs[0].font 2 out of range"),
+        ("glyph id out of range", job(#""glyphs":[{"font":0,"id":999999,"x":0,"y":40}]"#), "glyphs[0].id 999999 out of range"),
+        ("negative glyph id", job(#""glyphs":[{"font":0,"id":-1,"x":0,"y":40}]"#), "glyphs[0].id -1 out of range"),
+        ("fractional glyph id", job(#""glyphs":[{"font":0,"id":1.5,"x":0,"y":40}]"#), "must be an integer"),
+        ("glyph x wrong type", job(#""glyphs":[{"font":0,"id":82,"x":"0","y":40}]"#), "glyphs[0].x must be a number"),
+        ("glyph x overflow", job(#""glyphs":[{"font":0,"id":82,"x":1e400,"y":40}]"#), "glyphs[0].x"),
+        ("missing glyphs", #"{"id":"x","fonts":[{"path":"\#(Fonts.sans)"}],"points":[]}"#, "missing \"glyphs\""),
+        ("zero size", job(#""size":0"#), "size must be > 0"),
+        ("negative size", job(#""size":-3"#), "size must be > 0"),
+        ("no size at all", #"{"id":"x","fonts":[{"path":"\#(Fonts.sans)"}],"glyphs":[{"font":0,"id":82,"x":0,"y":40}],"points":[]}"#, "no size"),
+        ("singular transform", job(#""transform":[1,0,0,0,0,0]"#), "singular"),
+        ("short transform", job(#""transform":[1,0,0,1]"#), "6 numbers"),
+        ("negative radius", job(#""radius":-1"#), "radius"),
+        ("radius wrong type", job(#""radius":"big""#), "radius must be a number"),
+        ("missing points", #"{"id":"x","fonts":[{"path":"\#(Fonts.sans)"}],"size":10,"glyphs":[]}"#, "missing \"points\""),
+        ("point not a pair", job(#""points":[[1,2,3]]"#), "points[0]"),
+        ("point wrong type", job(#""points":[["a",2]]"#), "points[0]"),
+        ("too deep", String(repeating: "[", count: 200) + String(repeating: "]", count: 200), "nested deeper"),
+        ("text job", #"{"id":"x","text":"hi","fonts":[{"path":"\#(Fonts.sans)"}],"points":[]}"#, "text jobs"),
+        ("empty line of garbage", "not json", "invalid JSON"),
+    ]
+
+    @Test(arguments: cases.indices)
+    func badJobGetsOneErrorLineAndTheNextJobRuns(_ i: Int) {
+        let (name, line, fragment) = Self.cases[i]
+        let (out, ok) = runJobs([line, Self.good])
+        #expect(ok == [false, true], "\(name)")
+        #expect(out.count == 3, "\(name): one error line + two answers")
+        let err = out.first?["error"] as? String ?? ""
+        #expect(err.contains(fragment), "\(name): error was \(err)")
+        #expect(out.dropFirst().allSatisfy { $0["job"] as? String == "good" && $0["hit"] != nil })
+    }
+
+    @Test func errorLineEchoesTheJobID() {
+        let (out, _) = runJobs([Self.job(#""id":42,"radius":-2"#)])
+        #expect(out.count == 1)
+        #expect(out[0]["job"] as? Int == 42)
+        #expect(out[0]["error"] != nil)
+    }
+
+    @Test func unknownKeysAreIgnoredAndNumericIDsEchoed() {
+        let (out, ok) = runJobs([Self.job(#""id":7,"colour":"red","nested":{"a":[1,2]}"#)])
+        #expect(ok == [true])
+        #expect(out.count == 2)
+        #expect(out.allSatisfy { $0["job"] as? Int == 7 })
+    }
+
+    @Test func nonFinitePointIsAMiss() {
+        let (out, ok) = runJobs([Self.job(#""points":[[1e400,25],[-1e400,1e400],[4,29]]"#)])
+        #expect(ok == [true])
+        #expect(out.count == 3)
+        #expect(out[0]["hit"] as? Bool == false && out[1]["hit"] as? Bool == false)
+        #expect(out[2]["hit"] as? Bool == true)
+    }
+
+    @Test func emptyLayoutAnswersMisses() {
+        let (out, ok) = runJobs([Self.job(#""glyphs":[]"#)])
+        #expect(ok == [true])
+        #expect(out.count == 2)
+        #expect(out.allSatisfy { $0["hit"] as? Bool == false && $0["glyph"] is NSNull && $0["distance"] is NSNull })
+    }
+
+    @Test func glyphWithoutInkNeverHits() {
+        // Glyph 3 in DejaVu Sans is the space: no outline, never hit, even with a radius.
+        let (out, ok) = runJobs([Self.job(#""glyphs":[{"font":0,"id":3,"x":0,"y":40}],"radius":5,"points":[[5,30]]"#)])
+        #expect(ok == [true])
+        #expect(out.first?["hit"] as? Bool == false)
+    }
+}
