@@ -150,4 +150,18 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     public func controlBox(glyph: UInt32) throws(FontError) -> Rect {
         try face.controlBox(glyph: glyph)
     }
+
+    /// FreeType's own anti-aliased rendering of `glyph` (unhinted): the outline scaled by `scale` px per font
+    /// unit, its origin at `origin` px in a **y-up** bitmap of `width × height` px; bytes returned row by row,
+    /// top row first (0 = no ink, 255 = full coverage). A reference rasteriser for tests and benchmark
+    /// baselines, not part of the hit path. Sizes are limited to 16 Mpx (larger requests throw).
+    ///
+    /// - Throws: as `outline(glyph:maxPoints:)`, and `.unreadable` for a bitmap over 16 Mpx or a non-finite scale.
+    public func coverage(glyph: UInt32, scale: Double, origin: Point, width: Int, height: Int) throws(FontError) -> [UInt8] {
+        guard width >= 0, height >= 0, width <= 1 << 24, height <= 1 << 24, width * height <= 1 << 24,
+              scale.isFinite, scale > 0, scale < 1e3, origin.isFinite, abs(origin.x) < 1e6, abs(origin.y) < 1e6 else {
+            throw .unreadable(path: "coverage", reason: "bitmap larger than 16 Mpx or non-finite scale/origin")
+        }
+        return try face.coverage(glyph: glyph, scale: scale, originX: origin.x, originY: origin.y, width: width, height: height)
+    }
 }

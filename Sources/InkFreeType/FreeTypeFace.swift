@@ -177,6 +177,36 @@ final class FreeTypeFace: @unchecked Sendable {
         }
     }
 
+    /// FreeType's anti-aliased coverage of `glyph` (unhinted), scaled by `scale` px per font unit with its
+    /// origin at `(originX, originY)` px in a y-up `width × height` bitmap; rows returned top first, one byte
+    /// per pixel (0 = no ink, 255 = full). A reference rasteriser for tests and benchmark baselines.
+    func coverage(glyph: UInt32, scale: Double, originX: Double, originY: Double,
+                  width: Int, height: Int) throws(FontError) -> [UInt8] {
+        try checkRange(glyph)
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        guard width > 0, height > 0 else { return pixels }
+        try lock.withLock { () throws(FontError) -> Void in
+            let slotOutline = try loadOutline(glyph)
+            guard slotOutline.n_points > 0 else { return }
+            guard let slot = face.pointee.glyph else { return }
+            let m = FT_Fixed((scale * 64 * 65536).rounded())
+            var matrix = FT_Matrix(xx: m, xy: 0, yx: 0, yy: m)
+            FT_Outline_Transform(&slot.pointee.outline, &matrix)
+            FT_Outline_Translate(&slot.pointee.outline, FT_Pos((originX * 64).rounded()), FT_Pos((originY * 64).rounded()))
+            pixels.withUnsafeMutableBufferPointer { buf in
+                var bitmap = FT_Bitmap()
+                bitmap.rows = UInt32(height)
+                bitmap.width = UInt32(width)
+                bitmap.pitch = Int32(width)
+                bitmap.buffer = buf.baseAddress
+                bitmap.num_grays = 256
+                bitmap.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+                _ = FT_Outline_Get_Bitmap(library, &slot.pointee.outline, &bitmap)
+            }
+        }
+        return pixels
+    }
+
     // MARK: Helpers
 
     private func checkRange(_ glyph: UInt32) throws(FontError) {

@@ -5,7 +5,8 @@ import InkGeometry
 struct ShapeView: @unchecked Sendable {
     let edges: UnsafePointer<FEdge>
     let edgeCount: Int
-    let cells: UnsafePointer<ShapeCell>
+    let hot: UnsafePointer<HotCell>
+    let cold: UnsafePointer<ColdCell>
     let cross: UnsafePointer<FEdge>
     let near: UnsafePointer<FEdge>
     let originX: Double, originY: Double, invCell: Double
@@ -15,7 +16,8 @@ struct ShapeView: @unchecked Sendable {
     init(_ s: GlyphShape) {
         edges = UnsafePointer(s.edges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
         edgeCount = s.edges.count
-        cells = UnsafePointer(s.cells.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
+        hot = UnsafePointer(s.hot.baseAddress!)
+        cold = UnsafePointer(s.cold.baseAddress!)
         cross = UnsafePointer(s.crossEdges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
         near = UnsafePointer(s.nearEdges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
         originX = s.grid.originX; originY = s.grid.originY; invCell = s.grid.invCell
@@ -43,13 +45,13 @@ struct ShapeView: @unchecked Sendable {
     /// Winding number at (x, y) in cell `c`: the cell's reference winding plus the signed crossings of the
     /// segment from the reference point to (x, y) with the cell's edges.
     @inline(__always) func winding(cell c: Int, _ x: Double, _ y: Double) -> Int32 {
-        let cell = cells[c]
-        if !cell.isBoundary { return cell.winding }
+        let cell = hot[c]
+        var k = Int(cell.crossStart)
+        let end = Int(hot[c + 1].crossStart)
         var w = cell.winding
+        if k == end { return w }
         let rx = Double(cell.refX), ry = Double(cell.refY)
         let dx = x - rx, dy = y - ry
-        var k = Int(cell.crossStart)
-        let end = k + Int(cell.crossCount)
         while k < end {
             let e = cross[k]
             k += 1
@@ -82,7 +84,7 @@ struct ShapeView: @unchecked Sendable {
 
     /// Lower bound on the distance (shape units) from (x, y) to the outline; `cell` is `cellIndex(x, y)`.
     @inline(__always) func lowerBound(cell c: Int, _ x: Double, _ y: Double) -> Double {
-        if c >= 0 { return Double(cells[c].lower) }
+        if c >= 0 { return Double(cold[c].lower) }
         let dx = max(minX - x, 0, x - maxX), dy = max(minY - y, 0, y - maxY)
         return (dx * dx + dy * dy).squareRoot()
     }
@@ -93,10 +95,10 @@ struct ShapeView: @unchecked Sendable {
         if edgeCount == 0 { return .infinity }
         if lowerBound(cell: c, x, y) > bound { return .infinity }
         var best2 = Double.infinity
-        if c >= 0 && cells[c].hasNear {
-            let cell = cells[c]
+        if c >= 0 && cold[c].hasNear {
+            let cell = cold[c]
             var k = Int(cell.nearStart)
-            let end = k + Int(cell.nearCount)
+            let end = Int(cell.nearEnd)
             while k < end { best2 = min(best2, Self.dist2(x, y, near[k])); k += 1 }
         } else {
             for k in 0..<edgeCount { best2 = min(best2, Self.dist2(x, y, edges[k])) }

@@ -24,7 +24,10 @@ public final class GlyphShape: @unchecked Sendable {
 
     // Storage, owned (allocated in init, freed in deinit), so raw views stay valid for the object's life.
     let edges: UnsafeMutableBufferPointer<FEdge>
-    let cells: UnsafeMutableBufferPointer<ShapeCell>
+    /// Winding data per cell (+1 sentinel whose `crossStart` ends the last cell's list): 16 bytes a cell.
+    let hot: UnsafeMutableBufferPointer<HotCell>
+    /// Distance data per cell.
+    let cold: UnsafeMutableBufferPointer<ColdCell>
     let crossEdges: UnsafeMutableBufferPointer<FEdge>
     let nearEdges: UnsafeMutableBufferPointer<FEdge>
     let grid: ShapeGrid
@@ -32,7 +35,7 @@ public final class GlyphShape: @unchecked Sendable {
     /// Bytes of storage this shape holds (edges, grid cells and their lists).
     public var byteCount: Int {
         MemoryLayout<FEdge>.stride * (edges.count + crossEdges.count + nearEdges.count)
-            + MemoryLayout<ShapeCell>.stride * cells.count
+            + MemoryLayout<HotCell>.stride * hot.count + MemoryLayout<ColdCell>.stride * cold.count
     }
 
     /// Builds a shape from an outline stream by flattening it at `tolerance` (in the outline's units).
@@ -85,8 +88,17 @@ public final class GlyphShape: @unchecked Sendable {
         self.grid = built.grid
         self.edges = .allocate(capacity: list.count)
         _ = self.edges.initialize(from: list)
-        self.cells = .allocate(capacity: built.cells.count)
-        _ = self.cells.initialize(from: built.cells)
+        var hotCells = built.cells.map {
+            HotCell(refX: $0.refX, refY: $0.refY, crossStart: $0.crossStart, winding: $0.winding)
+        }
+        hotCells.append(HotCell(refX: 0, refY: 0, crossStart: UInt32(built.crossEdges.count), winding: 0))
+        self.hot = .allocate(capacity: hotCells.count)
+        _ = self.hot.initialize(from: hotCells)
+        self.cold = .allocate(capacity: max(1, built.cells.count))
+        _ = self.cold.initialize(from: built.cells.map {
+            ColdCell(nearStart: $0.nearStart, nearEnd: $0.nearStart + ($0.hasNear ? $0.nearCount : 0),
+                     lower: $0.lower, hasNear: $0.hasNear)
+        })
         self.crossEdges = .allocate(capacity: built.crossEdges.count)
         _ = self.crossEdges.initialize(from: built.crossEdges)
         self.nearEdges = .allocate(capacity: built.nearEdges.count)
@@ -94,7 +106,7 @@ public final class GlyphShape: @unchecked Sendable {
     }
 
     deinit {
-        edges.deallocate(); cells.deallocate(); crossEdges.deallocate(); nearEdges.deallocate()
+        edges.deallocate(); hot.deallocate(); cold.deallocate(); crossEdges.deallocate(); nearEdges.deallocate()
     }
 
     /// The polygon edges as stored (start, end), in the shape's units. For tests and oracles.
@@ -174,6 +186,20 @@ struct ShapeCell: Sendable {
     var isBoundary: Bool = false
     /// True when `near` lists every edge that can be nearest to a point of the cell.
     var hasNear: Bool = false
+}
+
+/// The part of a cell the winding test reads (16 bytes).
+struct HotCell: Sendable {
+    var refX: Float, refY: Float
+    var crossStart: UInt32
+    var winding: Int32
+}
+
+/// The part of a cell distance queries read.
+struct ColdCell: Sendable {
+    var nearStart: UInt32, nearEnd: UInt32
+    var lower: Float
+    var hasNear: Bool
 }
 
 /// Geometry of a shape's grid (shape units).

@@ -86,7 +86,7 @@ struct AffineTransformTests {
         .scale(0, 1), .scale(1, 0), .scale(0, 0),
         AffineTransform(a: 1, b: 2, c: 2, d: 4, tx: 3, ty: 3),          // rank 1
         AffineTransform(a: 1, b: 0, c: 0, d: 1e-13, tx: 0, ty: 0),      // smin/smax = 1e-13 < 1e-12
-        AffineTransform(a: 1e-320, b: 0, c: 0, d: 1e-320, tx: 0, ty: 0), // subnormal scale
+        AffineTransform(a: 0x1p-1060, b: 0, c: 0, d: 0x1p-1060, tx: 0, ty: 0), // subnormal scale
     ]
 
     @Test(arguments: singular)

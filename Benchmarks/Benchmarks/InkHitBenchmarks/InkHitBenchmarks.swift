@@ -1,0 +1,149 @@
+// The InkHit benchmark suite (ordo-one package-benchmark). Fixtures are built and checked against the
+// brute-force oracle in each benchmark's setup; only the work named by the benchmark is measured.
+//
+// Names: <workload>.<what>[.<variant>]. Query benchmarks answer every point of the workload once per
+// iteration (200,000 points; brute force: the first 10,000) and record the custom metric
+// "ns per point x100" (median = ns/point × 100). Batch query benchmarks assert zero allocations through
+// `thresholds` below and the checked-in files in Thresholds/ (`swift package benchmark thresholds check`).
+import Benchmark
+import InkBenchRaster
+import InkBenchSupport
+import InkFreeType
+import InkGeometry
+import InkHit
+
+/// ns per point × 100 (custom metrics are integers).
+let nsPerPoint = BenchmarkMetric.custom("ns per point x100", polarity: .prefersSmaller, useScalingFactor: false)
+
+let queryMetrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal, nsPerPoint]
+let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(absolute: [.p90: 0])]
+
+func queryConfig(zeroAllocs: Bool, seconds: Int = 2) -> Benchmark.Configuration {
+    .init(metrics: queryMetrics, timeUnits: .milliseconds, warmupIterations: 2, maxDuration: .seconds(seconds),
+          maxIterations: 1_000, thresholds: zeroAllocs ? zeroAllocations : nil)
+}
+
+func buildConfig(seconds: Int = 3, extra: [BenchmarkMetric] = []) -> Benchmark.Configuration {
+    .init(metrics: [.wallClock, .throughput, .mallocCountTotal] + extra, timeUnits: .milliseconds,
+          warmupIterations: 1, maxDuration: .seconds(seconds), maxIterations: 500)
+}
+
+/// Times `body` (which answers `points` points) between explicit start/stop, then records ns/point.
+@inline(__always)
+func measureQuery(_ benchmark: Benchmark, points: Int, _ body: () -> Void) {
+    let clock = ContinuousClock()
+    benchmark.startMeasurement()
+    let t0 = clock.now
+    for _ in benchmark.scaledIterations { body() }
+    let elapsed = clock.now - t0
+    benchmark.stopMeasurement()
+    let ns = elapsed.seconds * 1e9 / Double(points * benchmark.scaledIterations.count)
+    benchmark.measurement(nsPerPoint, Int((ns * 100).rounded()))
+}
+
+enum QueryPath { case batch, single, parallel }
+
+func queryBenchmark(_ name: String, radius: Double, path: QueryPath, _ workload: @escaping @Sendable () -> Workload) {
+    Benchmark(name, configuration: queryConfig(zeroAllocs: path != .parallel)) { benchmark in
+        let w = workload()
+        let pts = w.pointBuffer, out = w.answers
+        switch path {
+        case .batch:
+            measureQuery(benchmark, points: pts.count) { w.index.hit(at: pts, radius: radius, into: out) }
+        case .parallel:
+            measureQuery(benchmark, points: pts.count) { w.index.hitConcurrently(at: pts, radius: radius, into: out) }
+        case .single:
+            measureQuery(benchmark, points: pts.count) {
+                let index = w.index
+                for i in 0..<pts.count { out[i] = index.hit(at: pts[i], radius: radius) }
+            }
+        }
+        blackHole(out[0])
+    } setup: {
+        _ = workload()
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    // MARK: Query — "page" (2,000 glyphs, 200,000 points)
+    for (r, tag) in [(0.0, "r0"), (3.5, "r3.5")] {
+        queryBenchmark("page.query.\(tag).batch", radius: r, path: .batch) { Fixtures.page }
+        queryBenchmark("page.query.\(tag).single", radius: r, path: .single) { Fixtures.page }
+        queryBenchmark("page.query.\(tag).parallel", radius: r, path: .parallel) { Fixtures.page }
+        queryBenchmark("rotated.query.\(tag).batch", radius: r, path: .batch) { Fixtures.rotatedPage }
+        queryBenchmark("at200.query.\(tag).batch", radius: r, path: .batch) { Fixtures.at }
+        queryBenchmark("cjk.query.\(tag).batch", radius: r, path: .batch) { Fixtures.cjk }
+    }
+
+    // MARK: Build — "page"
+    Benchmark("page.build.warm", configuration: buildConfig()) { benchmark in
+        let w = Fixtures.page
+        for _ in benchmark.scaledIterations { blackHole(try! w.buildIndex(font: w.font, cache: w.cache)) }
+    } setup: { _ = Fixtures.page }
+    Benchmark("page.build.cold", configuration: buildConfig()) { benchmark in
+        let w = Fixtures.page
+        for _ in benchmark.scaledIterations { blackHole(try! w.buildIndexCold()) }
+    } setup: { _ = Fixtures.page }
+
+    // MARK: Scaling — 200, 2,000, 20,000, 200,000 glyphs (points uniform over the whole text block)
+    for n in Workloads.scalingCounts {
+        queryBenchmark("scaling.query.r0.\(n)", radius: 0, path: .batch) { Fixtures.scaling(n) }
+        queryBenchmark("scaling.query.r3.5.\(n)", radius: 3.5, path: .batch) { Fixtures.scaling(n) }
+        Benchmark("scaling.build.warm.\(n)", configuration: buildConfig(seconds: 4, extra: [.peakMemoryResident])) { benchmark in
+            let w = Fixtures.scaling(n)
+            for _ in benchmark.scaledIterations { blackHole(try! w.buildIndex(font: w.font, cache: w.cache)) }
+        } setup: { _ = Fixtures.scaling(n) }
+    }
+
+    // MARK: Baselines on "page", same points
+    let brutePoints = 10_000
+    for (r, tag) in [(0.0, "r0"), (3.5, "r3.5")] {
+        Benchmark("page.baseline.bruteforce.\(tag)", configuration: queryConfig(zeroAllocs: false, seconds: 3)) { benchmark in
+            let w = Fixtures.page, oracle = Baselines.bruteForce
+            let pts = w.pointBuffer, out = w.answers
+            measureQuery(benchmark, points: brutePoints) {
+                for i in 0..<brutePoints { out[i] = oracle.hit(pts[i], radius: r) }
+            }
+            blackHole(out[0])
+        } setup: { _ = Baselines.bruteForce }
+    }
+    Benchmark("page.baseline.glyphboxes", configuration: queryConfig(zeroAllocs: false)) { benchmark in
+        let w = Fixtures.page, boxes = Baselines.glyphBoxes
+        let pts = w.pointBuffer
+        var hits = 0
+        measureQuery(benchmark, points: pts.count) {
+            for p in pts where boxes.hit(p) >= 0 { hits &+= 1 }
+        }
+        blackHole(hits)
+    } setup: { _ = Baselines.glyphBoxes }
+    for (scale, tag) in [(1.0, "1x"), (4.0, "4x")] {
+        Benchmark("page.baseline.bitmap\(tag)", configuration: queryConfig(zeroAllocs: false)) { benchmark in
+            let w = Fixtures.page, bitmap = Baselines.bitmap(scale)
+            let pts = w.pointBuffer
+            var hits = 0
+            measureQuery(benchmark, points: pts.count) {
+                for p in pts where bitmap.isHit(p) { hits &+= 1 }
+            }
+            blackHole(hits)
+        } setup: { _ = Baselines.bitmap(scale) }
+        Benchmark("page.baseline.bitmap\(tag).render", configuration: buildConfig()) { benchmark in
+            let w = Fixtures.page
+            for _ in benchmark.scaledIterations { blackHole(try! Baselines.renderBitmap(w, scale: scale)) }
+        } setup: { _ = Fixtures.page }
+    }
+}
+
+/// Baselines of the "page" workload, built on first use (in setup).
+enum Baselines {
+    static let bruteForce = BruteForce(Fixtures.page)
+    static let glyphBoxes = GlyphBoxes(Fixtures.page)
+    static let bitmap1x = try! renderBitmap(Fixtures.page, scale: 1)
+    static let bitmap4x = try! renderBitmap(Fixtures.page, scale: 4)
+    static func bitmap(_ scale: Double) -> CoverageBitmap { scale == 1 ? bitmap1x : bitmap4x }
+
+    static func renderBitmap(_ w: Workload, scale: Double) throws -> CoverageBitmap {
+        try CoverageBitmap(fontPath: w.fontPath,
+                           glyphs: zip(w.glyphs, w.transforms).map { RasterGlyph(id: $0.id, transform: $1) },
+                           viewBox: w.viewBox, scale: scale)
+    }
+}

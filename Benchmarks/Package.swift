@@ -1,0 +1,68 @@
+// swift-tools-version:6.1
+// The InkHit benchmarks: a package of their own (as swift-log's Benchmarks/ is), so a user who depends
+// on InkHit never resolves the benchmark harness. Run from this directory:
+//
+//   swift package --allow-writing-to-package-directory benchmark          # all benchmarks (release)
+//   swift package benchmark thresholds check --filter 'query'             # assert 0 allocations per query
+//   swift run -c release ink-bench-summary                                # the table of BENCHMARKS.md
+//
+// See README.md here and BENCHMARKS.md at the repository root.
+import PackageDescription
+
+let package = Package(
+    name: "InkHitBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "InkHit", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Workloads ("page", rotated page, '@', CJK line, scaling) and the Swift baselines that need only
+        // InkHit's public API: brute force over stored edges, per-character glyph boxes.
+        .target(
+            name: "InkBenchSupport",
+            dependencies: [
+                .product(name: "InkGeometry", package: "InkHit"),
+                .product(name: "InkHit", package: "InkHit"),
+                .product(name: "InkFreeType", package: "InkHit"),
+                .product(name: "InkJobs", package: "InkHit"),
+            ]
+        ),
+        // Not API: the system FreeType for the coverage-bitmap baseline (its own rasteriser, independent of
+        // InkHit's flattening). Kept apart from InkFreeType's shim so the two never meet in one Swift file.
+        .systemLibrary(
+            name: "CFreeTypeRaster",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]
+        ),
+        // The coverage-bitmap baseline: FreeType renders every placement into a page-sized 8-bit buffer.
+        .target(
+            name: "InkBenchRaster",
+            dependencies: ["CFreeTypeRaster", .product(name: "InkGeometry", package: "InkHit")]
+        ),
+        // The package-benchmark suite (wallClock, throughput, mallocCountTotal with 0-allocation thresholds).
+        .executableTarget(
+            name: "InkHitBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                "InkBenchSupport", "InkBenchRaster",
+                .product(name: "InkGeometry", package: "InkHit"),
+                .product(name: "InkHit", package: "InkHit"),
+                .product(name: "InkFreeType", package: "InkHit"),
+            ],
+            path: "Benchmarks/InkHitBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        // One run → the whole table of BENCHMARKS.md (medians, ratios, wrong answers, memory, peak RSS);
+        // also a small driver for perf / callgrind (`ink-bench-summary profile`).
+        .executableTarget(
+            name: "ink-bench-summary",
+            dependencies: [
+                "InkBenchSupport", "InkBenchRaster",
+                .product(name: "InkGeometry", package: "InkHit"),
+                .product(name: "InkHit", package: "InkHit"),
+                .product(name: "InkFreeType", package: "InkHit"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,314 @@
+// ink-bench-summary: one run → every number of BENCHMARKS.md, as Markdown.
+//
+//   swift run -c release ink-bench-summary              # full run (a few minutes)
+//   swift run -c release ink-bench-summary --quick      # fewer rounds
+//   .build/release/ink-bench-summary rss 200000         # peak RSS of building a 200,000-glyph index
+//   .build/release/ink-bench-summary profile r0 10      # page batch query loop for 10 s (perf / callgrind)
+//
+// Timings are medians of rounds (each round answers all points once); ns/point = round time / points.
+import Foundation
+import InkBenchRaster
+import InkBenchSupport
+import InkFreeType
+import InkGeometry
+import InkHit
+
+setvbuf(stdout, nil, _IOLBF, 0)
+let args = Array(CommandLine.arguments.dropFirst())
+let quick = args.contains("--quick")
+let minRounds = quick ? 5 : 15
+let minSeconds = quick ? 0.2 : 0.6
+
+func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
+func ratio(_ x: Double, _ base: Double) -> String {
+    let r = x / base
+    return r >= 100 ? String(format: "%.0f×", r) : (r >= 10 ? String(format: "%.1f×", r) : String(format: "%.2f×", r))
+}
+func pct(_ n: Int, _ of: Int) -> String { String(format: "%d (%.2f %%)", n, 100 * Double(n) / Double(max(of, 1))) }
+
+func peakRSSKiB() -> Int {
+    guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in s.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+    return -1
+}
+func currentRSSKiB() -> Int {
+    guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in s.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+    return -1
+}
+
+/// ns per point of one pass of `body` over `n` points (median of rounds).
+func nsPerPoint(_ n: Int, rounds: Int = minRounds, seconds: Double = minSeconds, _ body: () -> Void) -> Double {
+    Timing.median(rounds: rounds, minSeconds: seconds, body) * 1e9 / Double(n)
+}
+
+// MARK: - Sub-commands
+
+if args.first == "rss" {
+    // Peak RSS of a process that lays out N glyphs and builds their index (fonts, shapes and points included).
+    let n = Int(args.dropFirst().first ?? "") ?? 200_000
+    let before = peakRSSKiB()
+    let w = try Workloads.page(glyphs: n, name: "rss", pointCount: 0)
+    let after = peakRSSKiB()
+    print("glyphs=\(n) peak_rss_kib=\(after) peak_rss_before_kib=\(before) rss_now_kib=\(currentRSSKiB()) "
+          + "bytes_beyond_shapes=\(w.index.bytesBeyondShapes) shape_bytes=\(w.shapeBytes) unique=\(w.uniqueShapes)")
+    exit(0)
+}
+
+if args.first == "profile" {
+    // A plain loop for perf/callgrind: page batch queries for `seconds`.
+    let r = args.dropFirst().first == "r3.5" ? 3.5 : 0.0
+    let seconds = Double(args.dropFirst(2).first ?? "") ?? 5
+    let w = try Workloads.page()
+    let clock = ContinuousClock()
+    let t0 = clock.now
+    var passes = 0
+    while (clock.now - t0).seconds < seconds {
+        w.index.hit(at: w.pointBuffer, radius: r, into: w.answers)
+        passes += 1
+    }
+    let el = (clock.now - t0).seconds
+    print("profile r=\(r): \(passes) passes, \(f(el * 1e9 / Double(passes * w.points.count), 2)) ns/point")
+    exit(0)
+}
+
+// MARK: - Full summary
+
+func machine() -> String {
+    var model = "?"
+    if let s = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) {
+        for line in s.split(separator: "\n") where line.hasPrefix("model name") {
+            model = line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
+            break
+        }
+    }
+    return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(model), "
+        + "\(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
+}
+
+print("# InkHit benchmark summary")
+print("")
+print("- machine: \(machine())")
+print("- date: \(Date())")
+print("- mode: \(quick ? "quick" : "full") (medians of ≥ \(minRounds) rounds and ≥ \(minSeconds) s per number)")
+print("")
+
+struct Row {
+    var name = ""
+    var glyphs = 0, inked = 0, unique = 0, points = 0
+    var r0 = 0.0, r35 = 0.0, single0 = 0.0, single35 = 0.0, par0 = 0.0, par35 = 0.0
+    var brute0 = 0.0, brute35 = 0.0, brutePoints = 0
+    var boxes = 0.0, bmp1 = 0.0, bmp4 = 0.0
+    var check0 = OracleComparison(), check35 = OracleComparison()
+    var boxWrong = 0, boxFP = 0, boxFN = 0, boxOther = 0, boxFPspaces = 0
+    var bmp1Wrong = (fp: 0, fn: 0), bmp4Wrong = (fp: 0, fn: 0)
+    var bmp1Bytes = 0, bmp4Bytes = 0, bmp1Render = 0.0, bmp4Render = 0.0
+    var buildWarm = 0.0, buildCold = 0.0
+    var bytesPerPlacement = 0.0, bytesPerShape = 0.0, shapeBytes = 0
+    var inkFraction = 0.0
+}
+
+func measure(_ w: Workload, brutePoints: Int, builds: Bool) throws -> Row {
+    var row = Row()
+    row.name = w.name
+    row.glyphs = w.glyphs.count
+    row.inked = w.inkedGlyphs
+    row.unique = w.uniqueShapes
+    row.points = w.points.count
+    let pts = w.pointBuffer, out = w.answers, n = pts.count
+    let index = w.index
+
+    // Correctness first: every point against the brute-force oracle.
+    let oracle = BruteForce(w)
+    row.check0 = OracleComparison.compare(index: index, oracle: oracle, points: pts, radius: 0)
+    row.check35 = OracleComparison.compare(index: index, oracle: oracle, points: pts, radius: 3.5)
+
+    // InkHit.
+    row.r0 = nsPerPoint(n) { index.hit(at: pts, radius: 0, into: out) }
+    row.r35 = nsPerPoint(n) { index.hit(at: pts, radius: 3.5, into: out) }
+    row.single0 = nsPerPoint(n) { for i in 0..<n { out[i] = index.hit(at: pts[i], radius: 0) } }
+    row.single35 = nsPerPoint(n) { for i in 0..<n { out[i] = index.hit(at: pts[i], radius: 3.5) } }
+    row.par0 = nsPerPoint(n) { index.hitConcurrently(at: pts, radius: 0, into: out) }
+    row.par35 = nsPerPoint(n) { index.hitConcurrently(at: pts, radius: 3.5, into: out) }
+    var ink = [Bool](repeating: false, count: n)
+    var inkGlyph = [Int](repeating: -1, count: n)
+    for i in 0..<n { if let h = index.hit(at: pts[i], radius: 0) { ink[i] = true; inkGlyph[i] = h.placement } }
+    row.inkFraction = Double(ink.reduce(0) { $0 + ($1 ? 1 : 0) }) / Double(n)
+
+    // Brute force on the first `brutePoints` points.
+    let bn = min(brutePoints, n)
+    row.brutePoints = bn
+    row.brute0 = nsPerPoint(bn, rounds: 3, seconds: 0.3) { for i in 0..<bn { out[i] = oracle.hit(pts[i], radius: 0) } }
+    row.brute35 = nsPerPoint(bn, rounds: 3, seconds: 0.3) { for i in 0..<bn { out[i] = oracle.hit(pts[i], radius: 3.5) } }
+
+    // Glyph boxes.
+    let boxes = GlyphBoxes(w)
+    var hits = 0
+    row.boxes = nsPerPoint(n) { for p in pts where boxes.hit(p) >= 0 { hits &+= 1 } }
+    for i in 0..<n {
+        let b = boxes.hit(pts[i])
+        if b >= 0 && !ink[i] {
+            row.boxFP += 1
+            if !boxes.inked[b] { row.boxFPspaces += 1 }
+        } else if b < 0 && ink[i] { row.boxFN += 1 } else if b >= 0 && b != inkGlyph[i] { row.boxOther += 1 }
+    }
+    row.boxWrong = row.boxFP + row.boxFN + row.boxOther
+
+    // Coverage bitmaps (FreeType) at 1× and 4×.
+    let rg = zip(w.glyphs, w.transforms).map { RasterGlyph(id: $0.id, transform: $1) }
+    for scale in [1.0, 4.0] {
+        var bitmap: CoverageBitmap? = nil
+        let render = Timing.median(rounds: 3, minSeconds: 0.2) {
+            bitmap = try! CoverageBitmap(fontPath: w.fontPath, glyphs: rg, viewBox: w.viewBox, scale: scale)
+        }
+        let bm = bitmap!
+        let t = nsPerPoint(n) { for p in pts where bm.isHit(p) { hits &+= 1 } }
+        var fp = 0, fn = 0
+        for i in 0..<n {
+            let b = bm.isHit(pts[i])
+            if b && !ink[i] { fp += 1 } else if !b && ink[i] { fn += 1 }
+        }
+        if scale == 1 { row.bmp1 = t; row.bmp1Wrong = (fp, fn); row.bmp1Bytes = bm.byteCount; row.bmp1Render = render }
+        else { row.bmp4 = t; row.bmp4Wrong = (fp, fn); row.bmp4Bytes = bm.byteCount; row.bmp4Render = render }
+    }
+    if hits == -1 { print("") }
+
+    // Build.
+    if builds {
+        row.buildWarm = Timing.median(rounds: minRounds, minSeconds: minSeconds) {
+            _ = try! w.buildIndex(font: w.font, cache: w.cache)
+        }
+        row.buildCold = Timing.median(rounds: minRounds, minSeconds: minSeconds) { _ = try! w.buildIndexCold() }
+    }
+    row.bytesPerPlacement = Double(index.bytesBeyondShapes) / Double(index.count)
+    row.shapeBytes = w.shapeBytes
+    row.bytesPerShape = Double(w.shapeBytes) / Double(max(w.uniqueShapes, 1))
+    return row
+}
+
+var rows: [Row] = []
+let builders: [(String, () throws -> Workload)] = [
+    ("page", { try Workloads.page() }), ("rotated", { try Workloads.rotatedPage() }),
+    ("at", { try Workloads.at() }), ("cjk", { try Workloads.cjk() }),
+]
+for (key, make) in builders {
+    FileHandle.standardError.write("measuring \(key)…\n".data(using: .utf8)!)
+    let w = try make()
+    rows.append(try measure(w, brutePoints: key == "at" || key == "cjk" ? 20_000 : 10_000, builds: key == "page"))
+}
+let page = rows[0]
+
+print("## Correctness: InkHit vs brute force on every point")
+print("")
+print("| workload | glyphs (inked / unique shapes) | points | r = 0: wrong | r = 0: within 1e-4 px | r = 3.5: wrong | r = 3.5: within 1e-4 px |")
+print("|---|---|---|---|---|---|---|")
+for r in rows {
+    print("| \(r.name) | \(r.glyphs) (\(r.inked) / \(r.unique)) | \(r.points) | \(r.check0.wrong) | \(r.check0.borderline) | \(r.check35.wrong) | \(r.check35.borderline) |")
+}
+for r in rows where r.check0.wrong + r.check35.wrong > 0 {
+    print("")
+    print("**WRONG ANSWERS on \(r.name)**:")
+    print("```")
+    print(r.check0.description)
+    print(r.check35.description)
+    print("```")
+}
+print("")
+print("## Query, ns per point (median), single thread unless noted")
+print("")
+print("| workload | ink hit fraction | InkHit r=0 batch | r=0 single-point loop | r=0 parallel (\(ProcessInfo.processInfo.activeProcessorCount) cores) | InkHit r=3.5 batch | r=3.5 single | r=3.5 parallel |")
+print("|---|---|---|---|---|---|---|---|")
+for r in rows {
+    print("| \(r.name) | \(f(100 * r.inkFraction)) % | **\(f(r.r0))** | \(f(r.single0)) | \(f(r.par0)) (×\(f(r.r0 / r.par0, 2))) | **\(f(r.r35))** | \(f(r.single35)) | \(f(r.par35)) (×\(f(r.r35 / r.par35, 2))) |")
+}
+print("")
+print("## Baselines, ns per point (median) and ratio to InkHit (baseline time / InkHit time)")
+print("")
+print("| workload | brute force r=0 | brute force r=3.5 | glyph boxes | bitmap 1× | bitmap 4× |")
+print("|---|---|---|---|---|---|")
+for r in rows {
+    print("| \(r.name) | \(f(r.brute0)) (\(ratio(r.brute0, r.r0))) | \(f(r.brute35)) (\(ratio(r.brute35, r.r35))) | \(f(r.boxes)) (\(ratio(r.boxes, r.r0))) | \(f(r.bmp1)) (\(ratio(r.bmp1, r.r0))) | \(f(r.bmp4)) (\(ratio(r.bmp4, r.r0))) |")
+}
+print("")
+print("Brute force is timed on the first \(page.brutePoints) points (page, rotated) / 20,000 ('@', CJK) of the same set.")
+print("")
+print("## Wrong answers of the baselines at r = 0 (vs InkHit's exact ink answers, all points)")
+print("")
+print("| workload | glyph boxes: wrong | …hit, no ink (of which spaces) | …ink, no box | …other glyph | bitmap 1×: wrong (false hit / missed ink) | bitmap 4×: wrong (false hit / missed ink) |")
+print("|---|---|---|---|---|---|---|")
+for r in rows {
+    print("| \(r.name) | \(pct(r.boxWrong, r.points)) | \(r.boxFP) (\(r.boxFPspaces)) | \(r.boxFN) | \(r.boxOther) | \(pct(r.bmp1Wrong.fp + r.bmp1Wrong.fn, r.points)) (\(r.bmp1Wrong.fp) / \(r.bmp1Wrong.fn)) | \(pct(r.bmp4Wrong.fp + r.bmp4Wrong.fn, r.points)) (\(r.bmp4Wrong.fp) / \(r.bmp4Wrong.fn)) |")
+}
+print("")
+print("## Memory")
+print("")
+print("| workload | bytes per placement (bytesBeyondShapes / count) | unique shapes | bytes per unique shape | bitmap 1× bytes (render ms) | bitmap 4× bytes (render ms) |")
+print("|---|---|---|---|---|---|")
+for r in rows {
+    print("| \(r.name) | \(f(r.bytesPerPlacement)) | \(r.unique) | \(f(r.bytesPerShape, 0)) | \(r.bmp1Bytes) (\(f(r.bmp1Render * 1e3, 2))) | \(r.bmp4Bytes) (\(f(r.bmp4Render * 1e3, 2))) |")
+}
+print("")
+print("## Build (page)")
+print("")
+print("| build | median ms |")
+print("|---|---|")
+print("| warm (shapes in a ShapeCache: lookups + add + build) | \(f(page.buildWarm * 1e3, 3)) |")
+print("| cold (fresh Font + fresh ShapeCache: file read, FreeType loads, flattening, grids, index) | \(f(page.buildCold * 1e3, 3)) |")
+print("")
+
+// MARK: Scaling
+FileHandle.standardError.write("measuring scaling…\n".data(using: .utf8)!)
+print("## Scaling (page text continued; points uniform over the whole block)")
+print("")
+print("| glyphs | lines box (px) | unique shapes | build warm ms | build ns/glyph | query r=0 ns/pt | query r=3.5 ns/pt | bytes/placement |")
+print("|---|---|---|---|---|---|---|---|")
+var scaleR0: [Double] = []
+for n in Workloads.scalingCounts {
+    let w = try Workloads.scaling(n)
+    let pts = w.pointBuffer, out = w.answers
+    let r0 = nsPerPoint(pts.count) { w.index.hit(at: pts, radius: 0, into: out) }
+    let r35 = nsPerPoint(pts.count) { w.index.hit(at: pts, radius: 3.5, into: out) }
+    let build = Timing.median(rounds: n >= 200_000 ? 5 : minRounds, minSeconds: minSeconds) {
+        _ = try! w.buildIndex(font: w.font, cache: w.cache)
+    }
+    scaleR0.append(r0)
+    print("| \(n) | \(f(w.layoutBounds.width, 0))×\(f(w.layoutBounds.height, 0)) | \(w.uniqueShapes) | \(f(build * 1e3, 3)) | \(f(build * 1e9 / Double(n), 0)) | \(f(r0)) | \(f(r35)) | \(f(Double(w.index.bytesBeyondShapes) / Double(w.index.count))) |")
+}
+print("")
+
+// MARK: Peak RSS (separate process)
+var rssLine = "(not measured)"
+do {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    p.arguments = ["rss", "200000"]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try p.run()
+    p.waitUntilExit()
+    rssLine = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+}
+print("## Peak RSS, 200,000 glyphs (separate process: font, layout, shapes and index)")
+print("")
+print("`\(rssLine)`")
+print("")
+
+// MARK: Targets
+func verdict(_ ok: Bool) -> String { ok ? "met" : "**missed**" }
+print("## Targets (DESIGN.md), page workload")
+print("")
+print("| target | measured | verdict |")
+print("|---|---|---|")
+print("| r = 0 ≤ 25 ns/point | \(f(page.r0)) ns | \(verdict(page.r0 <= 25)) (\(page.r0 <= 25 ? "margin" : "gap") \(f(abs(25 - page.r0))) ns) |")
+print("| r = 3.5 ≤ 50 ns/point | \(f(page.r35)) ns | \(verdict(page.r35 <= 50)) (\(page.r35 <= 50 ? "margin" : "gap") \(f(abs(50 - page.r35))) ns) |")
+print("| build warm ≤ 3 ms | \(f(page.buildWarm * 1e3, 3)) ms | \(verdict(page.buildWarm <= 3e-3)) |")
+print("| build cold ≤ 20 ms | \(f(page.buildCold * 1e3, 3)) ms | \(verdict(page.buildCold <= 20e-3)) |")
+print("| ≤ 64 bytes per placement | \(f(page.bytesPerPlacement)) B | \(verdict(page.bytesPerPlacement <= 64)) |")
+print("| query flat 200 → 200,000 glyphs | r=0: \(scaleR0.map { f($0) }.joined(separator: " / ")) ns | ×\(f((scaleR0.last ?? 0) / (scaleR0.first ?? 1), 2)) from 200 to 200,000 |")
+print("| 0 allocations per query | see `swift package benchmark thresholds check` | — |")
+print("| exact (no wrong answers vs brute force) | \(rows.map { $0.check0.wrong + $0.check35.wrong }.reduce(0, +)) wrong | \(verdict(rows.allSatisfy { $0.check0.wrong + $0.check35.wrong == 0 })) |")
