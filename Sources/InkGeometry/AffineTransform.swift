@@ -106,16 +106,21 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     return m * (rx * rx + ry * ry).squareRoot()
 }
 
-/// Sine and cosine without Foundation (range-reduced Taylor series, error < 1e-15 over all finite input).
+/// Sine and cosine without Foundation. Error below 1e-15 for |x| < π/2 · 2^20 (≈ 1.6e6): the angle is
+/// reduced by π/2 in two parts (Cody–Waite, with fdlibm's split of π/2) and the remainder evaluated by
+/// Taylor series on [−π/4, π/4]. Larger angles are first reduced modulo the Double nearest 2π (exactly, by
+/// `remainder(dividingBy:)`), so their result is the sine of an angle within |x| · 2.5e-16 of x — never a
+/// trap. NaN and ±∞ give NaN.
 public func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
     guard x.isFinite else { return (.nan, .nan) }
-    let twoPi = 6.283185307179586476925286766559
     let halfPi = 1.5707963267948966192313216916398
-    var r = x - (x / twoPi).rounded() * twoPi          // [-π, π]
-    // Reduce to [-π/4, π/4] with quadrant q.
-    var q = Int((r / halfPi).rounded())
-    r -= Double(q) * halfPi
-    q &= 3
+    let pio2Hi = 1.57079632673412561417e+00      // first 33 bits of π/2
+    let pio2Lo = 6.07710050650619224932e-11      // π/2 − pio2Hi
+    var r = x
+    if abs(r) >= halfPi * 1048576 { r = r.remainder(dividingBy: 6.283185307179586476925286766559) }
+    let qd = (r / halfPi).rounded()
+    r = (r - qd * pio2Hi) - qd * pio2Lo
+    let q = Int(qd) & 3
     let r2 = r * r
     var s = r, term = r
     var cS = 1.0, termC = 1.0

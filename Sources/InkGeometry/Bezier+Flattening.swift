@@ -58,12 +58,13 @@ public struct FlatteningSink<Base: OutlineSink>: OutlineSink {
     public let tolerance: Double
     public private(set) var cappedCurves = 0
     private var current = Point.zero
+    private var start = Point.zero
 
     public init(_ base: Base, tolerance: Double) {
         self.base = base
         self.tolerance = tolerance
     }
-    public mutating func move(to p: Point) { base.move(to: p); current = p }
+    public mutating func move(to p: Point) { base.move(to: p); current = p; start = p }
     public mutating func addLine(to p: Point) { base.addLine(to: p); current = p }
     public mutating func addQuadCurve(to p: Point, control c: Point) {
         let (n, capped) = Flattening.segmentCount(quad: current, c, p, tolerance: tolerance)
@@ -83,5 +84,5 @@ public struct FlatteningSink<Base: OutlineSink>: OutlineSink {
         base.addLine(to: p)
         current = p
     }
-    public mutating func closeSubpath() { base.closeSubpath() }
+    public mutating func closeSubpath() { base.closeSubpath(); current = start }
 }

@@ -40,6 +40,9 @@ struct ShapeGridBuilder {
         g.originY = bounds.minY - Double(m) * cell
         g.nx = min(limits.maxCellsPerAxis, Int((bounds.width / cell).rounded(.up)) + 2 * m + 1)
         g.ny = min(limits.maxCellsPerAxis, Int((bounds.height / cell).rounded(.up)) + 2 * m + 1)
+        g.margin = m
+        g.wx = min(g.nx - m, Int((bounds.width / cell).rounded(.up)) + 1)
+        g.wy = min(g.ny - m, Int((bounds.height / cell).rounded(.up)) + 1)
         out.grid = g
         let nx = g.nx, ny = g.ny, cellCount = nx * ny
 

@@ -12,6 +12,9 @@ struct ShapeView: @unchecked Sendable {
     let originX: Double, originY: Double, invCell: Double
     let nx: Int, ny: Int
     let minX: Double, minY: Double, maxX: Double, maxY: Double
+    /// Winding grid: `wx × wy` cells from (wOriginX, wOriginY).
+    let wOriginX: Double, wOriginY: Double
+    let wx: Int, wy: Int
 
     init(_ s: GlyphShape) {
         edges = UnsafePointer(s.edges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
@@ -22,6 +25,8 @@ struct ShapeView: @unchecked Sendable {
         near = UnsafePointer(s.nearEdges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
         originX = s.grid.originX; originY = s.grid.originY; invCell = s.grid.invCell
         nx = s.grid.nx; ny = s.grid.ny
+        wOriginX = s.grid.windingOriginX; wOriginY = s.grid.windingOriginY
+        wx = s.grid.wx; wy = s.grid.wy
         if s.bounds.isEmpty { minX = 1; minY = 1; maxX = -1; maxY = -1 } else {
             minX = s.bounds.minX; minY = s.bounds.minY; maxX = s.bounds.maxX; maxY = s.bounds.maxY
         }
@@ -36,15 +41,19 @@ struct ShapeView: @unchecked Sendable {
 
     /// Nonzero winding test at (x, y), shape units.
     @inline(__always) func contains(_ x: Double, _ y: Double) -> Bool {
-        guard x >= minX, x <= maxX, y >= minY, y <= maxY else { return false }
-        let c = cellIndex(x, y)
-        if c < 0 { return false }
-        return winding(cell: c, x, y) != 0
+        windingNumber(x, y) != 0
     }
 
-    /// Winding number at (x, y) in cell `c`: the cell's reference winding plus the signed crossings of the
-    /// segment from the reference point to (x, y) with the cell's edges.
-    @inline(__always) func winding(cell c: Int, _ x: Double, _ y: Double) -> Int32 {
+    /// Winding number at (x, y), shape units (0 outside the glyph box).
+    @inline(__always) func windingNumber(_ x: Double, _ y: Double) -> Int32 {
+        let fx = (x - wOriginX) * invCell, fy = (y - wOriginY) * invCell
+        guard fx >= 0, fy >= 0, fx < Double(wx), fy < Double(wy) else { return 0 }
+        return winding(hotCell: Int(fy) * wx + Int(fx), x, y)
+    }
+
+    /// Winding number at (x, y) in winding cell `c`: the cell's reference winding plus the signed crossings
+    /// of the segment from the reference point to (x, y) with the cell's edges.
+    @inline(__always) func winding(hotCell c: Int, _ x: Double, _ y: Double) -> Int32 {
         let cell = hot[c]
         var k = Int(cell.crossStart)
         let end = Int(hot[c + 1].crossStart)
@@ -55,7 +64,11 @@ struct ShapeView: @unchecked Sendable {
         while k < end {
             let e = cross[k]
             k += 1
-            let ax = Double(e.x0), ay = Double(e.y0), bx = Double(e.x1), by = Double(e.y1)
+            // Canonical edge direction, so an edge and its reverse (touching contours, zero-area
+            // contours) make exactly opposite decisions even for points on the edge.
+            var ax = Double(e.x0), ay = Double(e.y0), bx = Double(e.x1), by = Double(e.y1)
+            var sign: Int32 = 1
+            if ax > bx || (ax == bx && ay > by) { swap(&ax, &bx); swap(&ay, &by); sign = -1 }
             // Sides of the edge's ends relative to the path line r → q (on the line counts as "not left").
             let sa = dx * (ay - ry) - dy * (ax - rx) > 0
             let sb = dx * (by - ry) - dy * (bx - rx) > 0
@@ -65,7 +78,7 @@ struct ShapeView: @unchecked Sendable {
             let oq = ex * (y - ay) - ey * (x - ax)
             let orr = ex * (ry - ay) - ey * (rx - ax)
             if (oq > 0) == (orr > 0) { continue }
-            w += oq > 0 ? 1 : -1
+            w += oq > 0 ? sign : -sign
         }
         return w
     }
@@ -140,11 +153,7 @@ extension GlyphShape {
     /// Winding number of the stored polygon at `p` (shape units); 0 for non-finite points.
     public func winding(at p: Point) -> Int {
         guard p.isFinite else { return 0 }
-        return withExtendedLifetime(self) {
-            let v = ShapeView(self)
-            let c = v.cellIndex(p.x, p.y)
-            return c < 0 ? 0 : Int(v.winding(cell: c, p.x, p.y))
-        }
+        return withExtendedLifetime(self) { Int(ShapeView(self).windingNumber(p.x, p.y)) }
     }
 
     /// Unsigned distance (shape units) from `p` to the stored polygon's outline; ∞ for an empty shape

@@ -88,10 +88,21 @@ public final class GlyphShape: @unchecked Sendable {
         self.grid = built.grid
         self.edges = .allocate(capacity: list.count)
         _ = self.edges.initialize(from: list)
-        var hotCells = built.cells.map {
-            HotCell(refX: $0.refX, refY: $0.refY, crossStart: $0.crossStart, winding: $0.winding)
+        // Winding cells cover the glyph box only (the margin is for distances); their crossing lists are
+        // re-packed in winding-grid order.
+        var hotCells: [HotCell] = []
+        var packed: [FEdge] = []
+        let g = built.grid
+        hotCells.reserveCapacity(g.wx * g.wy + 1)
+        for j in 0..<g.wy {
+            for i in 0..<g.wx {
+                let c = built.cells[(j + g.margin) * g.nx + i + g.margin]
+                hotCells.append(HotCell(refX: c.refX, refY: c.refY, crossStart: UInt32(packed.count), winding: c.winding))
+                let lo = Int(c.crossStart)
+                packed.append(contentsOf: built.crossEdges[lo..<(lo + Int(c.crossCount))])
+            }
         }
-        hotCells.append(HotCell(refX: 0, refY: 0, crossStart: UInt32(built.crossEdges.count), winding: 0))
+        hotCells.append(HotCell(refX: 0, refY: 0, crossStart: UInt32(packed.count), winding: 0))
         self.hot = .allocate(capacity: hotCells.count)
         _ = self.hot.initialize(from: hotCells)
         self.cold = .allocate(capacity: max(1, built.cells.count))
@@ -99,9 +110,9 @@ public final class GlyphShape: @unchecked Sendable {
             ColdCell(nearStart: $0.nearStart, nearEnd: $0.nearStart + ($0.hasNear ? $0.nearCount : 0),
                      lower: $0.lower, hasNear: $0.hasNear)
         })
-        self.crossEdges = .allocate(capacity: built.crossEdges.count)
-        _ = self.crossEdges.initialize(from: built.crossEdges)
-        self.nearEdges = .allocate(capacity: built.nearEdges.count)
+        self.crossEdges = .allocate(capacity: max(1, packed.count))
+        _ = self.crossEdges.initialize(from: packed)
+        self.nearEdges = .allocate(capacity: max(1, built.nearEdges.count))
         _ = self.nearEdges.initialize(from: built.nearEdges)
     }
 
@@ -208,4 +219,10 @@ struct ShapeGrid: Sendable {
     var cellSize: Double = 1
     var invCell: Double = 1
     var nx: Int = 0, ny: Int = 0
+    /// Margin in cells on every side of the glyph box; the winding grid is the `wx × wy` cells starting
+    /// at cell (margin, margin), i.e. at `winding origin = origin + margin * cellSize`.
+    var margin: Int = 0
+    var wx: Int = 0, wy: Int = 0
+    var windingOriginX: Double { originX + Double(margin) * cellSize }
+    var windingOriginY: Double { originY + Double(margin) * cellSize }
 }

@@ -113,7 +113,7 @@ extension HitIndex.Storage {
             let (fx, fy) = toShape(rec, x, y)
             let v = views[Int(rec.shape)]
             let c = v.cellIndex(fx, fy)
-            let inside = c >= 0 && v.winding(cell: c, fx, fy) != 0
+            let inside = v.windingNumber(fx, fy) != 0
             let d = viewDistance(rec, v, c, fx, fy, bound: inside ? .infinity : r)
             if inside { out.append(Hit(placement: p, distance: -d, isInside: true)) }
             else if d <= r { out.append(Hit(placement: p, distance: d, isInside: false)) }

@@ -113,7 +113,7 @@ enum BezierCircle: String, CaseIterable, CustomStringConvertible, Sendable {
         return out
     }
 
-    /// Every arc as its control polygon (2 or 4 points... as [p0, c.., p1]).
+    /// Every arc as its control polygon: [p0, c, p1] (quadratic) or [p0, c1, c2, p1] (cubic).
     func arcs(radius r: Double) -> [[Point]] {
         var out: [[Point]] = []
         var cur = Point(r, 0)

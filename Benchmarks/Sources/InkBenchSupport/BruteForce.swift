@@ -130,6 +130,8 @@ public struct OracleComparison: Sendable, CustomStringConvertible {
     public var examples: [(point: Point, ink: Hit?, oracle: Hit?)] = []
     public static let borderlinePx = 1e-4
 
+    public init() {}
+
     public var description: String {
         var s = "\(points) points at r = \(radius): \(wrong) wrong, \(borderline) within \(OracleComparison.borderlinePx) px of a boundary"
         for e in examples.prefix(5) {

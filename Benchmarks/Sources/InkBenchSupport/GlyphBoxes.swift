@@ -4,8 +4,9 @@ import InkGeometry
 /// (`CTLineGetStringIndexForPosition`, `boundingRectForGlyphRange`): each glyph owns the box
 /// `[x, x + advance] × [baseline − ascent, baseline + descent]` in layout space, spaces included.
 ///
-/// A query maps the point to layout space (inverse of the view transform), finds the line by binary search
-/// over line tops and the glyph by binary search over glyph origins in that line: O(log n), no allocation.
+/// A query maps the point to layout space (inverse of the view transform), finds the line directly (lines of
+/// one height: `(y − top) / lineHeight`; otherwise by binary search over line tops) and the glyph by binary
+/// search over glyph origins in that line: O(log glyphs per line), no allocation.
 public final class GlyphBoxes: @unchecked Sendable {
     struct Line { var top: Double; var bottom: Double; var first: Int; var end: Int }
     let lines: [Line]
@@ -13,6 +14,8 @@ public final class GlyphBoxes: @unchecked Sendable {
     let ends: UnsafeMutableBufferPointer<Double>    // origin + advance
     let inverse: AffineTransform
     let isIdentity: Bool
+    /// When every line has the same top-to-top distance: the first top and that distance (else 0).
+    let firstTop: Double, pitch: Double
     /// Whether glyph k has ink (spaces have none), to count wrong answers both ways.
     public let inked: [Bool]
     public var byteCount: Int { lines.count * MemoryLayout<Line>.stride + xs.count * 16 }
@@ -27,6 +30,12 @@ public final class GlyphBoxes: @unchecked Sendable {
             }
         }
         self.lines = lines
+        var pitch = lines.count >= 2 ? lines[1].top - lines[0].top : 0
+        for i in lines.indices.dropFirst() where abs(lines[i].top - lines[0].top - Double(i) * pitch) > 1e-9 * max(1, abs(lines[i].top)) {
+            pitch = 0
+        }
+        self.pitch = pitch
+        self.firstTop = lines.first?.top ?? 0
         xs = .allocate(capacity: max(glyphs.count, 1))
         ends = .allocate(capacity: max(glyphs.count, 1))
         for (k, g) in glyphs.enumerated() { xs[k] = g.x; ends[k] = g.x + g.advance }
@@ -46,10 +55,17 @@ public final class GlyphBoxes: @unchecked Sendable {
     @inline(__always) public func hit(_ p: Point) -> Int {
         let q = isIdentity ? p : inverse.apply(p)
         // Last line whose top ≤ y.
-        var lo = 0, hi = lines.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if lines[mid].top <= q.y { lo = mid + 1 } else { hi = mid }
+        var lo = 0
+        if pitch > 0 {
+            let f = (q.y - firstTop) / pitch
+            guard f >= 0, f < Double(lines.count) else { return -1 }
+            lo = Int(f) + 1
+        } else {
+            var hi = lines.count
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if lines[mid].top <= q.y { lo = mid + 1 } else { hi = mid }
+            }
         }
         if lo == 0 { return -1 }
         let line = lines[lo - 1]

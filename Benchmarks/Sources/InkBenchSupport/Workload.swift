@@ -61,8 +61,10 @@ public final class Workload: @unchecked Sendable {
     ///   - width: wrap width, layout px (`.infinity`: one line).
     ///   - view: layout → view transform applied to every placement and every point.
     ///   - pointCount: number of uniform random points (seeded by `seed`).
+    ///   - pointBox: the layout-space box the points are drawn from (default: the layout's box).
     public init(name: String, fontPath: String, text: String, size: Double, width: Double = .infinity,
-                view: AffineTransform = .identity, pointCount: Int = 200_000, seed: UInt64 = 0x1AC_4817) throws {
+                view: AffineTransform = .identity, pointCount: Int = 200_000, seed: UInt64 = 0x1AC_4817,
+                pointBox: ((Rect) -> Rect)? = nil) throws {
         self.name = name
         self.fontPath = fontPath
         self.size = size
@@ -101,7 +103,7 @@ public final class Workload: @unchecked Sendable {
         self.index = b.build()
 
         var rng = SplitMix64(seed: seed)
-        let box = layout.bounds
+        let box = pointBox?(layout.bounds) ?? layout.bounds
         points = .allocate(capacity: pointCount)
         var vb = Rect.empty
         for i in 0..<pointCount {
@@ -167,9 +169,9 @@ public enum Workloads {
 
     /// "page": 2,000 glyphs of DejaVu Sans at 16 px, greedy-wrapped to 600 px, 200,000 points.
     public static func page(glyphs: Int = pageGlyphs, view: AffineTransform = .identity, name: String = "page",
-                            pointCount: Int = 200_000) throws -> Workload {
+                            pointCount: Int = 200_000, pointBox: ((Rect) -> Rect)? = nil) throws -> Workload {
         try Workload(name: name, fontPath: FontFiles.dejaVuSans, text: SampleText.english(scalars: glyphs),
-                     size: 16, width: pageWidth, view: view, pointCount: pointCount)
+                     size: 16, width: pageWidth, view: view, pointCount: pointCount, pointBox: pointBox)
     }
 
     /// The page rotated 30° about its centre (y-down view, so clockwise on screen).
@@ -198,4 +200,13 @@ public enum Workloads {
         try page(glyphs: glyphs, name: "scaling \(glyphs)")
     }
     public static let scalingCounts = [200, 2_000, 20_000, 200_000]
+
+    /// Like `scaling(_:)`, but the points fall in one page-high window (the full width, 560 px high) in the
+    /// middle of the block: the work per query without the cache misses of a block-sized working set.
+    public static func scalingWindow(_ glyphs: Int) throws -> Workload {
+        try page(glyphs: glyphs, name: "scaling \(glyphs) (one-page window)") { b in
+            let mid = b.center.y, h = min(560, b.height)
+            return Rect(minX: b.minX, minY: mid - h / 2, maxX: b.maxX, maxY: mid + h / 2)
+        }
+    }
 }

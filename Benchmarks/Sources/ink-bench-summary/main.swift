@@ -13,7 +13,6 @@ import InkFreeType
 import InkGeometry
 import InkHit
 
-setvbuf(stdout, nil, _IOLBF, 0)
 let args = Array(CommandLine.arguments.dropFirst())
 let quick = args.contains("--quick")
 let minRounds = quick ? 5 : 15
@@ -78,6 +77,10 @@ if args.first == "profile" {
 
 // MARK: - Full summary
 
+func loadAverage() -> String {
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
+}
+
 func machine() -> String {
     var model = "?"
     if let s = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) {
@@ -94,6 +97,7 @@ print("# InkHit benchmark summary")
 print("")
 print("- machine: \(machine())")
 print("- date: \(Date())")
+print("- load average at start: \(loadAverage()) (other processes share these cores: compare with the end)")
 print("- mode: \(quick ? "quick" : "full") (medians of ≥ \(minRounds) rounds and ≥ \(minSeconds) s per number)")
 print("")
 
@@ -264,19 +268,27 @@ print("")
 FileHandle.standardError.write("measuring scaling…\n".data(using: .utf8)!)
 print("## Scaling (page text continued; points uniform over the whole block)")
 print("")
-print("| glyphs | lines box (px) | unique shapes | build warm ms | build ns/glyph | query r=0 ns/pt | query r=3.5 ns/pt | bytes/placement |")
-print("|---|---|---|---|---|---|---|---|")
-var scaleR0: [Double] = []
+print("| glyphs | lines box (px) | unique shapes | build warm ms | build ns/glyph | query r=0 ns/pt | query r=3.5 ns/pt | r=0, points in a one-page window | r=3.5, one-page window | bytes/placement |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+var scaleR0: [Double] = [], scaleWin0: [Double] = []
 for n in Workloads.scalingCounts {
-    let w = try Workloads.scaling(n)
-    let pts = w.pointBuffer, out = w.answers
-    let r0 = nsPerPoint(pts.count) { w.index.hit(at: pts, radius: 0, into: out) }
-    let r35 = nsPerPoint(pts.count) { w.index.hit(at: pts, radius: 3.5, into: out) }
+    var w: Workload? = try Workloads.scaling(n)
+    let pts = w!.pointBuffer, out = w!.answers, index = w!.index
+    let r0 = nsPerPoint(pts.count) { index.hit(at: pts, radius: 0, into: out) }
+    let r35 = nsPerPoint(pts.count) { index.hit(at: pts, radius: 3.5, into: out) }
     let build = Timing.median(rounds: n >= 200_000 ? 5 : minRounds, minSeconds: minSeconds) {
-        _ = try! w.buildIndex(font: w.font, cache: w.cache)
+        _ = try! w!.buildIndex(font: w!.font, cache: w!.cache)
     }
+    let box = w!.layoutBounds, unique = w!.uniqueShapes
+    let bpp = Double(index.bytesBeyondShapes) / Double(index.count)
+    w = nil
+    let win = try Workloads.scalingWindow(n)
+    let wp = win.pointBuffer, wo = win.answers
+    let w0 = nsPerPoint(wp.count) { win.index.hit(at: wp, radius: 0, into: wo) }
+    let w35 = nsPerPoint(wp.count) { win.index.hit(at: wp, radius: 3.5, into: wo) }
     scaleR0.append(r0)
-    print("| \(n) | \(f(w.layoutBounds.width, 0))×\(f(w.layoutBounds.height, 0)) | \(w.uniqueShapes) | \(f(build * 1e3, 3)) | \(f(build * 1e9 / Double(n), 0)) | \(f(r0)) | \(f(r35)) | \(f(Double(w.index.bytesBeyondShapes) / Double(w.index.count))) |")
+    scaleWin0.append(w0)
+    print("| \(n) | \(f(box.width, 0))×\(f(box.height, 0)) | \(unique) | \(f(build * 1e3, 3)) | \(f(build * 1e9 / Double(n), 0)) | \(f(r0)) | \(f(r35)) | \(f(w0)) | \(f(w35)) | \(f(bpp)) |")
 }
 print("")
 
@@ -309,6 +321,8 @@ print("| r = 3.5 ≤ 50 ns/point | \(f(page.r35)) ns | \(verdict(page.r35 <= 50)
 print("| build warm ≤ 3 ms | \(f(page.buildWarm * 1e3, 3)) ms | \(verdict(page.buildWarm <= 3e-3)) |")
 print("| build cold ≤ 20 ms | \(f(page.buildCold * 1e3, 3)) ms | \(verdict(page.buildCold <= 20e-3)) |")
 print("| ≤ 64 bytes per placement | \(f(page.bytesPerPlacement)) B | \(verdict(page.bytesPerPlacement <= 64)) |")
-print("| query flat 200 → 200,000 glyphs | r=0: \(scaleR0.map { f($0) }.joined(separator: " / ")) ns | ×\(f((scaleR0.last ?? 0) / (scaleR0.first ?? 1), 2)) from 200 to 200,000 |")
+print("| query flat 200 → 200,000 glyphs | r=0: \(scaleR0.map { f($0) }.joined(separator: " / ")) ns (one-page window: \(scaleWin0.map { f($0) }.joined(separator: " / "))) | ×\(f((scaleR0.last ?? 0) / (scaleR0.first ?? 1), 2)) from 200 to 200,000 (window: ×\(f((scaleWin0.last ?? 0) / (scaleWin0.first ?? 1), 2))) |")
 print("| 0 allocations per query | see `swift package benchmark thresholds check` | — |")
 print("| exact (no wrong answers vs brute force) | \(rows.map { $0.check0.wrong + $0.check35.wrong }.reduce(0, +)) wrong | \(verdict(rows.allSatisfy { $0.check0.wrong + $0.check35.wrong == 0 })) |")
+print("")
+print("Load average at the end: \(loadAverage()).")
