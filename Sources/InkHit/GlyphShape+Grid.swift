@@ -15,7 +15,7 @@ struct ShapeGridBuilder {
         var grid = ShapeGrid()
         var cells: [ShapeCell] = []
         var crossEdges: [FEdge] = []
-        var nearEdges: [FEdge] = []
+        var nearEdges: [NearEdge] = []
     }
 
     func build() -> Output {
@@ -176,6 +176,7 @@ struct ShapeGridBuilder {
                 let rings = Int((rho / cell + 0.5).rounded(.up))
                 token &+= 1
                 let startNear = out.nearEdges.count
+                var found: [(Double, FEdge)] = []
                 for rr2 in 0...rings {
                     forEachRingCell(i, j, rr2, nx, ny) { cc in
                         for q in starts[cc]..<starts[cc + 1] {
@@ -184,9 +185,15 @@ struct ShapeGridBuilder {
                             stamp[k] = token
                             let e = edges[k]
                             let d = Segment.distance(center, Point(Double(e.x0), Double(e.y0)), Point(Double(e.x1), Double(e.y1)))
-                            if d <= rho { out.nearEdges.append(e) }
+                            if d <= rho { found.append((d, e)) }
                         }
                     }
+                }
+                // Sorted by distance from the centre, each with a lower bound for any point of the cell,
+                // so a query stops at the first edge that cannot beat its best.
+                found.sort { $0.0 < $1.0 }
+                for (d, e) in found {
+                    out.nearEdges.append(NearEdge(e, lower: Float(max(0, d - half) * (1 - 1e-6))))
                 }
                 cells[c].nearStart = UInt32(startNear)
                 cells[c].nearCount = UInt32(out.nearEdges.count - startNear)

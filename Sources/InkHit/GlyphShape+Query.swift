@@ -8,7 +8,7 @@ struct ShapeView: @unchecked Sendable {
     let hot: UnsafePointer<HotCell>
     let cold: UnsafePointer<ColdCell>
     let cross: UnsafePointer<FEdge>
-    let near: UnsafePointer<FEdge>
+    let near: UnsafePointer<NearEdge>
     let originX: Double, originY: Double, invCell: Double
     let nx: Int, ny: Int
     let minX: Double, minY: Double, maxX: Double, maxY: Double
@@ -95,6 +95,16 @@ struct ShapeView: @unchecked Sendable {
         return qx * qx + qy * qy
     }
 
+    /// Squared distance from (x, y) to a prepared edge (shape units).
+    @inline(__always) static func dist2(_ x: Double, _ y: Double, _ e: NearEdge) -> Double {
+        let apx = x - Double(e.ax), apy = y - Double(e.ay)
+        let ex = Double(e.ex), ey = Double(e.ey)
+        var t = (apx * ex + apy * ey) * Double(e.invLen2)
+        t = t < 0 ? 0 : (t > 1 ? 1 : t)
+        let qx = apx - ex * t, qy = apy - ey * t
+        return qx * qx + qy * qy
+    }
+
     /// Lower bound on the distance (shape units) from (x, y) to the outline; `cell` is `cellIndex(x, y)`.
     @inline(__always) func lowerBound(cell c: Int, _ x: Double, _ y: Double) -> Double {
         if c >= 0 { return Double(cold[c].lower) }
@@ -107,15 +117,25 @@ struct ShapeView: @unchecked Sendable {
     @inline(__always) func distance(cell c: Int, _ x: Double, _ y: Double, bound: Double) -> Double {
         if edgeCount == 0 { return .infinity }
         if lowerBound(cell: c, x, y) > bound { return .infinity }
-        var best2 = Double.infinity
         if c >= 0 && cold[c].hasNear {
+            // Near edges come sorted by their lower bound: stop at the first that cannot reach `best`.
             let cell = cold[c]
             var k = Int(cell.nearStart)
             let end = Int(cell.nearEnd)
-            while k < end { best2 = min(best2, Self.dist2(x, y, near[k])); k += 1 }
-        } else {
-            for k in 0..<edgeCount { best2 = min(best2, Self.dist2(x, y, edges[k])) }
+            var best2 = bound < .infinity ? bound * bound : .infinity
+            var found = false
+            while k < end {
+                let e = near[k]
+                let lo = Double(e.lower)
+                if lo * lo > best2 { break }
+                let d2 = Self.dist2(x, y, e)
+                if d2 <= best2 { best2 = d2; found = true }
+                k += 1
+            }
+            return found ? best2.squareRoot() : .infinity
         }
+        var best2 = Double.infinity
+        for k in 0..<edgeCount { best2 = min(best2, Self.dist2(x, y, edges[k])) }
         return best2.squareRoot()
     }
 

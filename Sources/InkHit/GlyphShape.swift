@@ -29,12 +29,12 @@ public final class GlyphShape: @unchecked Sendable {
     /// Distance data per cell.
     let cold: UnsafeMutableBufferPointer<ColdCell>
     let crossEdges: UnsafeMutableBufferPointer<FEdge>
-    let nearEdges: UnsafeMutableBufferPointer<FEdge>
+    let nearEdges: UnsafeMutableBufferPointer<NearEdge>
     let grid: ShapeGrid
 
     /// Bytes of storage this shape holds (edges, grid cells and their lists).
     public var byteCount: Int {
-        MemoryLayout<FEdge>.stride * (edges.count + crossEdges.count + nearEdges.count)
+        MemoryLayout<FEdge>.stride * (edges.count + crossEdges.count) + MemoryLayout<NearEdge>.stride * nearEdges.count
             + MemoryLayout<HotCell>.stride * hot.count + MemoryLayout<ColdCell>.stride * cold.count
     }
 
@@ -179,6 +179,20 @@ public enum ShapeError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A stored edge, shape units.
 struct FEdge: Sendable {
     var x0: Float, y0: Float, x1: Float, y1: Float
+}
+
+/// An edge prepared for distance queries: start, direction and 1/|direction|² (no division per query).
+struct NearEdge: Sendable {
+    var ax: Float, ay: Float, ex: Float, ey: Float, invLen2: Float
+    /// Lower bound on the distance from any point of the owning cell to this edge (shape units).
+    var lower: Float
+    init(_ e: FEdge, lower: Float) {
+        self.lower = lower
+        ax = e.x0; ay = e.y0
+        ex = e.x1 - e.x0; ey = e.y1 - e.y0
+        let l2 = Double(ex) * Double(ex) + Double(ey) * Double(ey)
+        invLen2 = l2 > 0 ? Float(1 / l2) : 0
+    }
 }
 
 /// One grid cell of a shape.

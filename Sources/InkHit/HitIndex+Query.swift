@@ -45,14 +45,14 @@ extension HitIndex.Storage {
 
     /// Shape-space coordinates of a view point for placement record `r`.
     @inline(__always) func toShape(_ r: PlacementRecord, _ x: Double, _ y: Double) -> (Double, Double) {
-        let dx = x - r.ox, dy = y - r.oy
+        let dx = x - (originX + Double(r.cellMinX) * cellSize + Double(r.dx))
+        let dy = y - (originY + Double(r.cellMinY) * cellSize + Double(r.dy))
         return (Double(r.m00) * dx + Double(r.m01) * dy, Double(r.m10) * dx + Double(r.m11) * dy)
     }
 
     /// Topmost placement whose ink contains (x, y), or -1.
     @inline(__always) func topmostContaining(_ x: Double, _ y: Double) -> Int {
-        guard x.isFinite, y.isFinite else { return -1 }
-        let c = cellOf(x, y)
+        let c = cellOf(x, y)      // NaN and ±∞ fail its range guard
         if c < 0 { return -1 }
         var k = Int(cellStart[c])
         let end = Int(cellStart[c + 1])
@@ -65,21 +65,23 @@ extension HitIndex.Storage {
         return -1
     }
 
-    /// Exact view distance from (x, y) to placement `r`'s outline if ≤ bound, else a value > bound.
-    @inline(__always) func viewDistance(_ r: PlacementRecord, _ x: Double, _ y: Double, bound: Double) -> Double {
+    /// Exact view distance from (x, y) to placement `p`'s outline if ≤ bound, else a value > bound.
+    @inline(__always) func viewDistance(_ p: Int, _ x: Double, _ y: Double, bound: Double) -> Double {
+        let r = placements[p]
         let (fx, fy) = toShape(r, x, y)
         let v = views[Int(r.shape)]
-        let c = v.cellIndex(fx, fy)
-        return viewDistance(r, v, c, fx, fy, bound: bound)
+        return viewDistance(p, v, v.cellIndex(fx, fy), fx, fy, bound: bound)
     }
 
-    @inline(__always) func viewDistance(_ r: PlacementRecord, _ v: ShapeView, _ c: Int, _ fx: Double, _ fy: Double,
+    @inline(__always) func viewDistance(_ p: Int, _ v: ShapeView, _ c: Int, _ fx: Double, _ fy: Double,
                                         bound: Double) -> Double {
-        let s = Double(r.minScale)
-        if r.kappa == 1 {
+        let sc = scales[p]
+        let s = Double(sc.minScale)
+        if sc.kappa == 1 {
             return v.distance(cell: c, fx, fy, bound: bound / s) * s
         }
         // General linear map: forward = inverse of m.
+        let r = placements[p]
         let m00 = Double(r.m00), m01 = Double(r.m01), m10 = Double(r.m10), m11 = Double(r.m11)
         let det = m00 * m11 - m01 * m10
         // m maps view → shape as [[m00 m01][m10 m11]]; its inverse maps shape → view.
@@ -91,15 +93,14 @@ extension HitIndex.Storage {
         guard x.isFinite, y.isFinite else { return nil }
         let top = topmostContaining(x, y)
         if top >= 0 {
-            let d = viewDistance(placements[top], x, y, bound: .infinity)
+            let d = viewDistance(top, x, y, bound: .infinity)
             return Hit(placement: top, distance: -d, isInside: true)
         }
         let r = radius > 0 ? radius : 0      // NaN and negatives → 0
         if r == 0 { return nil }
         var best = r, bestK = -1
         forEachCandidate(x, y, radius: r) { p in
-            let rec = placements[p]
-            let d = viewDistance(rec, x, y, bound: best)
+            let d = viewDistance(p, x, y, bound: best)
             if d < best || (d == best && p > bestK) { best = d; bestK = p }
         }
         return bestK >= 0 ? Hit(placement: bestK, distance: best, isInside: false) : nil
@@ -112,15 +113,17 @@ extension HitIndex.Storage {
             let rec = placements[p]
             let (fx, fy) = toShape(rec, x, y)
             let v = views[Int(rec.shape)]
-            let c = v.cellIndex(fx, fy)
             let inside = v.windingNumber(fx, fy) != 0
-            let d = viewDistance(rec, v, c, fx, fy, bound: inside ? .infinity : r)
+            let d = viewDistance(p, v, v.cellIndex(fx, fy), fx, fy, bound: inside ? .infinity : r)
             if inside { out.append(Hit(placement: p, distance: -d, isInside: true)) }
             else if d <= r { out.append(Hit(placement: p, distance: d, isInside: false)) }
         }
     }
 
-    /// Calls `body` once for every placement whose box meets the square of half-side `radius` around (x, y).
+    /// Calls `body` once for every placement whose box meets the square of half-side `radius` around
+    /// (x, y). The point's own cell is visited first (its placements are usually the nearest, so callers
+    /// that prune by distance get a small bound early); every placement is reported from exactly one
+    /// cell: the first cell of the window its box touches.
     @inline(__always) func forEachCandidate(_ x: Double, _ y: Double, radius: Double, _ body: (Int) -> Void) {
         guard nx > 0 else { return }
         let rr = radius.isFinite ? radius : Double(1e12)
@@ -129,22 +132,27 @@ extension HitIndex.Storage {
         guard fx1 >= 0, fy1 >= 0, fx0 < Double(nx), fy0 < Double(ny) else { return }
         let i0 = fx0 <= 0 ? 0 : Int(fx0), j0 = fy0 <= 0 ? 0 : Int(fy0)
         let i1 = fx1 >= Double(nx - 1) ? nx - 1 : Int(fx1), j1 = fy1 >= Double(ny - 1) ? ny - 1 : Int(fy1)
-        let single = i0 == i1 && j0 == j1
-        for j in j0...j1 {
-            for i in i0...i1 {
-                let c = j * nx + i
-                var k = Int(cellStart[c])
-                let end = Int(cellStart[c + 1])
-                while k < end {
-                    let p = Int(cellItems[k]); k += 1
-                    if !single {
-                        // Visit each placement in one cell only: the first cell of the window it touches.
-                        let rec = placements[p]
-                        if i != max(Int(rec.cellMinX), i0) || j != max(Int(rec.cellMinY), j0) { continue }
-                    }
-                    body(p)
-                }
+        if i0 == i1 && j0 == j1 {
+            let c = j0 * nx + i0
+            var k = Int(cellStart[c])
+            let end = Int(cellStart[c + 1])
+            while k < end { body(Int(cellItems[k])); k += 1 }
+            return
+        }
+        let own = cellOf(x, y)
+        @inline(__always) func visit(_ i: Int, _ j: Int) {
+            let c = j * nx + i
+            var k = Int(cellStart[c])
+            let end = Int(cellStart[c + 1])
+            while k < end {
+                let p = Int(cellItems[k]); k += 1
+                let rec = placements[p]
+                if (i == i0 || i == Int(rec.cellMinX)) && (j == j0 || j == Int(rec.cellMinY)) { body(p) }
             }
+        }
+        if own >= 0 { visit(own % nx, own / nx) }
+        for j in j0...j1 {
+            for i in i0...i1 where j * nx + i != own { visit(i, j) }
         }
     }
 }
