@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "InkGeometry", targets: ["InkGeometry"]),
         .library(name: "InkHit", targets: ["InkHit"]),
         .library(name: "InkFreeType", targets: ["InkFreeType"]),
+        .library(name: "InkText", targets: ["InkText"]),
         .library(name: "InkJobs", targets: ["InkJobs"]),
         .executable(name: "ink-hit", targets: ["ink-hit"]),
     ],
@@ -26,18 +27,24 @@ let package = Package(
             providers: [.apt(["libfreetype-dev"])]
         ),
         .target(name: "InkFreeType", dependencies: ["InkGeometry", "InkHit", "CFreeType"]),
+        // Not API: system HarfBuzz and FriBidi (see their README.md).
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        // Attributed text: shaping, bidi, paragraphs, links, attachments, hits that land on characters.
+        .target(name: "InkText", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "CHarfBuzz", "CFriBidi"]),
         // The `ink-hit query` job format: JSON lines in, JSON lines out (used by the CLI, tests and fuzzers).
-        .target(name: "InkJobs", dependencies: ["InkGeometry", "InkHit", "InkFreeType"]),
+        .target(name: "InkJobs", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText"]),
         .executableTarget(
             name: "ink-hit",
             dependencies: [
-                "InkJobs", "InkFreeType", "InkHit", "InkGeometry",
+                "InkJobs", "InkText", "InkFreeType", "InkHit", "InkGeometry",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "InkGeometryTests", dependencies: ["InkGeometry"]),
         .testTarget(name: "InkHitTests", dependencies: ["InkHit", "InkGeometry"]),
         .testTarget(name: "InkFreeTypeTests", dependencies: ["InkFreeType", "InkHit", "InkGeometry"]),
-        .testTarget(name: "InkJobsTests", dependencies: ["InkJobs", "InkFreeType", "InkHit", "InkGeometry"]),
+        .testTarget(name: "InkTextTests", dependencies: ["InkText", "InkFreeType", "InkHit", "InkGeometry"]),
+        .testTarget(name: "InkJobsTests", dependencies: ["InkJobs", "InkText", "InkFreeType", "InkHit", "InkGeometry"]),
     ]
 )

@@ -71,6 +71,10 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
 
     // MARK: Face facts (read once at load; no lock)
 
+    /// Bytes of font data this font holds in memory: the whole file (or byte array) it was loaded from.
+    /// FreeType's own tables for the face come on top (usually far less).
+    public var byteCount: Int { face.bytes.buffer.count }
+
     /// Which face of the file this is (0 for a single-face file).
     public var faceIndex: Int { face.faceIndex }
     /// How many faces the file holds (1 for a `.ttf`/`.otf`, more for a `.ttc` collection).
@@ -163,5 +167,11 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
             throw .unreadable(path: "coverage", reason: "bitmap larger than 16 Mpx or non-finite scale/origin")
         }
         return try face.coverage(glyph: glyph, scale: scale, originX: origin.x, originY: origin.y, width: width, height: height)
+    }
+
+    /// Calls `body` with the font file's bytes (immutable, alive for the call; the whole file, all faces).
+    /// For other engines that read the same font, such as a shaper.
+    public func withUnsafeFileBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(face.bytes.buffer))
     }
 }

@@ -25,7 +25,7 @@ final class FreeTypeFace: @unchecked Sendable {
     private let library: FT_Library
     private let face: FT_Face            // used only inside `lock.withLock` (or in init/deinit)
     private let lock = Lock()
-    private let bytes: FontBytes         // must outlive `face`: FreeType reads it in place
+    let bytes: FontBytes                 // must outlive `face`: FreeType reads it in place
 
     /// Unscaled, unhinted outlines and metrics in font units, never a bitmap strike.
     private static let loadFlags = FT_Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)

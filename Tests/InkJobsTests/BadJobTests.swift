@@ -41,7 +41,9 @@ struct BadJobTests {
         ("point not a pair", job(#""points":[[1,2,3]]"#), "points[0]"),
         ("point wrong type", job(#""points":[["a",2]]"#), "points[0]"),
         ("too deep", String(repeating: "[", count: 200) + String(repeating: "]", count: 200), "nested deeper"),
-        ("text job", #"{"id":"x","text":"hi","fonts":[{"path":"\#(Fonts.sans)"}],"points":[]}"#, "text jobs"),
+        ("text job without size", #"{"id":"x","text":"hi","fonts":[{"path":"\#(Fonts.sans)"}],"points":[]}"#, "missing \"size\""),
+        ("text job with a bad link", #"{"id":"x","text":"hi","size":10,"fonts":[{"path":"\#(Fonts.sans)"}],"links":[{"start":1,"end":9,"tag":"a"}],"points":[]}"#, "links[0]"),
+        ("text job with a misplaced attachment", #"{"id":"x","text":"hi","size":10,"fonts":[{"path":"\#(Fonts.sans)"}],"attachments":[{"at":0,"width":5,"ascent":5,"descent":0,"tag":"img"}],"points":[]}"#, "U+FFFC"),
         ("empty line of garbage", "not json", "invalid JSON"),
     ]
 

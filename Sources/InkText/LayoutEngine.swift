@@ -1,0 +1,357 @@
+import InkGeometry
+import InkFreeType
+
+/// The layout algorithm behind `TextLayout`: paragraphs → bidi levels → items (font, level, script or
+/// attachment) → HarfBuzz clusters → greedy lines → visual order → positions → truncation.
+struct LayoutEngine {
+    let map: TextIndexMap
+    let style: TextStyle
+    let paragraph: ParagraphStyle
+    let attachmentAt: [Int: Int]
+    let attachments: [TextAttachment]
+    let hb: [HarfBuzzFont]
+    let k: [Double]                 // px per font unit, per font
+
+    var glyphs: [TextLayout.Glyph] = []
+    var lines: [TextLayout.Line] = []
+    var placedAttachments: [TextLayout.PlacedAttachment] = []
+    var truncated: Range<Int>? = nil
+    var carets: [Int: [Double]] = [:]
+
+    init(map: TextIndexMap, style: TextStyle, paragraph: ParagraphStyle, attachmentAt: [Int: Int],
+         attachments: [TextAttachment]) {
+        self.map = map; self.style = style; self.paragraph = paragraph
+        self.attachmentAt = attachmentAt; self.attachments = attachments
+        hb = style.fonts.map(HarfBuzzFont.init)
+        k = style.fonts.map { style.size / Double($0.unitsPerEm) }
+    }
+
+    /// A shaped cluster in logical order: the unit of line breaking and visual reordering.
+    struct Cluster {
+        var range: Range<Int>            // UTF-16
+        var glyphs: [HarfBuzzFont.Glyph] // visual order within the cluster
+        var font: Int                    // -1 for an attachment
+        var attachment: Int              // index into attachments, or -1
+        var level: UInt8
+        var advance: Double              // px
+        var isSpace: Bool                // whitespace only (hangs at line end)
+        var breakAfter: Bool             // a line may break after this cluster
+        var isNewline: Bool
+    }
+
+    mutating func run() throws {
+        var clusters: [Cluster] = []
+        // Paragraphs end at U+000A, U+000D (CR LF counts once), U+2029.
+        var pStart = 0
+        var paragraphs: [(Range<Int>, Int)] = []     // (content range, separator length)
+        var i = 0
+        let u = map.utf16
+        while i < u.count {
+            if u[i] == 0x0A || u[i] == 0x2029 { paragraphs.append((pStart..<i, 1)); i += 1; pStart = i; continue }
+            if u[i] == 0x0D {
+                let n = (i + 1 < u.count && u[i + 1] == 0x0A) ? 2 : 1
+                paragraphs.append((pStart..<i, n)); i += n; pStart = i; continue
+            }
+            i += 1
+        }
+        paragraphs.append((pStart..<u.count, 0))
+
+        var allLines: [[Cluster]] = []
+        var paragraphBase: [UInt8] = []
+        for (range, sep) in paragraphs {
+            let (pcs, base) = shapeParagraph(range)
+            var pLines = breakLines(pcs)
+            if pLines.isEmpty { pLines = [[]] }
+            // The separator belongs to the paragraph's last line (it never hits: no ink).
+            if sep > 0 {
+                let nl = Cluster(range: range.upperBound..<(range.upperBound + sep), glyphs: [], font: -1, attachment: -1,
+                                 level: base, advance: 0, isSpace: true, breakAfter: true, isNewline: true)
+                pLines[pLines.count - 1].append(nl)
+            }
+            for l in pLines { allLines.append(l); paragraphBase.append(base) }
+            _ = clusters
+        }
+
+        // maxLines: keep the first lines, mark the rest truncated, put an ellipsis on the last kept line.
+        var ellipsisOn: Int? = nil
+        if let maxL = paragraph.maxLines, allLines.count > maxL {
+            let cutStart = allLines[maxL].first?.range.lowerBound ?? map.length
+            allLines.removeLast(allLines.count - maxL)
+            ellipsisOn = maxL - 1
+            truncated = cutStart..<map.length
+        }
+
+        var top = paragraph.origin.y
+        for (li, var lc) in allLines.enumerated() {
+            var ellipsis: (glyphs: [HarfBuzzFont.Glyph], font: Int, width: Double)? = nil
+            if li == ellipsisOn {
+                ellipsis = shapeEllipsis()
+                let ew = ellipsis?.width ?? 0
+                // Drop trailing clusters (and trailing spaces) until the line and the ellipsis fit.
+                var cutFrom = truncated?.lowerBound ?? map.length
+                func visibleWidth(_ cs: [Cluster]) -> Double {
+                    var end = cs.count
+                    while end > 0 && cs[end - 1].isSpace { end -= 1 }
+                    return cs[..<end].reduce(0) { $0 + $1.advance }
+                }
+                while let last = lc.last, last.isSpace || last.isNewline { cutFrom = last.range.lowerBound; lc.removeLast() }
+                if let w = paragraph.width {
+                    while !lc.isEmpty && visibleWidth(lc) + ew > w {
+                        cutFrom = lc.removeLast().range.lowerBound
+                        while let last = lc.last, last.isSpace { cutFrom = last.range.lowerBound; lc.removeLast() }
+                    }
+                }
+                truncated = cutFrom..<map.length
+            }
+            top = placeLine(lc, index: li, top: top, base: paragraphBase[li], ellipsis: ellipsis)
+        }
+    }
+
+    // MARK: Shaping
+
+    /// Itemizes and shapes one paragraph; returns its clusters in logical order and its base level.
+    func shapeParagraph(_ range: Range<Int>) -> ([Cluster], UInt8) {
+        let firstScalar = map.scalarIndex(at: range.lowerBound)
+        let endScalar = map.scalarIndex(at: range.upperBound)
+        let scalars = Array(map.scalars[firstScalar..<endScalar])
+        let base: Bidi.Base = paragraph.direction == .auto ? .auto
+            : (paragraph.direction == .rightToLeft ? .rightToLeft : .leftToRight)
+        let (levels, baseLevel) = Bidi.levels(scalars, base: base)
+        guard !scalars.isEmpty else { return ([], baseLevel) }
+
+        // Per scalar: font (by grapheme, the base character decides), script, attachment.
+        var fontOf = [Int](repeating: 0, count: scalars.count)
+        var scriptOf = [UInt32](repeating: 0, count: scalars.count)
+        var g = map.grapheme(at: range.lowerBound)
+        var si = 0
+        var prevFont = 0
+        while si < scalars.count {
+            let gEnd = min(map.graphemeStarts[g + 1], range.upperBound)
+            let baseScalar = scalars[si]
+            var f = -1
+            let isCommon = HarfBuzzFont.script(of: baseScalar) == HarfBuzzFont.scriptCommon
+            if isCommon, style.fonts[prevFont].glyphIndex(for: baseScalar) != nil { f = prevFont }
+            if f < 0 { f = style.fonts.firstIndex { $0.glyphIndex(for: baseScalar) != nil } ?? 0 }
+            prevFont = f
+            while si < scalars.count && map.scalarUTF16[firstScalar + si] < gEnd {
+                fontOf[si] = f
+                scriptOf[si] = HarfBuzzFont.script(of: scalars[si])
+                si += 1
+            }
+            g += 1
+        }
+        // Common/inherited scripts take the script of the run they are in (previous, else next).
+        var last: UInt32 = 0
+        for i in scriptOf.indices {
+            if scriptOf[i] == HarfBuzzFont.scriptCommon || scriptOf[i] == HarfBuzzFont.scriptInherited
+                || scriptOf[i] == HarfBuzzFont.scriptUnknown {
+                scriptOf[i] = last
+            } else { last = scriptOf[i] }
+        }
+        var next: UInt32 = 0
+        for i in scriptOf.indices.reversed() { if scriptOf[i] == 0 { scriptOf[i] = next } else { next = scriptOf[i] } }
+
+        // Items: maximal runs with the same font, level and script; each attachment alone.
+        var clusters: [Cluster] = []
+        var itemStart = 0
+        func isAttachment(_ s: Int) -> Bool { attachmentAt[map.scalarUTF16[firstScalar + s]] != nil }
+        while itemStart < scalars.count {
+            let o = map.scalarUTF16[firstScalar + itemStart]
+            if let ai = attachmentAt[o] {
+                let a = attachments[ai]
+                clusters.append(Cluster(range: o..<(o + 1), glyphs: [], font: -1, attachment: ai, level: levels[itemStart],
+                                        advance: a.width, isSpace: false, breakAfter: false, isNewline: false))
+                itemStart += 1
+                continue
+            }
+            var e = itemStart + 1
+            while e < scalars.count && fontOf[e] == fontOf[itemStart] && levels[e] == levels[itemStart]
+                    && scriptOf[e] == scriptOf[itemStart] && !isAttachment(e) { e += 1 }
+            let r = o..<map.scalarUTF16[firstScalar + e]
+            clusters.append(contentsOf: shapeItem(r, font: fontOf[itemStart], level: levels[itemStart], script: scriptOf[itemStart]))
+            itemStart = e
+        }
+        // Break opportunities after clusters.
+        for ci in clusters.indices {
+            let r = clusters[ci].range
+            let lastScalar = map.scalars[map.scalarIndex(at: r.upperBound - 1)]
+            let isSpace = (clusters[ci].attachment < 0) && (r.lowerBound..<r.upperBound).allSatisfy {
+                let s = map.scalars[map.scalarIndex(at: $0)]
+                return s == " " || s == "\t" || s == "\u{3000}"
+            }
+            clusters[ci].isSpace = isSpace && !r.isEmpty
+            var br = isSpace || lastScalar == "-" || lastScalar == "\u{2010}" || lastScalar == "\u{2013}"
+            if ci + 1 < clusters.count {
+                let nextScalar = map.scalars[map.scalarIndex(at: clusters[ci + 1].range.lowerBound)]
+                if Self.isIdeographic(lastScalar) || Self.isIdeographic(nextScalar) {
+                    if !Self.isClosingPunctuation(nextScalar) { br = true }
+                }
+                if clusters[ci].attachment >= 0 || clusters[ci + 1].attachment >= 0 { br = true }
+                if clusters[ci + 1].isSpace { br = false }       // break after the spaces, not before
+            }
+            clusters[ci].breakAfter = br
+        }
+        return (clusters, baseLevel)
+    }
+
+    /// Shapes one item into clusters in logical order.
+    func shapeItem(_ r: Range<Int>, font: Int, level: UInt8, script: UInt32) -> [Cluster] {
+        let rtl = level & 1 == 1
+        let shaped = map.utf16.withUnsafeBufferPointer { hb[font].shape($0, range: r, rtl: rtl, script: script) }
+        // Group by cluster value; HarfBuzz gives visual order (RTL: descending clusters).
+        var groups: [(Int, [HarfBuzzFont.Glyph])] = []
+        for g in shaped {
+            if let l = groups.last, l.0 == g.cluster { groups[groups.count - 1].1.append(g) } else { groups.append((g.cluster, [g])) }
+        }
+        if rtl { groups.reverse() }                       // logical order
+        var out: [Cluster] = []
+        for (gi, grp) in groups.enumerated() {
+            let start = grp.0
+            let end = gi + 1 < groups.count ? groups[gi + 1].0 : r.upperBound
+            let adv = grp.1.reduce(0) { $0 + $1.xAdvance } * k[font]
+            out.append(Cluster(range: start..<max(end, start + 1), glyphs: grp.1, font: font, attachment: -1,
+                               level: level, advance: adv, isSpace: false, breakAfter: false, isNewline: false))
+        }
+        return out
+    }
+
+    func shapeEllipsis() -> (glyphs: [HarfBuzzFont.Glyph], font: Int, width: Double)? {
+        let e: [UInt16] = [0x2026]
+        guard let f = style.fonts.firstIndex(where: { $0.glyphIndex(for: "\u{2026}") != nil }) else { return nil }
+        let gl = e.withUnsafeBufferPointer { hb[f].shape($0, range: 0..<1, rtl: false, script: 0) }
+        return (gl, f, gl.reduce(0) { $0 + $1.xAdvance } * k[f])
+    }
+
+    static func isIdeographic(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x2E80...0x2FFF, 0x3005...0x3007, 0x3021...0x3029, 0x3040...0x30FF, 0x3100...0x31FF,
+             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7AF, 0xF900...0xFAFF,
+             0xFF66...0xFF9F, 0x20000...0x3FFFF:
+            return true
+        default: return false
+        }
+    }
+    /// Characters that must not start a line (a few common ones of UAX #14 class CL/EX/IS).
+    static func isClosingPunctuation(_ s: Unicode.Scalar) -> Bool {
+        "、。，．：；！？）」』】〕〉》〟ー…,.;:!?)]}".unicodeScalars.contains(s)
+    }
+
+    // MARK: Lines
+
+    /// Greedy line breaking over logical clusters.
+    func breakLines(_ cs: [Cluster]) -> [[Cluster]] {
+        guard let width = paragraph.width else { return cs.isEmpty ? [] : [cs] }
+        var lines: [[Cluster]] = []
+        var start = 0
+        while start < cs.count {
+            var w = 0.0
+            var lastBreak = -1                 // index of the cluster after which we may break
+            var i = start
+            var end = cs.count
+            while i < cs.count {
+                let c = cs[i]
+                if !c.isSpace && w + c.advance > width && i > start {
+                    // Overflow: break at the last opportunity, else between graphemes (clusters).
+                    end = lastBreak >= start ? lastBreak + 1 : i
+                    break
+                }
+                w += c.advance
+                if c.breakAfter { lastBreak = i }
+                i += 1
+            }
+            // Trailing spaces stay on the line (they hang).
+            while end < cs.count && cs[end].isSpace { end += 1 }
+            lines.append(Array(cs[start..<end]))
+            start = end
+        }
+        return lines
+    }
+
+    /// Positions one line's clusters; returns the top of the next line.
+    mutating func placeLine(_ lc: [Cluster], index li: Int, top: Double, base: UInt8,
+                            ellipsis: (glyphs: [HarfBuzzFont.Glyph], font: Int, width: Double)?) -> Double {
+        // Metrics: the tallest font and attachment of the line (the first font for an empty line).
+        var usedFonts = Set(lc.compactMap { $0.font >= 0 ? $0.font : nil })
+        if let e = ellipsis { usedFonts.insert(e.font) }
+        if usedFonts.isEmpty { usedFonts.insert(0) }
+        var ascent = 0.0, descent = 0.0
+        for f in usedFonts {
+            ascent = max(ascent, Double(style.fonts[f].ascender) * k[f])
+            descent = max(descent, -Double(style.fonts[f].descender) * k[f])
+        }
+        for c in lc where c.attachment >= 0 {
+            ascent = max(ascent, attachments[c.attachment].ascent)
+            descent = max(descent, attachments[c.attachment].descent)
+        }
+        let gap = max(0, Double(style.fonts[0].lineGap) * k[0])
+        let baseline = top + ascent
+
+        // Rule L1: trailing whitespace takes the paragraph level; then L2 on cluster levels.
+        var levels = lc.map(\.level)
+        var t = levels.count
+        while t > 0 && (lc[t - 1].isSpace || lc[t - 1].isNewline) { levels[t - 1] = base; t -= 1 }
+        var items = lc
+        var itemLevels = levels
+        if let e = ellipsis {
+            let start = truncated?.lowerBound ?? map.length
+            items.append(Cluster(range: start..<max(start, map.length), glyphs: e.glyphs, font: e.font, attachment: -1,
+                                 level: base, advance: e.width, isSpace: false, breakAfter: false, isNewline: false))
+            itemLevels.append(base)
+        }
+        let order = Bidi.visualOrder(itemLevels)
+
+        // Width without hanging trailing spaces, for alignment.
+        var contentWidth = 0.0
+        for (n, c) in items.enumerated() where !(n < t ? false : (c.isSpace || c.isNewline)) { contentWidth += c.advance }
+        var x = paragraph.origin.x
+        if let w = paragraph.width {
+            switch paragraph.alignment {
+            case .left: break
+            case .center: x += (w - contentWidth) / 2
+            case .right: x += w - contentWidth
+            }
+        }
+        var contentMinX = Double.infinity, contentMaxX = -Double.infinity
+        for n in order {
+            let c = items[n]
+            let isEllipsis = ellipsis != nil && n == items.count - 1
+            if c.attachment >= 0 {
+                let a = attachments[c.attachment]
+                placedAttachments.append(TextLayout.PlacedAttachment(
+                    attachment: a, box: Rect(minX: x, minY: baseline - a.ascent, maxX: x + a.width, maxY: baseline + a.descent), line: li))
+            }
+            if !(c.isSpace || c.isNewline) || n < t {
+                contentMinX = min(contentMinX, x); contentMaxX = max(contentMaxX, x + c.advance)
+            }
+            if c.font >= 0 {
+                let kk = k[c.font]
+                let rtl = c.level & 1 == 1
+                for g in c.glyphs {
+                    glyphs.append(TextLayout.Glyph(
+                        font: c.font, id: g.id, x: x + g.xOffset * kk, y: baseline - g.yOffset * kk, size: style.size,
+                        utf16: c.range, advance: g.xAdvance * kk, line: li, isRightToLeft: rtl, isEllipsis: isEllipsis))
+                    // Ligature carets for glyphs covering several graphemes.
+                    if c.glyphs.count == 1, map.graphemeRange(covering: c.range) != c.range || spansGraphemes(c.range) {
+                        let cs = hb[c.font].ligatureCarets(g.id, rtl: rtl)
+                        if !cs.isEmpty, g.xAdvance > 0 { carets[glyphs.count - 1] = cs.map { $0 / g.xAdvance } }
+                    }
+                    x += g.xAdvance * kk
+                }
+            } else {
+                x += c.advance
+            }
+        }
+        let lineRange = (lc.first?.range.lowerBound ?? map.length)..<(lc.last?.range.upperBound ?? map.length)
+        let box = Rect(minX: paragraph.origin.x, minY: top,
+                       maxX: max(paragraph.origin.x + (paragraph.width ?? 0), x), maxY: baseline + descent + gap)
+        let content = contentMinX <= contentMaxX
+            ? Rect(minX: contentMinX, minY: top, maxX: contentMaxX, maxY: baseline + descent)
+            : Rect(minX: x, minY: top, maxX: x, maxY: baseline + descent)
+        lines.append(TextLayout.Line(box: box, baseline: baseline, utf16: lineRange, contentBox: content))
+        return box.maxY
+    }
+
+    func spansGraphemes(_ r: Range<Int>) -> Bool {
+        map.grapheme(at: r.lowerBound) != map.grapheme(at: max(r.lowerBound, r.upperBound - 1))
+    }
+}

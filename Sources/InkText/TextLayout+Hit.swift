@@ -1,0 +1,222 @@
+import InkGeometry
+import InkHit
+
+/// What a point on laid-out text hit.
+public struct TextHit: Sendable, Hashable {
+    /// How the hit was decided.
+    public enum Kind: String, Sendable, Hashable {
+        /// The point is on the glyph's ink (or inside an attachment's box).
+        case ink
+        /// The point is within the radius of the ink (or of an attachment's box).
+        case radius
+        /// A box fallback mode (character or line boxes) decided.
+        case box
+    }
+    /// Index into `TextLayout.glyphs` (nil for attachments and line boxes).
+    public var glyph: Int?
+    /// UTF-16 range of the character under the point (NSRange-compatible offsets): inside a ligature, the
+    /// component under the point; on the ellipsis, the truncated range.
+    public var utf16: Range<Int>
+    /// The same range in UTF-8 offsets.
+    public var utf8: Range<Int>
+    /// Index of the grapheme (Swift `Character`) where `utf16` starts.
+    public var character: Int
+    public var line: Int
+    public var link: String?
+    public var attachment: String?
+    /// Signed distance to the hit outline (or box), view px, negative inside.
+    public var distance: Double
+    public var kind: Kind
+}
+
+/// Where a caret goes for a point: an insertion offset and which side it sticks to.
+public struct CaretPosition: Sendable, Hashable {
+    public enum Affinity: String, Sendable, Hashable { case upstream, downstream }
+    /// UTF-16 insertion offset (0...length).
+    public var utf16: Int
+    public var affinity: Affinity
+    public var line: Int
+}
+
+/// How `hit(at:radius:mode:)` decides.
+public enum TextHitMode: Sendable, Hashable {
+    /// By the ink (default). With `boxesForGlyphsWithoutInk`, glyphs without outlines (spaces, bitmap-only
+    /// emoji) answer as their advance boxes.
+    case ink(boxesForGlyphsWithoutInk: Bool)
+    /// Per-character boxes (what per-character frames give): advance × line height.
+    case characterBoxes
+    /// Line boxes.
+    case lineBoxes
+    public static let ink = TextHitMode.ink(boxesForGlyphsWithoutInk: false)
+}
+
+extension TextLayout {
+    /// The character, link and attachment under `point` (view px), within `radius` (view px).
+    ///
+    /// Attachments first (their boxes, also inside a link range); then the glyph by DESIGN.md's rule
+    /// (topmost ink containing the point, else the nearest outline within the radius). A negative or NaN
+    /// radius counts as 0; a non-finite point is a miss.
+    public func hit(at point: Point, radius: Double = 0, mode: TextHitMode = .ink) -> TextHit? {
+        guard point.isFinite else { return nil }
+        if let a = attachmentIndex.hit(at: point, radius: radius) {
+            let pa = attachments[a.placement]
+            return makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
+                           attachment: pa.attachment.tag, distance: a.distance, kind: a.isInside ? .ink : .radius)
+        }
+        switch mode {
+        case .ink(let boxes):
+            if let h = inkIndex.hit(at: point, radius: radius) {
+                let gi = inkGlyph[h.placement]
+                return makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line,
+                               attachment: nil, distance: h.distance, kind: h.isInside ? .ink : .radius)
+            }
+            if boxes, let l = layoutPoint(point) {
+                for (gi, g) in glyphs.enumerated().reversed() where !inkGlyph.contains(gi) {
+                    let line = lines[g.line]
+                    let r = Rect(minX: g.x, minY: line.box.minY, maxX: g.x + g.advance, maxY: line.baseline + (line.box.maxY - line.baseline))
+                    if r.contains(l) {
+                        return makeHit(glyph: gi, range: g.utf16, line: g.line, attachment: nil, distance: 0, kind: .box)
+                    }
+                }
+            }
+            return nil
+        case .characterBoxes:
+            guard let l = layoutPoint(point) else { return nil }
+            for (b, r, line) in characterBoxes() where b.contains(l) {
+                return makeHit(glyph: glyphIndex(at: r.lowerBound), range: r, line: line, attachment: nil, distance: 0, kind: .box)
+            }
+            return nil
+        case .lineBoxes:
+            guard let l = layoutPoint(point) else { return nil }
+            for (li, line) in lines.enumerated() where line.box.contains(l) {
+                return makeHit(glyph: nil, range: line.utf16, line: li, attachment: nil, distance: 0, kind: .box)
+            }
+            return nil
+        }
+    }
+
+    /// The link under `point` (view px) within `radius`: the topmost link glyph (or attachment in a link)
+    /// whose ink contains the point, else the one whose outline is nearest within the radius (ties → topmost).
+    /// Whitespace has no ink, so the space after a link never hits it.
+    public func link(at point: Point, radius: Double = 0) -> (link: TextLink, hit: TextHit)? {
+        guard let h = linkIndex.hit(at: point, radius: radius) else { return nil }
+        let item = linkItem[h.placement]
+        let hit: TextHit
+        if item >= 0 {
+            hit = makeHit(glyph: item, range: component(of: item, at: point), line: glyphs[item].line, attachment: nil,
+                          distance: h.distance, kind: h.isInside ? .ink : .radius)
+        } else {
+            let pa = attachments[-1 - item]
+            hit = makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
+                          attachment: pa.attachment.tag, distance: h.distance, kind: h.isInside ? .ink : .radius)
+        }
+        guard let l = links.last(where: { $0.range.overlaps(hit.utf16) }) else { return nil }
+        return (l, hit)
+    }
+
+    /// Where a caret would go for `point` (view px): the nearest line, then the nearest character edge
+    /// on it (like `CTLineGetStringIndexForPosition`). Never use it to find the character under a point:
+    /// that is `hit(at:)`.
+    public func caret(at point: Point) -> CaretPosition? {
+        guard let l = layoutPoint(point), !lines.isEmpty else { return nil }
+        var li = 0
+        var bestD = Double.infinity
+        for (i, line) in lines.enumerated() {
+            let d = l.y < line.box.minY ? line.box.minY - l.y : (l.y > line.box.maxY ? l.y - line.box.maxY : 0)
+            if d < bestD { bestD = d; li = i }
+        }
+        let line = lines[li]
+        // Edges: for each character box on the line, its leading and trailing offsets.
+        var best: (Double, Int) = (Double.infinity, line.utf16.lowerBound)
+        for (b, r, bl) in characterBoxes() where bl == li {
+            let rtl = glyphIndex(at: r.lowerBound).map { glyphs[$0].isRightToLeft } ?? false
+            let leftOffset = rtl ? r.upperBound : r.lowerBound
+            let rightOffset = rtl ? r.lowerBound : r.upperBound
+            for (x, o) in [(b.minX, leftOffset), (b.maxX, rightOffset)] where abs(l.x - x) < best.0 {
+                best = (abs(l.x - x), o)
+            }
+        }
+        var offset = best.1
+        // The newline (if any) is not a caret position on this line.
+        var end = line.utf16.upperBound
+        while end > line.utf16.lowerBound, let u = map.utf16[safe: end - 1], u == 0x0A || u == 0x0D || u == 0x2029 { end -= 1 }
+        offset = min(max(offset, line.utf16.lowerBound), end)
+        let affinity: CaretPosition.Affinity = (offset == end && li + 1 < lines.count && end == lines[li + 1].utf16.lowerBound) ? .upstream : .downstream
+        return CaretPosition(utf16: offset, affinity: affinity, line: li)
+    }
+
+    /// Per-character (grapheme) boxes, layout px: the glyph advance split across the graphemes of its
+    /// cluster, from the line's top to its bottom. What box-based hit-testing uses.
+    public func characterBoxes() -> [(box: Rect, utf16: Range<Int>, line: Int)] {
+        var out: [(Rect, Range<Int>, Int)] = []
+        var seen = Set<Int>()
+        for (gi, g) in glyphs.enumerated() where !g.isEllipsis {
+            let line = lines[g.line]
+            let clusterGlyphs = glyphs.indices.filter { glyphs[$0].utf16 == g.utf16 && glyphs[$0].line == g.line }
+            guard clusterGlyphs.first == gi, !seen.contains(g.utf16.lowerBound) else { continue }
+            seen.insert(g.utf16.lowerBound)
+            let x0 = clusterGlyphs.map { glyphs[$0].x - 0 }.min() ?? g.x
+            let adv = clusterGlyphs.reduce(0.0) { $0 + glyphs[$1].advance }
+            let parts = graphemes(in: g.utf16)
+            for (n, r) in parts.enumerated() {
+                let f0 = Double(n) / Double(parts.count), f1 = Double(n + 1) / Double(parts.count)
+                let (a, b) = g.isRightToLeft ? (1 - f1, 1 - f0) : (f0, f1)
+                out.append((Rect(minX: x0 + a * adv, minY: line.box.minY, maxX: x0 + b * adv, maxY: line.box.maxY), r, g.line))
+            }
+        }
+        for pa in attachments {
+            let line = lines[pa.line]
+            out.append((Rect(minX: pa.box.minX, minY: line.box.minY, maxX: pa.box.maxX, maxY: line.box.maxY),
+                        pa.attachment.at..<(pa.attachment.at + 1), pa.line))
+        }
+        return out
+    }
+
+    // MARK: Helpers
+
+    func layoutPoint(_ p: Point) -> Point? { transform.inverted().map { $0.apply(p) } }
+
+    func glyphIndex(at utf16: Int) -> Int? { glyphs.firstIndex { $0.utf16.contains(utf16) && !$0.isEllipsis } }
+
+    func graphemes(in r: Range<Int>) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var g = map.grapheme(at: r.lowerBound)
+        while g + 1 < map.graphemeStarts.count && map.graphemeStarts[g] < r.upperBound {
+            out.append(max(map.graphemeStarts[g], r.lowerBound)..<min(map.graphemeStarts[g + 1], r.upperBound))
+            g += 1
+        }
+        return out.isEmpty ? [r] : out
+    }
+
+    /// The component of glyph `gi`'s cluster under `point`: the whole cluster, or for a ligature (a cluster
+    /// of several graphemes) the grapheme whose share of the advance is under the point — by the font's
+    /// GDEF carets when it has them, else equal shares.
+    func component(of gi: Int, at point: Point) -> Range<Int> {
+        let g = glyphs[gi]
+        if g.isEllipsis { return g.utf16 }
+        let parts = graphemes(in: g.utf16)
+        guard parts.count > 1, g.advance > 0, let l = layoutPoint(point) else { return g.utf16 }
+        var f = (l.x - g.x) / g.advance
+        if g.isRightToLeft { f = 1 - f }
+        f = min(max(f, 0), 0.999999)
+        if let cs = carets[gi], cs.count == parts.count - 1 {
+            let sorted = cs.sorted()
+            let lf = g.isRightToLeft ? f : f
+            var n = 0
+            while n < sorted.count && lf >= sorted[n] { n += 1 }
+            return parts[n]
+        }
+        return parts[min(parts.count - 1, Int(f * Double(parts.count)))]
+    }
+
+    func makeHit(glyph: Int?, range: Range<Int>, line: Int, attachment: String?, distance: Double,
+                 kind: TextHit.Kind) -> TextHit {
+        let link = links.last(where: { $0.range.overlaps(range) })?.tag
+        return TextHit(glyph: glyph, utf16: range, utf8: map.utf8Range(range), character: map.grapheme(at: range.lowerBound),
+                       line: line, link: link, attachment: attachment, distance: distance, kind: kind)
+    }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
+}

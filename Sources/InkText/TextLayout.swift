@@ -1,0 +1,188 @@
+import InkGeometry
+import InkHit
+import InkFreeType
+
+/// Attributed text laid out into lines of positioned glyphs (layout px, y-down), with hit indexes so that
+/// points in view space map back to glyphs, characters, links and attachments by the shape of the ink.
+///
+/// ```swift
+/// let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+/// let layout = try TextLayout(text: "Tap the link, not the gap.", style: TextStyle(fonts: [sans], size: 16),
+///                             paragraph: ParagraphStyle(width: 200),
+///                             links: [TextLink(range: 8..<12, tag: "url")])
+/// if let hit = layout.hit(at: Point(70, 12), radius: 3.5) { print(hit.utf16, hit.link ?? "-") }
+/// ```
+///
+/// Shaping is HarfBuzz's (its OpenType functions, as `hb-shape`), on the same font bytes as FreeType;
+/// bidi is UAX #9 through FriBidi; lines break at spaces, between CJK ideographs and after hyphens, and a
+/// word longer than the line breaks between graphemes. Immutable and `Sendable` once built.
+public struct TextLayout: Sendable {
+    /// One positioned glyph.
+    public struct Glyph: Sendable, Hashable {
+        /// Index into `fonts`.
+        public var font: Int
+        public var id: UInt32
+        /// Origin on the baseline, layout px.
+        public var x: Double, y: Double
+        /// px per em.
+        public var size: Double
+        /// UTF-16 range of the glyph's cluster (for the ellipsis: the truncated range).
+        public var utf16: Range<Int>
+        /// Advance along the line, layout px.
+        public var advance: Double
+        public var line: Int
+        public var isRightToLeft: Bool
+        public var isEllipsis: Bool
+    }
+    /// One line.
+    public struct Line: Sendable, Hashable {
+        /// Line box (layout px): from the top of the tallest ascent to the bottom of the line gap.
+        public var box: Rect
+        public var baseline: Double
+        /// UTF-16 range of the line's text in logical order (trailing spaces and newline included).
+        public var utf16: Range<Int>
+        /// Box of the inked and advancing content (no trailing spaces), layout px.
+        public var contentBox: Rect
+    }
+    /// An attachment as placed.
+    public struct PlacedAttachment: Sendable, Hashable {
+        public var attachment: TextAttachment
+        /// Box on the baseline, layout px.
+        public var box: Rect
+        public var line: Int
+    }
+
+    public let text: String
+    /// Fonts referenced by `glyphs[i].font`.
+    public let fonts: [Font]
+    public let glyphs: [Glyph]
+    public let lines: [Line]
+    public let attachments: [PlacedAttachment]
+    public let links: [TextLink]
+    /// Layout → view.
+    public let transform: AffineTransform
+    /// The part of the text cut by `maxLines` (nil when nothing was cut).
+    public let truncated: Range<Int>?
+
+    let map: TextIndexMap
+    let inkIndex: HitIndex
+    /// placement → glyph index, for `inkIndex`.
+    let inkGlyph: [Int]
+    let attachmentIndex: HitIndex
+    let linkIndex: HitIndex
+    /// placement → (glyph index or -1 - attachment index), for `linkIndex`.
+    let linkItem: [Int]
+    let carets: [Int: [Double]]   // glyph index → ligature caret fractions (0...1) along the advance
+
+    /// Most UTF-16 units one layout accepts.
+    public static let maxLength = 1 << 22
+
+    /// Lays out `text`.
+    ///
+    /// - Parameters:
+    ///   - transform: layout → view (the space of query points and radii).
+    ///   - tolerance: flattening tolerance, view px.
+    ///   - cache: shapes are shared through it (one per font, glyph and tolerance class).
+    /// - Throws: `TextError` for invalid settings, links or attachments; `FontError`/`ShapeError` from fonts.
+    public init(text: String, style: TextStyle, paragraph: ParagraphStyle = ParagraphStyle(),
+                links: [TextLink] = [], attachments: [TextAttachment] = [],
+                transform: AffineTransform = .identity, tolerance: Double = HitIndex.defaultTolerance,
+                cache: ShapeCache = ShapeCache()) throws {
+        guard !style.fonts.isEmpty else { throw TextError.noFonts }
+        guard style.size.isFinite, style.size > 0 else { throw TextError.invalidSize(style.size) }
+        if let w = paragraph.width, !(w.isFinite && w > 0) { throw TextError.invalidWidth(w) }
+        if let m = paragraph.maxLines, m < 1 { throw TextError.invalidMaxLines(m) }
+        guard paragraph.origin.isFinite else { throw TextError.invalidOrigin }
+        let map = TextIndexMap(text)
+        guard map.length <= Self.maxLength else { throw TextError.tooLong(length: map.length, limit: Self.maxLength) }
+        for (i, l) in links.enumerated() where l.range.isEmpty || l.range.lowerBound < 0 || l.range.upperBound > map.length {
+            throw TextError.linkOutOfRange(index: i, range: l.range, length: map.length)
+        }
+        var attachmentAt: [Int: Int] = [:]
+        for (i, a) in attachments.enumerated() {
+            guard a.at >= 0, a.at < map.length, map.utf16[a.at] == 0xFFFC else {
+                throw TextError.attachmentNotOnPlaceholder(index: i, at: a.at)
+            }
+            guard a.width.isFinite, a.width >= 0, a.ascent.isFinite, a.descent.isFinite, a.ascent + a.descent >= 0,
+                  a.cornerRadius.isFinite, a.cornerRadius >= 0 else {
+                throw TextError.invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius must be finite, width ≥ 0, height ≥ 0")
+            }
+            if attachmentAt[a.at] != nil { throw TextError.invalidAttachment(index: i, reason: "two attachments at offset \(a.at)") }
+            attachmentAt[a.at] = i
+        }
+        var engine = LayoutEngine(map: map, style: style, paragraph: paragraph, attachmentAt: attachmentAt,
+                                  attachments: attachments)
+        try engine.run()
+
+        self.text = text
+        self.map = map
+        self.fonts = style.fonts
+        self.glyphs = engine.glyphs
+        self.lines = engine.lines
+        self.attachments = engine.placedAttachments
+        self.links = links
+        self.transform = transform
+        self.truncated = engine.truncated
+        self.carets = engine.carets
+
+        // Hit indexes: ink of every glyph; attachment boxes; link glyphs and attachments in link ranges.
+        func inLink(_ r: Range<Int>) -> Bool { links.contains { $0.range.overlaps(r) } }
+        var ink = HitIndex.Builder(tolerance: tolerance)
+        var linkB = HitIndex.Builder(tolerance: tolerance)
+        var inkGlyph: [Int] = [], linkItem: [Int] = []
+        for (gi, g) in engine.glyphs.enumerated() {
+            let font = style.fonts[g.font]
+            let k = g.size / Double(font.unitsPerEm)
+            let t = AffineTransform(a: k, b: 0, c: 0, d: -k, tx: g.x, ty: g.y).concatenating(transform)
+            let shape: GlyphShape
+            do { shape = try cache.shape(font: font, glyph: g.id, viewTolerance: tolerance, transform: t) }
+            catch FontError.noOutline { continue }           // bitmap-only glyphs: boxes only when asked
+            if shape.bounds.isEmpty { continue }
+            do { try ink.add(shape, transform: t) } catch { throw TextError.index("glyph \(gi): \(error)") }
+            inkGlyph.append(gi)
+            if inLink(g.utf16) {
+                do { try linkB.add(shape, transform: t) } catch { throw TextError.index("glyph \(gi): \(error)") }
+                linkItem.append(gi)
+            }
+        }
+        var att = HitIndex.Builder(tolerance: tolerance)
+        for (ai, pa) in engine.placedAttachments.enumerated() {
+            let shape = try Self.boxShape(pa.box, cornerRadius: pa.attachment.cornerRadius,
+                                          tolerance: tolerance / max(transform.maxScale, 1e-300))
+            do { try att.add(shape, transform: transform) } catch { throw TextError.index("attachment \(ai): \(error)") }
+            if inLink(pa.attachment.at..<(pa.attachment.at + 1)) {
+                do { try linkB.add(shape, transform: transform) } catch { throw TextError.index("attachment \(ai): \(error)") }
+                linkItem.append(-1 - ai)
+            }
+        }
+        self.inkIndex = ink.build()
+        self.inkGlyph = inkGlyph
+        self.attachmentIndex = att.build()
+        self.linkIndex = linkB.build()
+        self.linkItem = linkItem
+    }
+
+    /// A (rounded) box as a shape in layout px.
+    static func boxShape(_ r: Rect, cornerRadius: Double, tolerance: Double) throws -> GlyphShape {
+        let rad = min(cornerRadius, r.width / 2, r.height / 2)
+        return try GlyphShape(tolerance: max(tolerance, 1e-9)) { sink in
+            if r.width <= 0 || r.height <= 0 { return }
+            if rad <= 0 {
+                sink.move(to: Point(r.minX, r.minY)); sink.addLine(to: Point(r.maxX, r.minY))
+                sink.addLine(to: Point(r.maxX, r.maxY)); sink.addLine(to: Point(r.minX, r.maxY)); sink.closeSubpath()
+                return
+            }
+            let k = 0.5522847498 * rad
+            sink.move(to: Point(r.minX + rad, r.minY))
+            sink.addLine(to: Point(r.maxX - rad, r.minY))
+            sink.addCurve(to: Point(r.maxX, r.minY + rad), control1: Point(r.maxX - rad + k, r.minY), control2: Point(r.maxX, r.minY + rad - k))
+            sink.addLine(to: Point(r.maxX, r.maxY - rad))
+            sink.addCurve(to: Point(r.maxX - rad, r.maxY), control1: Point(r.maxX, r.maxY - rad + k), control2: Point(r.maxX - rad + k, r.maxY))
+            sink.addLine(to: Point(r.minX + rad, r.maxY))
+            sink.addCurve(to: Point(r.minX, r.maxY - rad), control1: Point(r.minX + rad - k, r.maxY), control2: Point(r.minX, r.maxY - rad + k))
+            sink.addLine(to: Point(r.minX, r.minY + rad))
+            sink.addCurve(to: Point(r.minX + rad, r.minY), control1: Point(r.minX, r.minY + rad - k), control2: Point(r.minX + rad - k, r.minY))
+            sink.closeSubpath()
+        }
+    }
+}
