@@ -123,7 +123,7 @@ struct Render: ParsableCommand {
             if let h = layout.hit(at: p, radius: job.radius) {
                 color = h.attachment != nil ? "#7a3fb0" : (h.link != nil ? "#1f5fd1" : (h.kind == .ink ? "#1a9e3a" : "#e07b00"))
             } else { color = "#9aa5b1" }
-            doc.add("<circle cx=\"\(formatNumber(p.x, decimals: 2))\" cy=\"\(formatNumber(p.y, decimals: 2))\" r=\"0.8\" fill=\"\(color)\"/>")
+            doc.add("<circle cx=\"\(formatNumber(p.x, decimals: 2))\" cy=\"\(formatNumber(p.y, decimals: 2))\" r=\"0.55\" fill=\"\(color)\"/>")
         }
         doc.add("</g>")
         try doc.write(to: svg)

@@ -27,6 +27,23 @@ struct Query: ParsableCommand {
         "distance" is the signed distance in view px to that glyph's outline (negative inside; null on a miss).
         A point with a coordinate beyond the range of a double is a miss.
 
+        Text jobs have "text" instead of "glyphs" and are laid out first (HarfBuzz shaping, bidi, wrapping):
+
+          {"id": "t1", "text": "Tap the link",
+           "fonts": [{"path": ".../DejaVuSans.ttf"}, {"path": ".../DroidSansFallbackFull.ttf"}],  fallbacks in order
+           "size": 16, "width": 300,             optional wrap width, layout px
+           "origin": [0, 0],                     optional top-left of the text box, layout px
+           "maxLines": 2, "alignment": "left",   optional; cut text ends with "…"
+           "links": [{"start": 8, "end": 12, "tag": "url"}],                 UTF-16 offsets, half-open
+           "attachments": [{"at": 5, "width": 20, "ascent": 16, "descent": 4, "tag": "img"}],  at = offset of a U+FFFC
+           "transform": [...], "radius": 3.5, "points": [[x, y], ...]}
+
+        and answer, per point:
+          {"job":"t1","i":0,"hit":true,"glyph":9,"utf16":[8,9],"char":8,"line":0,"link":"url","attachment":null,"distance":-0.3}
+        "glyph" indexes the laid-out glyphs (`ink-hit layout` lists them), "utf16" is the character under the
+        point (inside a ligature, its component; on the ellipsis, the cut range), "char" its grapheme index.
+        Attachments are hit as their boxes, before text.
+
         A job that cannot be answered (malformed JSON, unreadable font, glyph id or font index out of range,
         wrong types, singular transform, negative radius) gets one {"job": ..., "error": "..."} line and no
         answers; the next job still runs; the exit status is 1 if any job failed. Unknown keys are ignored.
