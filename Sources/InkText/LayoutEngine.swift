@@ -270,15 +270,10 @@ struct LayoutEngine {
     /// Positions one line's clusters; returns the top of the next line.
     mutating func placeLine(_ lc: [Cluster], index li: Int, top: Double, base: UInt8,
                             ellipsis: (glyphs: [HarfBuzzFont.Glyph], font: Int, width: Double)?) -> Double {
-        // Metrics: the tallest font and attachment of the line (the first font for an empty line).
-        var usedFonts = Set(lc.compactMap { $0.font >= 0 ? $0.font : nil })
-        if let e = ellipsis { usedFonts.insert(e.font) }
-        if usedFonts.isEmpty { usedFonts.insert(0) }
-        var ascent = 0.0, descent = 0.0
-        for f in usedFonts {
-            ascent = max(ascent, Double(style.fonts[f].ascender) * k[f])
-            descent = max(descent, -Double(style.fonts[f].descender) * k[f])
-        }
+        // Metrics: the first font of the chain sets every line's ascent, descent and gap (predictable line
+        // pitch whatever fallback fonts a line uses); a taller attachment makes its line taller.
+        var ascent = Double(style.fonts[0].ascender) * k[0]
+        var descent = -Double(style.fonts[0].descender) * k[0]
         for c in lc where c.attachment >= 0 {
             ascent = max(ascent, attachments[c.attachment].ascent)
             descent = max(descent, attachments[c.attachment].descent)
