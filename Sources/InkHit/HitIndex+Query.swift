@@ -70,38 +70,56 @@ extension HitIndex.Storage {
         let r = placements[p]
         let (fx, fy) = toShape(r, x, y)
         let v = views[Int(r.shape)]
-        return viewDistance(p, v, v.cellIndex(fx, fy), fx, fy, bound: bound)
+        return viewDistance(r, v, v.cellIndex(fx, fy), fx, fy, bound: bound)
     }
 
-    @inline(__always) func viewDistance(_ p: Int, _ v: ShapeView, _ c: Int, _ fx: Double, _ fy: Double,
+    @inline(__always) func viewDistance(_ r: PlacementRecord, _ v: ShapeView, _ c: Int, _ fx: Double, _ fy: Double,
                                         bound: Double) -> Double {
-        let sc = scales[p]
-        let s = Double(sc.minScale)
-        if sc.kappa == 1 {
+        if r.scale > 0 {
+            let s = Double(r.scale)
             return v.distance(cell: c, fx, fy, bound: bound / s) * s
         }
         // General linear map: forward = inverse of m.
-        let r = placements[p]
         let m00 = Double(r.m00), m01 = Double(r.m01), m10 = Double(r.m10), m11 = Double(r.m11)
         let det = m00 * m11 - m01 * m10
         // m maps view → shape as [[m00 m01][m10 m11]]; its inverse maps shape → view.
         let la = m11 / det, lc = -m01 / det, lb = -m10 / det, ld = m00 / det
-        return v.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: s, bound: bound)
+        return v.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: -Double(r.scale), bound: bound)
     }
 
     func bestHit(_ x: Double, _ y: Double, radius: Double) -> Hit? {
-        guard x.isFinite, y.isFinite else { return nil }
-        let top = topmostContaining(x, y)
-        if top >= 0 {
-            let d = viewDistance(top, x, y, bound: .infinity)
-            return Hit(placement: top, distance: -d, isInside: true)
-        }
         let r = radius > 0 ? radius : 0      // NaN and negatives → 0
-        if r == 0 { return nil }
+        let own = cellOf(x, y)               // NaN and ±∞ fail its range guard
         var best = r, bestK = -1
-        forEachCandidate(x, y, radius: r) { p in
-            let d = viewDistance(p, x, y, bound: best)
-            if d < best || (d == best && p > bestK) { best = d; bestK = p }
+        if own >= 0 {
+            // The point's own cell, topmost first: the first placement whose ink contains the point wins;
+            // on the way, distances of the others seed `best` (they are usually the nearest).
+            var k = Int(cellStart[own])
+            let end = Int(cellStart[own + 1])
+            while k < end {
+                let p = Int(cellItems[k]); k += 1
+                let rec = placements[p]
+                let (fx, fy) = toShape(rec, x, y)
+                let v = views[Int(rec.shape)]
+                if v.contains(fx, fy) {
+                    let d = viewDistance(rec, v, v.cellIndex(fx, fy), fx, fy, bound: .infinity)
+                    return Hit(placement: p, distance: -d, isInside: true)
+                }
+                if r > 0 {
+                    let d = viewDistance(rec, v, v.cellIndex(fx, fy), fx, fy, bound: best)
+                    if d < best || (d == best && p > bestK) { best = d; bestK = p }
+                }
+            }
+        } else if !(x.isFinite && y.isFinite) {
+            return nil
+        }
+        if r > 0 {
+            // The rest of the window: placements not listed in the own cell (their boxes do not contain the
+            // point, so only their distance matters).
+            forEachCandidate(x, y, radius: r, skipping: own) { p in
+                let d = viewDistance(p, x, y, bound: best)
+                if d < best || (d == best && p > bestK) { best = d; bestK = p }
+            }
         }
         return bestK >= 0 ? Hit(placement: bestK, distance: best, isInside: false) : nil
     }
@@ -109,22 +127,22 @@ extension HitIndex.Storage {
     func allHits(_ x: Double, _ y: Double, radius: Double, into out: inout [Hit]) {
         guard x.isFinite, y.isFinite else { return }
         let r = radius > 0 ? radius : 0
-        forEachCandidate(x, y, radius: r) { p in
+        forEachCandidate(x, y, radius: r, skipping: -1) { p in
             let rec = placements[p]
             let (fx, fy) = toShape(rec, x, y)
             let v = views[Int(rec.shape)]
             let inside = v.windingNumber(fx, fy) != 0
-            let d = viewDistance(p, v, v.cellIndex(fx, fy), fx, fy, bound: inside ? .infinity : r)
+            let d = viewDistance(rec, v, v.cellIndex(fx, fy), fx, fy, bound: inside ? .infinity : r)
             if inside { out.append(Hit(placement: p, distance: -d, isInside: true)) }
             else if d <= r { out.append(Hit(placement: p, distance: d, isInside: false)) }
         }
     }
 
     /// Calls `body` once for every placement whose box meets the square of half-side `radius` around
-    /// (x, y). The point's own cell is visited first (its placements are usually the nearest, so callers
-    /// that prune by distance get a small bound early); every placement is reported from exactly one
-    /// cell: the first cell of the window its box touches.
-    @inline(__always) func forEachCandidate(_ x: Double, _ y: Double, radius: Double, _ body: (Int) -> Void) {
+    /// (x, y), except those listed in page cell `skipping` (≥ 0). Each placement is reported from exactly
+    /// one cell: the first cell of the window its box touches.
+    @inline(__always) func forEachCandidate(_ x: Double, _ y: Double, radius: Double, skipping own: Int,
+                                            _ body: (Int) -> Void) {
         guard nx > 0 else { return }
         let rr = radius.isFinite ? radius : Double(1e12)
         let fx0 = (x - rr - originX) * invCell, fx1 = (x + rr - originX) * invCell
@@ -132,27 +150,23 @@ extension HitIndex.Storage {
         guard fx1 >= 0, fy1 >= 0, fx0 < Double(nx), fy0 < Double(ny) else { return }
         let i0 = fx0 <= 0 ? 0 : Int(fx0), j0 = fy0 <= 0 ? 0 : Int(fy0)
         let i1 = fx1 >= Double(nx - 1) ? nx - 1 : Int(fx1), j1 = fy1 >= Double(ny - 1) ? ny - 1 : Int(fy1)
-        if i0 == i1 && j0 == j1 {
-            let c = j0 * nx + i0
-            var k = Int(cellStart[c])
-            let end = Int(cellStart[c + 1])
-            while k < end { body(Int(cellItems[k])); k += 1 }
-            return
-        }
-        let own = cellOf(x, y)
-        @inline(__always) func visit(_ i: Int, _ j: Int) {
-            let c = j * nx + i
-            var k = Int(cellStart[c])
-            let end = Int(cellStart[c + 1])
-            while k < end {
-                let p = Int(cellItems[k]); k += 1
-                let rec = placements[p]
-                if (i == i0 || i == Int(rec.cellMinX)) && (j == j0 || j == Int(rec.cellMinY)) { body(p) }
-            }
-        }
-        if own >= 0 { visit(own % nx, own / nx) }
+        let oi = own >= 0 ? own % nx : -1, oj = own >= 0 ? own / nx : -1
         for j in j0...j1 {
-            for i in i0...i1 where j * nx + i != own { visit(i, j) }
+            for i in i0...i1 {
+                let c = j * nx + i
+                if c == own { continue }
+                var k = Int(cellStart[c])
+                let end = Int(cellStart[c + 1])
+                while k < end {
+                    let p = Int(cellItems[k]); k += 1
+                    let rec = placements[p]
+                    // Designated cell only.
+                    if !((i == i0 || i == Int(rec.cellMinX)) && (j == j0 || j == Int(rec.cellMinY))) { continue }
+                    // Already seen in the own cell?
+                    if oi >= Int(rec.cellMinX) && oi <= Int(rec.cellMaxX) && oj >= Int(rec.cellMinY) && oj <= Int(rec.cellMaxY) { continue }
+                    body(p)
+                }
+            }
         }
     }
 }

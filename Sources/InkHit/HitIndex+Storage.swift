@@ -8,7 +8,6 @@ extension HitIndex {
         let shapes: [GlyphShape]                         // keeps the shapes (and their buffers) alive
         let views: UnsafeMutableBufferPointer<ShapeView>
         let placements: UnsafeMutableBufferPointer<PlacementRecord>
-        let scales: UnsafeMutableBufferPointer<PlacementScale>
         let cellStart: UnsafeMutableBufferPointer<UInt32>
         let cellItems: UnsafeMutableBufferPointer<UInt32>
         let bounds: Rect
@@ -27,8 +26,6 @@ extension HitIndex {
             var shapes: [GlyphShape] = []
             var recs = [PlacementRecord]()
             recs.reserveCapacity(items.count)
-            var scaleList = [PlacementScale]()
-            scaleList.reserveCapacity(items.count)
             var origins = [Point]()
             origins.reserveCapacity(items.count)
             var boxes = [Rect]()
@@ -57,8 +54,8 @@ extension HitIndex {
                 recs.append(PlacementRecord(
                     dx: 0, dy: 0,
                     m00: Float(inv.a), m01: Float(inv.c), m10: Float(inv.b), m11: Float(inv.d),
-                    shape: si, cellMinX: 0, cellMinY: 0))
-                scaleList.append(PlacementScale(minScale: Float(sv.min), kappa: kappa <= 1 + 1e-6 ? 1 : Float(kappa)))
+                    scale: kappa <= 1 + 1e-6 ? Float(sv.min) : -Float(sv.min),
+                    shape: si, cellMinX: 0, cellMinY: 0, cellMaxX: 0, cellMaxY: 0))
                 origins.append(Point(t.tx, t.ty))
             }
             self.shapes = shapes
@@ -95,6 +92,7 @@ extension HitIndex {
             for (k, b) in boxes.enumerated() where !b.isEmpty {
                 let (i0, i1, j0, j1) = range(b)
                 recs[k].cellMinX = UInt16(i0); recs[k].cellMinY = UInt16(j0)
+                recs[k].cellMaxX = UInt16(i1); recs[k].cellMaxY = UInt16(j1)
                 recs[k].dx = Float(origins[k].x - (originX + Double(i0) * cell))
                 recs[k].dy = Float(origins[k].y - (originY + Double(j0) * cell))
                 for j in j0...j1 { for i in i0...i1 { counts[j * nx + i] += 1 } }
@@ -120,14 +118,12 @@ extension HitIndex {
             self.cellItems = itemsBuf
             self.placements = .allocate(capacity: max(recs.count, 1))
             _ = self.placements.initialize(from: recs)
-            self.scales = .allocate(capacity: max(scaleList.count, 1))
-            _ = self.scales.initialize(from: scaleList)
             self.views = .allocate(capacity: max(shapes.count, 1))
             _ = self.views.initialize(from: shapes.map(ShapeView.init))
         }
 
         deinit {
-            views.deallocate(); placements.deallocate(); scales.deallocate(); cellStart.deallocate(); cellItems.deallocate()
+            views.deallocate(); placements.deallocate(); cellStart.deallocate(); cellItems.deallocate()
         }
     }
 }

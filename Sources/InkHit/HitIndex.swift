@@ -39,7 +39,6 @@ public struct HitIndex: Sendable {
         storage.count * MemoryLayout<PlacementRecord>.stride
             + storage.cellStart.count * MemoryLayout<UInt32>.stride
             + storage.cellItems.count * MemoryLayout<UInt32>.stride
-            + storage.count * MemoryLayout<PlacementScale>.stride
             + storage.views.count * MemoryLayout<ShapeView>.stride
     }
     /// Number of distinct shapes referenced.
@@ -92,25 +91,20 @@ public struct Hit: Sendable, Hashable {
     }
 }
 
-/// Per-placement query record: 32 bytes.
+/// Per-placement query record: 40 bytes.
 struct PlacementRecord: Sendable {
     /// View position of the shape's origin, relative to the corner of the placement's first page cell
     /// (`originX + cellMinX * cellSize`), so Float32 keeps it to ~1e-6 px.
     var dx: Float, dy: Float
     /// Inverse linear part (view → shape units): fx = m00*dx + m01*dy, fy = m10*dx + m11*dy.
     var m00: Float, m01: Float, m10: Float, m11: Float
+    /// Smallest singular value of the forward map (view px per shape unit); negative when the map is not
+    /// a similarity (then distances need the general path).
+    var scale: Float
     /// Index into the shape views; `UInt32.max` for a placement without ink.
     var shape: UInt32
-    /// First page-grid cell column/row the placement's box touches (for de-duplication and the origin).
-    var cellMinX: UInt16, cellMinY: UInt16
-}
-
-/// Per-placement scale data, read only by distance queries (8 bytes).
-struct PlacementScale: Sendable {
-    /// Smallest singular value of the forward map (view px per shape unit).
-    var minScale: Float
-    /// Largest over smallest singular value; 1 for a similarity (then distances scale by `minScale`).
-    var kappa: Float
+    /// Page-grid cells the placement's box touches (for de-duplication and the origin).
+    var cellMinX: UInt16, cellMinY: UInt16, cellMaxX: UInt16, cellMaxY: UInt16
 }
 
 extension HitIndex {
