@@ -11,6 +11,9 @@ struct LayoutEngine {
     let attachments: [TextAttachment]
     let hb: [HarfBuzzFont]
     let k: [Double]                 // px per font unit, per font
+    /// The text as HarfBuzz sees it: C0/C1 controls (tab, …) replaced by spaces, same UTF-16 offsets, so
+    /// they shape as advancing blanks instead of .notdef boxes.
+    let shapingText: [UInt16]
 
     var glyphs: [TextLayout.Glyph] = []
     var lines: [TextLayout.Line] = []
@@ -24,6 +27,7 @@ struct LayoutEngine {
         self.attachmentAt = attachmentAt; self.attachments = attachments
         hb = style.fonts.map(HarfBuzzFont.init)
         k = style.fonts.map { style.size / Double($0.unitsPerEm) }
+        shapingText = map.utf16.map { ($0 < 0x20 || ($0 >= 0x7F && $0 < 0xA0)) ? 0x20 : $0 }
     }
 
     /// A shaped cluster in logical order: the unit of line breaking and visual reordering.
@@ -47,7 +51,7 @@ struct LayoutEngine {
         var i = 0
         let u = map.utf16
         while i < u.count {
-            if u[i] == 0x0A || u[i] == 0x2029 { paragraphs.append((pStart..<i, 1)); i += 1; pStart = i; continue }
+            if Self.isMandatoryBreak(u[i]) && u[i] != 0x0D { paragraphs.append((pStart..<i, 1)); i += 1; pStart = i; continue }
             if u[i] == 0x0D {
                 let n = (i + 1 < u.count && u[i + 1] == 0x0A) ? 2 : 1
                 paragraphs.append((pStart..<i, n)); i += n; pStart = i; continue
@@ -74,7 +78,10 @@ struct LayoutEngine {
 
         // maxLines: keep the first lines, mark the rest truncated, put an ellipsis on the last kept line.
         var ellipsisOn: Int? = nil
-        if let maxL = paragraph.maxLines, allLines.count > maxL {
+        // An empty last line after a final newline holds nothing to cut.
+        var countedLines = allLines.count
+        if countedLines > 1, let last = allLines.last, last.isEmpty { countedLines -= 1 }
+        if let maxL = paragraph.maxLines, countedLines > maxL {
             let cutStart = allLines[maxL].first?.range.lowerBound ?? map.length
             allLines.removeLast(allLines.count - maxL)
             ellipsisOn = maxL - 1
@@ -197,7 +204,7 @@ struct LayoutEngine {
     /// Shapes one item into clusters in logical order.
     func shapeItem(_ r: Range<Int>, font: Int, level: UInt8, script: UInt32) -> [Cluster] {
         let rtl = level & 1 == 1
-        let shaped = map.utf16.withUnsafeBufferPointer { hb[font].shape($0, range: r, rtl: rtl, script: script) }
+        let shaped = shapingText.withUnsafeBufferPointer { hb[font].shape($0, range: r, rtl: rtl, script: script) }
         // Group by cluster value; HarfBuzz gives visual order (RTL: descending clusters).
         var groups: [(Int, [HarfBuzzFont.Glyph])] = []
         for g in shaped {
@@ -220,6 +227,11 @@ struct LayoutEngine {
         guard let f = style.fonts.firstIndex(where: { $0.glyphIndex(for: "\u{2026}") != nil }) else { return nil }
         let gl = e.withUnsafeBufferPointer { hb[f].shape($0, range: 0..<1, rtl: false, script: 0) }
         return (gl, f, gl.reduce(0) { $0 + $1.xAdvance } * k[f])
+    }
+
+    /// UAX #14 mandatory breaks (classes BK, CR, LF, NL): LF, VT, FF, CR, NEL, LS, PS.
+    static func isMandatoryBreak(_ u: UInt16) -> Bool {
+        u == 0x0A || u == 0x0B || u == 0x0C || u == 0x0D || u == 0x85 || u == 0x2028 || u == 0x2029
     }
 
     static func isIdeographic(_ s: Unicode.Scalar) -> Bool {
@@ -299,6 +311,13 @@ struct LayoutEngine {
         var contentWidth = 0.0
         for (n, c) in items.enumerated() where !(n < t ? false : (c.isSpace || c.isNewline)) { contentWidth += c.advance }
         var x = paragraph.origin.x
+        // In a right-to-left paragraph the hanging trailing spaces sit at the visual left: start that much
+        // further left so the content, not the spaces, is what gets aligned.
+        if base & 1 == 1 {
+            var hang = 0.0
+            for n in t..<lc.count { hang += lc[n].advance }
+            x -= hang
+        }
         if let w = paragraph.width {
             switch paragraph.alignment {
             case .left: break

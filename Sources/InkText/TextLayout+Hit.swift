@@ -58,10 +58,22 @@ extension TextLayout {
     /// radius counts as 0; a non-finite point is a miss.
     public func hit(at point: Point, radius: Double = 0, mode: TextHitMode = .ink) -> TextHit? {
         guard point.isFinite else { return nil }
-        if let a = attachmentIndex.hit(at: point, radius: radius) {
+        // Attachments lie on top of the text: a box containing the point wins; otherwise ink containing the
+        // point; otherwise the nearest of attachment boxes and outlines within the radius (ties → attachment).
+        let a = attachmentIndex.hit(at: point, radius: radius)
+        func attachmentHit(_ a: Hit) -> TextHit {
             let pa = attachments[a.placement]
             return makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
                            attachment: pa.attachment.tag, distance: a.distance, kind: a.isInside ? .ink : .radius)
+        }
+        if let a, a.isInside { return attachmentHit(a) }
+        if case .ink = mode, let a {
+            if let h = inkIndex.hit(at: point, radius: radius), h.isInside || h.distance < a.distance {
+                let gi = inkGlyph[h.placement]
+                return makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line,
+                               attachment: nil, distance: h.distance, kind: h.isInside ? .ink : .radius)
+            }
+            return attachmentHit(a)
         }
         switch mode {
         case .ink(let boxes):
@@ -71,7 +83,7 @@ extension TextLayout {
                                attachment: nil, distance: h.distance, kind: h.isInside ? .ink : .radius)
             }
             if boxes, let l = layoutPoint(point) {
-                for (gi, g) in glyphs.enumerated().reversed() where !inkGlyph.contains(gi) {
+                for (gi, g) in glyphs.enumerated().reversed() where !glyphHasInk[gi] {
                     let line = lines[g.line]
                     let r = Rect(minX: g.x, minY: line.box.minY, maxX: g.x + g.advance, maxY: line.baseline + (line.box.maxY - line.baseline))
                     if r.contains(l) {
@@ -118,7 +130,7 @@ extension TextLayout {
     /// on it (like `CTLineGetStringIndexForPosition`). Never use it to find the character under a point:
     /// that is `hit(at:)`.
     public func caret(at point: Point) -> CaretPosition? {
-        guard let l = layoutPoint(point), !lines.isEmpty else { return nil }
+        guard point.isFinite, let l = layoutPoint(point), !lines.isEmpty else { return nil }
         var li = 0
         var bestD = Double.infinity
         for (i, line) in lines.enumerated() {
@@ -139,7 +151,7 @@ extension TextLayout {
         var offset = best.1
         // The newline (if any) is not a caret position on this line.
         var end = line.utf16.upperBound
-        while end > line.utf16.lowerBound, let u = map.utf16[safe: end - 1], u == 0x0A || u == 0x0D || u == 0x2029 { end -= 1 }
+        while end > line.utf16.lowerBound, let u = map.utf16[safe: end - 1], LayoutEngine.isMandatoryBreak(u) { end -= 1 }
         offset = min(max(offset, line.utf16.lowerBound), end)
         let affinity: CaretPosition.Affinity = (offset == end && li + 1 < lines.count && end == lines[li + 1].utf16.lowerBound) ? .upstream : .downstream
         return CaretPosition(utf16: offset, affinity: affinity, line: li)
@@ -147,17 +159,31 @@ extension TextLayout {
 
     /// Per-character (grapheme) boxes, layout px: the glyph advance split across the graphemes of its
     /// cluster, from the line's top to its bottom. What box-based hit-testing uses.
-    public func characterBoxes() -> [(box: Rect, utf16: Range<Int>, line: Int)] {
-        var out: [(Rect, Range<Int>, Int)] = []
-        var seen = Set<Int>()
-        for (gi, g) in glyphs.enumerated() where !g.isEllipsis {
+    public func characterBoxes() -> [(box: Rect, utf16: Range<Int>, line: Int)] { charBoxes }
+
+    /// One pass over the glyphs (a cluster's glyphs are contiguous), plus attachments.
+    static func computeCharacterBoxes(glyphs: [Glyph], lines: [Line], attachments: [PlacedAttachment],
+                                      map: TextIndexMap) -> [(box: Rect, utf16: Range<Int>, line: Int)] {
+        var out: [(box: Rect, utf16: Range<Int>, line: Int)] = []
+        var gi = 0
+        while gi < glyphs.count {
+            let g = glyphs[gi]
+            var end = gi + 1
+            var x0 = g.x, adv = g.advance
+            while end < glyphs.count && glyphs[end].utf16 == g.utf16 && glyphs[end].line == g.line
+                    && glyphs[end].isEllipsis == g.isEllipsis {
+                x0 = min(x0, glyphs[end].x); adv += glyphs[end].advance; end += 1
+            }
+            defer { gi = end }
+            if g.isEllipsis { continue }
             let line = lines[g.line]
-            let clusterGlyphs = glyphs.indices.filter { glyphs[$0].utf16 == g.utf16 && glyphs[$0].line == g.line }
-            guard clusterGlyphs.first == gi, !seen.contains(g.utf16.lowerBound) else { continue }
-            seen.insert(g.utf16.lowerBound)
-            let x0 = clusterGlyphs.map { glyphs[$0].x - 0 }.min() ?? g.x
-            let adv = clusterGlyphs.reduce(0.0) { $0 + glyphs[$1].advance }
-            let parts = graphemes(in: g.utf16)
+            var parts: [Range<Int>] = []
+            var k = map.grapheme(at: g.utf16.lowerBound)
+            while k + 1 < map.graphemeStarts.count && map.graphemeStarts[k] < g.utf16.upperBound {
+                parts.append(max(map.graphemeStarts[k], g.utf16.lowerBound)..<min(map.graphemeStarts[k + 1], g.utf16.upperBound))
+                k += 1
+            }
+            if parts.isEmpty { parts = [g.utf16] }
             for (n, r) in parts.enumerated() {
                 let f0 = Double(n) / Double(parts.count), f1 = Double(n + 1) / Double(parts.count)
                 let (a, b) = g.isRightToLeft ? (1 - f1, 1 - f0) : (f0, f1)
@@ -176,7 +202,10 @@ extension TextLayout {
 
     func layoutPoint(_ p: Point) -> Point? { transform.inverted().map { $0.apply(p) } }
 
-    func glyphIndex(at utf16: Int) -> Int? { glyphs.firstIndex { $0.utf16.contains(utf16) && !$0.isEllipsis } }
+    func glyphIndex(at utf16: Int) -> Int? {
+        guard utf16 >= 0, utf16 < glyphAt.count, glyphAt[utf16] >= 0 else { return nil }
+        return Int(glyphAt[utf16])
+    }
 
     func graphemes(in r: Range<Int>) -> [Range<Int>] {
         var out: [Range<Int>] = []
@@ -211,7 +240,9 @@ extension TextLayout {
 
     func makeHit(glyph: Int?, range: Range<Int>, line: Int, attachment: String?, distance: Double,
                  kind: TextHit.Kind) -> TextHit {
-        let link = links.last(where: { $0.range.overlaps(range) })?.tag
+        // The ellipsis stands for cut text: it is not part of a link.
+        let isEllipsis = glyph.map { glyphs[$0].isEllipsis } ?? false
+        let link = isEllipsis ? nil : links.last(where: { $0.range.overlaps(range) })?.tag
         return TextHit(glyph: glyph, utf16: range, utf8: map.utf8Range(range), character: map.grapheme(at: range.lowerBound),
                        line: line, link: link, attachment: attachment, distance: distance, kind: kind)
     }

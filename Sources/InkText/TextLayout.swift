@@ -68,11 +68,16 @@ public struct TextLayout: Sendable {
     let inkIndex: HitIndex
     /// placement → glyph index, for `inkIndex`.
     let inkGlyph: [Int]
+    /// glyph index → has an outline in `inkIndex`.
+    let glyphHasInk: [Bool]
     let attachmentIndex: HitIndex
     let linkIndex: HitIndex
     /// placement → (glyph index or -1 - attachment index), for `linkIndex`.
     let linkItem: [Int]
     let carets: [Int: [Double]]   // glyph index → ligature caret fractions (0...1) along the advance
+    let charBoxes: [(box: Rect, utf16: Range<Int>, line: Int)]
+    /// UTF-16 offset → first glyph whose cluster holds it (-1: none).
+    let glyphAt: [Int32]
 
     /// Most UTF-16 units one layout accepts.
     public static let maxLength = 1 << 22
@@ -124,6 +129,13 @@ public struct TextLayout: Sendable {
         self.transform = transform
         self.truncated = engine.truncated
         self.carets = engine.carets
+        self.charBoxes = Self.computeCharacterBoxes(glyphs: engine.glyphs, lines: engine.lines,
+                                                    attachments: engine.placedAttachments, map: map)
+        var glyphAt = [Int32](repeating: -1, count: map.length + 1)
+        for (gi, g) in engine.glyphs.enumerated() where !g.isEllipsis {
+            for o in g.utf16 where o >= 0 && o < glyphAt.count && glyphAt[o] < 0 { glyphAt[o] = Int32(gi) }
+        }
+        self.glyphAt = glyphAt
 
         // Hit indexes: ink of every glyph; attachment boxes; link glyphs and attachments in link ranges.
         func inLink(_ r: Range<Int>) -> Bool { links.contains { $0.range.overlaps(r) } }
@@ -140,7 +152,7 @@ public struct TextLayout: Sendable {
             if shape.bounds.isEmpty { continue }
             do { try ink.add(shape, transform: t) } catch { throw TextError.index("glyph \(gi): \(error)") }
             inkGlyph.append(gi)
-            if inLink(g.utf16) {
+            if inLink(g.utf16) && !g.isEllipsis {
                 do { try linkB.add(shape, transform: t) } catch { throw TextError.index("glyph \(gi): \(error)") }
                 linkItem.append(gi)
             }
@@ -157,6 +169,9 @@ public struct TextLayout: Sendable {
         }
         self.inkIndex = ink.build()
         self.inkGlyph = inkGlyph
+        var hasInk = [Bool](repeating: false, count: engine.glyphs.count)
+        for gi in inkGlyph { hasInk[gi] = true }
+        self.glyphHasInk = hasInk
         self.attachmentIndex = att.build()
         self.linkIndex = linkB.build()
         self.linkItem = linkItem
