@@ -60,7 +60,7 @@ extension HitIndex.Storage {
             let p = Int(cellItems[k]); k += 1
             let r = placements[p]
             let (fx, fy) = toShape(r, x, y)
-            if views[Int(r.shape)].contains(fx, fy) { return p }
+            if (viewBase + Int(r.shape)).pointee.contains(fx, fy) { return p }
         }
         return -1
     }
@@ -69,22 +69,22 @@ extension HitIndex.Storage {
     @inline(__always) func viewDistance(_ p: Int, _ x: Double, _ y: Double, bound: Double) -> Double {
         let r = placements[p]
         let (fx, fy) = toShape(r, x, y)
-        let v = views[Int(r.shape)]
-        return viewDistance(r, v, v.cellIndex(fx, fy), fx, fy, bound: bound)
+        let v = viewBase + Int(r.shape)
+        return viewDistance(r, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: bound)
     }
 
-    @inline(__always) func viewDistance(_ r: PlacementRecord, _ v: ShapeView, _ c: Int, _ fx: Double, _ fy: Double,
-                                        bound: Double) -> Double {
+    @inline(__always) func viewDistance(_ r: PlacementRecord, _ v: UnsafeMutablePointer<ShapeView>, _ c: Int,
+                                        _ fx: Double, _ fy: Double, bound: Double) -> Double {
         if r.scale > 0 {
             let s = Double(r.scale)
-            return v.distance(cell: c, fx, fy, bound: bound / s) * s
+            return v.pointee.distance(cell: c, fx, fy, bound: bound / s) * s
         }
         // General linear map: forward = inverse of m.
         let m00 = Double(r.m00), m01 = Double(r.m01), m10 = Double(r.m10), m11 = Double(r.m11)
         let det = m00 * m11 - m01 * m10
         // m maps view → shape as [[m00 m01][m10 m11]]; its inverse maps shape → view.
         let la = m11 / det, lc = -m01 / det, lb = -m10 / det, ld = m00 / det
-        return v.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: -Double(r.scale), bound: bound)
+        return v.pointee.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: -Double(r.scale), bound: bound)
     }
 
     func bestHit(_ x: Double, _ y: Double, radius: Double) -> Hit? {
@@ -100,13 +100,13 @@ extension HitIndex.Storage {
                 let p = Int(cellItems[k]); k += 1
                 let rec = placements[p]
                 let (fx, fy) = toShape(rec, x, y)
-                let v = views[Int(rec.shape)]
-                if v.contains(fx, fy) {
-                    let d = viewDistance(rec, v, v.cellIndex(fx, fy), fx, fy, bound: .infinity)
+                let v = viewBase + Int(rec.shape)
+                if v.pointee.contains(fx, fy) {
+                    let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
                     return Hit(placement: p, distance: -d, isInside: true)
                 }
                 if r > 0 {
-                    let d = viewDistance(rec, v, v.cellIndex(fx, fy), fx, fy, bound: best)
+                    let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: best)
                     if d < best || (d == best && p > bestK) { best = d; bestK = p }
                 }
             }
@@ -130,9 +130,9 @@ extension HitIndex.Storage {
         forEachCandidate(x, y, radius: r, skipping: -1) { p in
             let rec = placements[p]
             let (fx, fy) = toShape(rec, x, y)
-            let v = views[Int(rec.shape)]
-            let inside = v.windingNumber(fx, fy) != 0
-            let d = viewDistance(rec, v, v.cellIndex(fx, fy), fx, fy, bound: inside ? .infinity : r)
+            let v = viewBase + Int(rec.shape)
+            let inside = v.pointee.windingNumber(fx, fy) != 0
+            let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: inside ? .infinity : r)
             if inside { out.append(Hit(placement: p, distance: -d, isInside: true)) }
             else if d <= r { out.append(Hit(placement: p, distance: d, isInside: false)) }
         }

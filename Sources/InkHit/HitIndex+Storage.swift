@@ -7,6 +7,8 @@ extension HitIndex {
         let tolerance: Double
         let shapes: [GlyphShape]                         // keeps the shapes (and their buffers) alive
         let views: UnsafeMutableBufferPointer<ShapeView>
+        /// `views.baseAddress`: shape views are read in place, never copied (they are ~180 bytes).
+        let viewBase: UnsafeMutablePointer<ShapeView>
         let placements: UnsafeMutableBufferPointer<PlacementRecord>
         let cellStart: UnsafeMutableBufferPointer<UInt32>
         let cellItems: UnsafeMutableBufferPointer<UInt32>
@@ -120,6 +122,7 @@ extension HitIndex {
             _ = self.placements.initialize(from: recs)
             self.views = .allocate(capacity: max(shapes.count, 1))
             _ = self.views.initialize(from: shapes.map(ShapeView.init))
+            self.viewBase = self.views.baseAddress!
         }
 
         deinit {
