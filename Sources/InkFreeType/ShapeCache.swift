@@ -11,13 +11,24 @@ import Synchronization
 ///
 /// Thread-safe (`Sendable`): lookups take a lock; a missing shape is built outside the lock (two threads
 /// racing on one glyph may both build it; the first stored wins). The cache grows without bound unless
-/// `removeAll()` is called; `count` and `byteCount` report its size.
+/// `removeAll()` is called; `count` and `byteCount` report its size (both O(1)), so an owner can bound it
+/// (`JobRunner` empties it between jobs when it holds more than `JobLimits.maxCachedShapeBytes`).
 public final class ShapeCache: Sendable {
     struct Key: Hashable { var font: UInt64; var glyph: UInt32; var toleranceExponent: Int }
-    private let table = Mutex<[Key: GlyphShape]>([:])
+    struct Table {
+        var shapes: [Key: GlyphShape] = [:]
+        var bytes = 0
+    }
+    private let table = Mutex<Table>(Table())
     public let limits: ShapeLimits
+    /// Distances within this many view px of a glyph's box are answered from precomputed near lists (fast);
+    /// farther ones are still exact, only slower. Radii up to about this value stay fast.
+    public let fastDistancePx: Double
 
-    public init(limits: ShapeLimits = .default) { self.limits = limits }
+    public init(limits: ShapeLimits = .default, fastDistancePx: Double = 4) {
+        self.limits = limits
+        self.fastDistancePx = (fastDistancePx.isFinite && fastDistancePx >= 0) ? min(fastDistancePx, 64) : 4
+    }
 
     /// The largest power of two ≤ `t` (for finite t > 0).
     public static func toleranceClass(_ t: Double) -> Double {
@@ -29,16 +40,21 @@ public final class ShapeCache: Sendable {
     /// - Throws: `FontError` from the font (glyph out of range, broken outline, …), or `ShapeError`
     ///   (invalid tolerance, too many edges).
     public func shape(font: Font, glyph: UInt32, tolerance: Double) throws -> GlyphShape {
+        try shape(font: font, glyph: glyph, tolerance: tolerance, margin: nil)
+    }
+
+    func shape(font: Font, glyph: UInt32, tolerance: Double, margin: Double?) throws -> GlyphShape {
         guard tolerance.isFinite, tolerance > 0, tolerance.isNormal else { throw ShapeError.invalidTolerance(tolerance) }
         let key = Key(font: font.id, glyph: glyph, toleranceExponent: Int(tolerance.exponent))
-        if let s = table.withLock({ $0[key] }) { return s }
+        if let s = table.withLock({ $0.shapes[key] }) { return s }
         let outline = try font.outline(glyph: glyph)
-        let shape = try GlyphShape(tolerance: Self.toleranceClass(tolerance), limits: limits) { sink in
+        let shape = try GlyphShape(tolerance: Self.toleranceClass(tolerance), limits: limits, margin: margin) { sink in
             outline.decompose(into: &sink)
         }
         return table.withLock { t in
-            if let existing = t[key] { return existing }
-            t[key] = shape
+            if let existing = t.shapes[key] { return existing }
+            t.shapes[key] = shape
+            t.bytes += shape.byteCount
             return shape
         }
     }
@@ -48,13 +64,17 @@ public final class ShapeCache: Sendable {
     public func shape(font: Font, glyph: UInt32, viewTolerance: Double, transform: AffineTransform) throws -> GlyphShape {
         let s = transform.maxScale
         guard s.isFinite, s > 0 else { throw ShapeError.invalidTolerance(.nan) }
-        return try shape(font: font, glyph: glyph, tolerance: viewTolerance / s)
+        let t = viewTolerance / s
+        guard t.isFinite, t > 0, t.isNormal else { throw ShapeError.invalidTolerance(t) }
+        // The class serves scales from viewTolerance / (2·class) up: size the margin for the smallest.
+        let margin = fastDistancePx * 2 * Self.toleranceClass(t) / viewTolerance
+        return try shape(font: font, glyph: glyph, tolerance: t, margin: margin)
     }
 
     /// Number of cached shapes.
-    public var count: Int { table.withLock { $0.count } }
-    /// Bytes held by the cached shapes.
-    public var byteCount: Int { table.withLock { $0.values.reduce(0) { $0 + $1.byteCount } } }
+    public var count: Int { table.withLock { $0.shapes.count } }
+    /// Bytes held by the cached shapes (`GlyphShape.byteCount` summed).
+    public var byteCount: Int { table.withLock { $0.bytes } }
     /// Drops every cached shape (indexes that hold shapes keep them alive).
-    public func removeAll() { table.withLock { $0.removeAll() } }
+    public func removeAll() { table.withLock { $0 = Table() } }
 }

@@ -5,20 +5,20 @@ import InkGeometry
 struct ShapeGridBuilder {
     let edges: [FEdge]
     let limits: ShapeLimits
+    /// Distance margin around the box, shape units (nil: 30 % of the longer side).
+    let margin: Double?
     /// Grid cells per √edge along the glyph's longer side.
     static let density = 1.6
-    /// Cells within this Chebyshev ring distance of a boundary cell get a near list.
-    static let nearRings = 5
 
     struct Output {
         var bounds: Rect = .empty
         var grid = ShapeGrid()
         var cells: [ShapeCell] = []
         var crossEdges: [FEdge] = []
-        var nearEdges: [NearEdge] = []
+        var nearEdges: [NearRef] = []
     }
 
-    func build() -> Output {
+    func build() throws(ShapeError) -> Output {
         var out = Output()
         guard !edges.isEmpty else { return out }
         var bounds = Rect.empty
@@ -28,21 +28,25 @@ struct ShapeGridBuilder {
         }
         out.bounds = bounds
         let size = max(bounds.width, bounds.height)
-        let maxN = max(1, (limits.maxCellsPerAxis - 3) / 2)
-        let n = max(2, min(maxN, Int((Double(edges.count).squareRoot() * Self.density).rounded(.up))))
+        // n cells span the box's longer side; the box needs n + 1 cells (floor indexing of its far edge),
+        // plus m margin cells on each side, within the per-axis limit.
+        let avail = limits.maxCellsPerAxis
+        let n = max(1, min(avail - 1, Int((Double(edges.count).squareRoot() * Self.density).rounded(.up))))
         var cell = size / Double(n)
         if !(cell > 0) || !cell.isFinite { cell = max(abs(bounds.minX), abs(bounds.minY), 1) * 1e-3 }
-        let m = (n + 1) / 2
+        let marginUnits = (margin.map { $0.isFinite && $0 >= 0 ? $0 : 0 }) ?? 0.3 * size
+        let marginCells = min((marginUnits / cell).rounded(.up), Double(avail))   // NaN → 0 below
+        let m = max(0, min((avail - n - 1) / 2, marginCells >= 0 ? Int(marginCells) : 0))
         var g = ShapeGrid()
         g.cellSize = cell
         g.invCell = 1 / cell
         g.originX = bounds.minX - Double(m) * cell
         g.originY = bounds.minY - Double(m) * cell
-        g.nx = min(limits.maxCellsPerAxis, Int((bounds.width / cell).rounded(.up)) + 2 * m + 1)
-        g.ny = min(limits.maxCellsPerAxis, Int((bounds.height / cell).rounded(.up)) + 2 * m + 1)
         g.margin = m
-        g.wx = min(g.nx - m, Int((bounds.width / cell).rounded(.up)) + 1)
-        g.wy = min(g.ny - m, Int((bounds.height / cell).rounded(.up)) + 1)
+        g.wx = Int((bounds.width / cell).rounded(.down)) + 1
+        g.wy = Int((bounds.height / cell).rounded(.down)) + 1
+        g.nx = g.wx + 2 * m
+        g.ny = g.wy + 2 * m
         out.grid = g
         let nx = g.nx, ny = g.ny, cellCount = nx * ny
 
@@ -67,6 +71,9 @@ struct ShapeGridBuilder {
                 }
             }
         }
+        // Bytes so far: prepared + stored edges, hot and cold cells, crossing lists.
+        let fixedBytes = edges.count * 36 + cellCount * 32 + pairs.count * 16
+        guard fixedBytes <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
         var starts = [Int](repeating: 0, count: cellCount + 1)
         for c in 0..<cellCount { starts[c + 1] = starts[c] + counts[c] }
         var fill = starts
@@ -148,21 +155,23 @@ struct ShapeGridBuilder {
             cells[c].lower = Float(Double(max(0, ring[c] - 1)) * cell * (1 - 1e-6))
         }
 
-        // 4. Near lists: every edge that can be nearest to some point of the cell.
-        let half = 0.5 * cell * 2.0.squareRoot()
-        for j in 0..<ny {
-            for i in 0..<nx {
-                let c = j * nx + i
-                guard ring[c] <= Int32(Self.nearRings) else { continue }
-                let center = Point(g.originX + (Double(i) + 0.5) * cell, g.originY + (Double(j) + 0.5) * cell)
-                // Exact distance from the center: rings outward until they cannot hold anything closer.
+        // 4. Near lists, one per 2×2 block of cells: every edge that can be nearest to some point of the
+        //    block. Rings start at the block's first boundary ring (nothing nearer holds an edge).
+        let half = cell * 2.0.squareRoot()            // half-diagonal of a 2×2 block
+        for bj in stride(from: 0, to: ny, by: 2) {
+            for bi in stride(from: 0, to: nx, by: 2) {
+                let c0 = bj * nx + bi
+                let firstRing = Int(ring[c0] == Int32.max ? 0 : ring[c0])
+                let center = Point(g.originX + Double(bi + 1) * cell, g.originY + Double(bj + 1) * cell)
+                // Exact distance from the block centre (a corner of cell (bi, bj)): ring r around that cell
+                // is at least (r - 1) cells away.
                 var best2 = Double.infinity
-                var rr = 0
+                var rr = firstRing
                 while true {
-                    let ringLow = (Double(rr) - 0.5) * cell
+                    let ringLow = Double(rr - 1) * cell
                     if ringLow > 0 && ringLow * ringLow > best2 { break }
                     if rr > nx + ny { break }
-                    forEachRingCell(i, j, rr, nx, ny) { cc in
+                    forEachRingCell(bi, bj, rr, nx, ny) { cc in
                         for q in starts[cc]..<starts[cc + 1] {
                             let e = edges[Int(crossIdx[q])]
                             best2 = min(best2, Segment.distanceSquared(center, Point(Double(e.x0), Double(e.y0)),
@@ -173,33 +182,41 @@ struct ShapeGridBuilder {
                 }
                 let dc = best2.squareRoot()
                 let rho = dc + 2 * half + cell * 1e-6
-                let rings = Int((rho / cell + 0.5).rounded(.up))
+                let rings = Int((rho / cell).rounded(.up)) + 1
                 token &+= 1
                 let startNear = out.nearEdges.count
-                var found: [(Double, FEdge)] = []
-                for rr2 in 0...rings {
-                    forEachRingCell(i, j, rr2, nx, ny) { cc in
-                        for q in starts[cc]..<starts[cc + 1] {
-                            let k = Int(crossIdx[q])
-                            if stamp[k] == token { continue }
-                            stamp[k] = token
-                            let e = edges[k]
-                            let d = Segment.distance(center, Point(Double(e.x0), Double(e.y0)), Point(Double(e.x1), Double(e.y1)))
-                            if d <= rho { found.append((d, e)) }
+                var found: [(Double, Int)] = []
+                if firstRing <= rings {
+                    for rr2 in firstRing...rings {
+                        forEachRingCell(bi, bj, rr2, nx, ny) { cc in
+                            for q in starts[cc]..<starts[cc + 1] {
+                                let k = Int(crossIdx[q])
+                                if stamp[k] == token { continue }
+                                stamp[k] = token
+                                let e = edges[k]
+                                let d = Segment.distance(center, Point(Double(e.x0), Double(e.y0)), Point(Double(e.x1), Double(e.y1)))
+                                if d <= rho { found.append((d, k)) }
+                            }
                         }
                     }
                 }
-                // Sorted by distance from the centre, each with a lower bound for any point of the cell,
+                // Sorted by distance from the centre, each with a lower bound for any point of the block,
                 // so a query stops at the first edge that cannot beat its best.
                 found.sort { $0.0 < $1.0 }
                 for (d, e) in found {
-                    out.nearEdges.append(NearEdge(e, lower: Float(max(0, d - half) * (1 - 1e-6))))
+                    out.nearEdges.append(NearRef(edge: UInt32(e), lower: Float(max(0, d - half) * (1 - 1e-6))))
                 }
-                cells[c].nearStart = UInt32(startNear)
-                cells[c].nearCount = UInt32(out.nearEdges.count - startNear)
-                cells[c].hasNear = true
-                if !cells[c].isBoundary {
-                    cells[c].lower = max(cells[c].lower, Float(max(0, dc - half) * (1 - 1e-6)))
+                guard fixedBytes + out.nearEdges.count * 8 <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
+                for j in bj..<min(bj + 2, ny) {
+                    for i in bi..<min(bi + 2, nx) {
+                        let c = j * nx + i
+                        cells[c].nearStart = UInt32(startNear)
+                        cells[c].nearCount = UInt32(out.nearEdges.count - startNear)
+                        cells[c].hasNear = true
+                        if !cells[c].isBoundary {
+                            cells[c].lower = max(cells[c].lower, Float(max(0, dc - half) * (1 - 1e-6)))
+                        }
+                    }
                 }
             }
         }

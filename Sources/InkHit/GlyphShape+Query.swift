@@ -8,7 +8,8 @@ struct ShapeView: @unchecked Sendable {
     let hot: UnsafePointer<HotCell>
     let cold: UnsafePointer<ColdCell>
     let cross: UnsafePointer<FEdge>
-    let near: UnsafePointer<NearEdge>
+    let near: UnsafePointer<NearRef>
+    let prepared: UnsafePointer<NearEdge>
     let originX: Double, originY: Double, invCell: Double
     let nx: Int, ny: Int
     let minX: Double, minY: Double, maxX: Double, maxY: Double
@@ -22,7 +23,8 @@ struct ShapeView: @unchecked Sendable {
         hot = UnsafePointer(s.hot.baseAddress!)
         cold = UnsafePointer(s.cold.baseAddress!)
         cross = UnsafePointer(s.crossEdges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
-        near = UnsafePointer(s.nearEdges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
+        near = UnsafePointer(s.nearEdges.baseAddress!)
+        prepared = UnsafePointer(s.prepared.baseAddress!)
         originX = s.grid.originX; originY = s.grid.originY; invCell = s.grid.invCell
         nx = s.grid.nx; ny = s.grid.ny
         wOriginX = s.grid.windingOriginX; wOriginY = s.grid.windingOriginY
@@ -99,7 +101,8 @@ struct ShapeView: @unchecked Sendable {
     @inline(__always) static func dist2(_ x: Double, _ y: Double, _ e: NearEdge) -> Double {
         let apx = x - Double(e.ax), apy = y - Double(e.ay)
         let ex = Double(e.ex), ey = Double(e.ey)
-        var t = (apx * ex + apy * ey) * Double(e.invLen2)
+        let inv = e.invLen2 > 0 ? Double(e.invLen2) : 1 / max(ex * ex + ey * ey, .leastNormalMagnitude)
+        var t = (apx * ex + apy * ey) * inv
         t = t < 0 ? 0 : (t > 1 ? 1 : t)
         let qx = apx - ex * t, qy = apy - ey * t
         return qx * qx + qy * qy
@@ -128,14 +131,14 @@ struct ShapeView: @unchecked Sendable {
                 let e = near[k]
                 let lo = Double(e.lower)
                 if lo * lo > best2 { break }
-                let d2 = Self.dist2(x, y, e)
+                let d2 = Self.dist2(x, y, prepared[Int(e.edge)])
                 if d2 <= best2 { best2 = d2; found = true }
                 k += 1
             }
             return found ? best2.squareRoot() : .infinity
         }
         var best2 = Double.infinity
-        for k in 0..<edgeCount { best2 = min(best2, Self.dist2(x, y, edges[k])) }
+        for k in 0..<edgeCount { best2 = min(best2, Self.dist2(x, y, prepared[k])) }
         return best2.squareRoot()
     }
 

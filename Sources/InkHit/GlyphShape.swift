@@ -29,12 +29,16 @@ public final class GlyphShape: @unchecked Sendable {
     /// Distance data per cell.
     let cold: UnsafeMutableBufferPointer<ColdCell>
     let crossEdges: UnsafeMutableBufferPointer<FEdge>
-    let nearEdges: UnsafeMutableBufferPointer<NearEdge>
+    /// Near lists: references into `prepared`, sorted per cell by their lower bound.
+    let nearEdges: UnsafeMutableBufferPointer<NearRef>
+    /// Every edge prepared for distance queries (start, direction, 1/|direction|²).
+    let prepared: UnsafeMutableBufferPointer<NearEdge>
     let grid: ShapeGrid
 
     /// Bytes of storage this shape holds (edges, grid cells and their lists).
     public var byteCount: Int {
-        MemoryLayout<FEdge>.stride * (edges.count + crossEdges.count) + MemoryLayout<NearEdge>.stride * nearEdges.count
+        MemoryLayout<FEdge>.stride * (edges.count + crossEdges.count) + MemoryLayout<NearRef>.stride * nearEdges.count
+            + MemoryLayout<NearEdge>.stride * prepared.count
             + MemoryLayout<HotCell>.stride * hot.count + MemoryLayout<ColdCell>.stride * cold.count
     }
 
@@ -45,7 +49,7 @@ public final class GlyphShape: @unchecked Sendable {
     ///   `ShapeError.toleranceNotMet` when a curve would need more than `Flattening.maxSegmentsPerCurve` segments,
     ///   `ShapeError.tooManyEdges` beyond `limits.maxEdges`.
     public convenience init(
-        tolerance: Double, limits: ShapeLimits = .default,
+        tolerance: Double, limits: ShapeLimits = .default, margin: Double? = nil,
         outline draw: (inout FlatteningSink<NormalizingSink<PolygonSink>>) throws -> Void
     ) throws {
         guard tolerance.isFinite, tolerance > 0 else { throw ShapeError.invalidTolerance(tolerance) }
@@ -54,19 +58,23 @@ public final class GlyphShape: @unchecked Sendable {
         sink.base.finish()
         if sink.base.droppedNonFinite > 0 { throw ShapeError.nonFiniteCoordinate }
         if sink.cappedCurves > 0 { throw ShapeError.toleranceNotMet(curves: sink.cappedCurves) }
-        try self.init(polygon: sink.base.base.result, tolerance: tolerance, limits: limits)
+        try self.init(polygon: sink.base.base.result, tolerance: tolerance, limits: limits, margin: margin)
     }
 
     /// Builds a shape from recorded elements, flattening curves at `tolerance` (in the elements' units).
-    public convenience init(elements: [PathElement], tolerance: Double, limits: ShapeLimits = .default) throws {
-        try self.init(tolerance: tolerance, limits: limits) { sink in elements.replay(into: &sink) }
+    public convenience init(elements: [PathElement], tolerance: Double, limits: ShapeLimits = .default,
+                            margin: Double? = nil) throws {
+        try self.init(tolerance: tolerance, limits: limits, margin: margin) { sink in elements.replay(into: &sink) }
     }
 
     /// Builds a shape from a polygon taken as is (`tolerance` records how far it is from the true outline,
     /// in the polygon's units; 0 if the polygon *is* the shape).
     ///
     /// - Throws: `ShapeError.nonFiniteCoordinate`, `ShapeError.tooManyEdges`, `ShapeError.invalidTolerance`.
-    public init(polygon: Polygon, tolerance: Double = 0, limits: ShapeLimits = .default) throws {
+    ///
+    /// `margin` (shape units): how far around the glyph box distance queries are fast (precomputed near
+    /// lists); farther points are still exact, only slower. Default: 30 % of the box's longer side.
+    public init(polygon: Polygon, tolerance: Double = 0, limits: ShapeLimits = .default, margin: Double? = nil) throws {
         guard tolerance.isFinite, tolerance >= 0 else { throw ShapeError.invalidTolerance(tolerance) }
         var list: [FEdge] = []
         for c in polygon.contours where c.count >= 2 {
@@ -83,7 +91,7 @@ public final class GlyphShape: @unchecked Sendable {
             }
         }
         self.tolerance = tolerance
-        let built = ShapeGridBuilder(edges: list, limits: limits).build()
+        let built = try ShapeGridBuilder(edges: list, limits: limits, margin: margin).build()
         self.bounds = built.bounds
         self.grid = built.grid
         self.edges = .allocate(capacity: list.count)
@@ -114,10 +122,12 @@ public final class GlyphShape: @unchecked Sendable {
         _ = self.crossEdges.initialize(from: packed)
         self.nearEdges = .allocate(capacity: max(1, built.nearEdges.count))
         _ = self.nearEdges.initialize(from: built.nearEdges)
+        self.prepared = .allocate(capacity: max(1, list.count))
+        _ = self.prepared.initialize(from: list.map { NearEdge($0) })
     }
 
     deinit {
-        edges.deallocate(); hot.deallocate(); cold.deallocate(); crossEdges.deallocate(); nearEdges.deallocate()
+        edges.deallocate(); hot.deallocate(); cold.deallocate(); crossEdges.deallocate(); nearEdges.deallocate(); prepared.deallocate()
     }
 
     /// The polygon edges as stored (start, end), in the shape's units. For tests and oracles.
@@ -149,9 +159,13 @@ public struct ShapeLimits: Sendable, Hashable {
     public var maxEdges: Int
     /// Most grid cells along one axis of a shape's grid.
     public var maxCellsPerAxis: Int
-    public init(maxEdges: Int = 1_000_000, maxCellsPerAxis: Int = 192) {
+    /// Most bytes one shape's storage may take (edges, grid, crossing and near lists).
+    public var maxBytes: Int
+    /// `maxCellsPerAxis` is clamped to 2...1024 (a grid needs two cells to cover a glyph box).
+    public init(maxEdges: Int = 1_000_000, maxCellsPerAxis: Int = 192, maxBytes: Int = 256 << 20) {
         self.maxEdges = max(0, maxEdges)
-        self.maxCellsPerAxis = max(1, min(maxCellsPerAxis, 1024))
+        self.maxCellsPerAxis = max(2, min(maxCellsPerAxis, 1024))
+        self.maxBytes = max(0, maxBytes)
     }
     public static let `default` = ShapeLimits()
 }
@@ -163,6 +177,7 @@ public enum ShapeError: Error, Sendable, Hashable, CustomStringConvertible {
     case coordinateOutOfRange
     case toleranceNotMet(curves: Int)
     case tooManyEdges(limit: Int)
+    case tooLarge(limit: Int)
 
     public var description: String {
         switch self {
@@ -172,6 +187,7 @@ public enum ShapeError: Error, Sendable, Hashable, CustomStringConvertible {
         case .toleranceNotMet(let n):
             return "\(n) curve(s) would need more than \(Flattening.maxSegmentsPerCurve) segments to meet the tolerance"
         case .tooManyEdges(let l): return "outline has more than \(l) edges after flattening"
+        case .tooLarge(let l): return "the shape's grid would take more than \(l) bytes (ShapeLimits.maxBytes)"
         }
     }
 }
@@ -184,15 +200,20 @@ struct FEdge: Sendable {
 /// An edge prepared for distance queries: start, direction and 1/|direction|² (no division per query).
 struct NearEdge: Sendable {
     var ax: Float, ay: Float, ex: Float, ey: Float, invLen2: Float
-    /// Lower bound on the distance from any point of the owning cell to this edge (shape units).
-    var lower: Float
-    init(_ e: FEdge, lower: Float) {
-        self.lower = lower
+    init(_ e: FEdge) {
         ax = e.x0; ay = e.y0
         ex = e.x1 - e.x0; ey = e.y1 - e.y0
         let l2 = Double(ex) * Double(ex) + Double(ey) * Double(ey)
-        invLen2 = l2 > 0 ? Float(1 / l2) : 0
+        let inv = Float(1 / l2)
+        // Edges so long that 1/length² is not a normal Float (beyond ~1e19 units) divide at query time.
+        invLen2 = (l2 > 0 && inv.isNormal) ? inv : -1
     }
+}
+
+/// A near-list entry: an edge of `prepared` and a lower bound on its distance from any point of the cell.
+struct NearRef: Sendable {
+    var edge: UInt32
+    var lower: Float
 }
 
 /// One grid cell of a shape.

@@ -19,7 +19,9 @@ extension HitIndex {
     }
 
     /// Every placement whose ink is within `radius` of `point` (signed distance ≤ radius), nearest first
-    /// (by signed distance; ties → topmost). Allocates the returned array.
+    /// (by signed distance; ties → topmost). At radius 0 only placements whose ink contains the point
+    /// (as `hit(at:radius:)`: a point exactly on an outline counts as the winding rule decides).
+    /// Allocates the returned array.
     public func hits(at point: Point, radius: Double = 0) -> [Hit] {
         var out: [Hit] = []
         hits(at: point, radius: radius, into: &out)
@@ -134,7 +136,7 @@ extension HitIndex.Storage {
             let inside = v.pointee.windingNumber(fx, fy) != 0
             let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: inside ? .infinity : r)
             if inside { out.append(Hit(placement: p, distance: -d, isInside: true)) }
-            else if d <= r { out.append(Hit(placement: p, distance: d, isInside: false)) }
+            else if r > 0 && d <= r { out.append(Hit(placement: p, distance: d, isInside: false)) }
         }
     }
 

@@ -72,6 +72,19 @@ extension HitIndex {
                         || (all.width / cell) > 60000 || (all.height / cell) > 60000 {
                     cell *= 1.5
                 }
+                // Bound the entries too: a few page-sized placements among many small ones would be listed
+                // in every cell (memory growing as n^1.5). Coarser cells until at most 8 per placement.
+                let maxEntries = 8.0 * Double(inked) + 65536
+                func entries(_ c: Double) -> Double {
+                    var total = 0.0
+                    for b in boxes where !b.isEmpty {
+                        let w = ((b.maxX - all.minX) / c).rounded(.down) - ((b.minX - all.minX) / c).rounded(.down) + 1
+                        let h = ((b.maxY - all.minY) / c).rounded(.down) - ((b.minY - all.minY) / c).rounded(.down) + 1
+                        total += w * h
+                    }
+                    return total
+                }
+                while entries(cell) > maxEntries { cell *= 1.5 }
             }
             let nx = all.isEmpty ? 0 : Int((all.width / cell).rounded(.down)) + 1
             let ny = all.isEmpty ? 0 : Int((all.height / cell).rounded(.down)) + 1
