@@ -3,7 +3,7 @@
 // on InkHit never resolves the benchmark harness. Run from this directory:
 //
 //   swift package --allow-writing-to-package-directory benchmark          # all benchmarks (release)
-//   swift package benchmark thresholds check --filter 'query'             # assert 0 allocations per query
+//   swift package benchmark thresholds check --filter '.*\.query\..*\.(batch|single)'   # 0 allocations/query
 //   swift run -c release ink-bench-summary                                # the table of BENCHMARKS.md
 //
 // See README.md here and BENCHMARKS.md at the repository root.
@@ -14,7 +14,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "InkHit", path: ".."),
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        // The repository was renamed from ordo-one/package-benchmark; its plugin warns about the old identifier.
+        // MallocInterposer (the default on Swift 6.3) counts allocations without jemalloc or any system package.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
         // Workloads ("page", rotated page, '@', CJK line, scaling) and the Swift baselines that need only
@@ -44,14 +46,14 @@ let package = Package(
         .executableTarget(
             name: "InkHitBenchmarks",
             dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
                 "InkBenchSupport", "InkBenchRaster",
                 .product(name: "InkGeometry", package: "InkHit"),
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
             ],
             path: "Benchmarks/InkHitBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // One run → the whole table of BENCHMARKS.md (medians, ratios, wrong answers, memory, peak RSS);
         // also a small driver for perf / callgrind (`ink-bench-summary profile`).

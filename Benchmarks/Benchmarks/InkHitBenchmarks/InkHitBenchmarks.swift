@@ -3,8 +3,9 @@
 //
 // Names: <workload>.<what>[.<variant>]. Query benchmarks answer every point of the workload once per
 // iteration (200,000 points; brute force: the first 10,000) and record the custom metric
-// "ns per point x100" (median = ns/point × 100). Batch query benchmarks assert zero allocations through
-// `thresholds` below and the checked-in files in Thresholds/ (`swift package benchmark thresholds check`).
+// "ns per point x100" (median = ns/point × 100). Batch and single-point query benchmarks assert zero
+// allocations through `thresholds` below and the checked-in files in Thresholds/
+// (`swift package benchmark thresholds check`).
 import Benchmark
 import InkBenchRaster
 import InkBenchSupport
@@ -16,15 +17,16 @@ import InkHit
 let nsPerPoint = BenchmarkMetric.custom("ns per point x100", polarity: .prefersSmaller, useScalingFactor: false)
 
 let queryMetrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal, nsPerPoint]
-let zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(absolute: [.p90: 0])]
+var zeroAllocations: [BenchmarkMetric: BenchmarkThresholds] { [.mallocCountTotal: .init(absolute: [.p90: 0])] }
 
 func queryConfig(zeroAllocs: Bool, seconds: Int = 2) -> Benchmark.Configuration {
-    .init(metrics: queryMetrics, timeUnits: .milliseconds, warmupIterations: 2, maxDuration: .seconds(seconds),
+    .init(metrics: queryMetrics, timeUnits: .milliseconds, units: [nsPerPoint: .count], warmupIterations: 2,
+          maxDuration: .seconds(seconds),
           maxIterations: 1_000, thresholds: zeroAllocs ? zeroAllocations : nil)
 }
 
 func buildConfig(seconds: Int = 3, extra: [BenchmarkMetric] = []) -> Benchmark.Configuration {
-    .init(metrics: [.wallClock, .throughput, .mallocCountTotal] + extra, timeUnits: .milliseconds,
+    .init(metrics: [.wallClock, .throughput, .mallocCountTotal] + extra, timeUnits: .microseconds,
           warmupIterations: 1, maxDuration: .seconds(seconds), maxIterations: 500)
 }
 
@@ -87,8 +89,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Scaling — 200, 2,000, 20,000, 200,000 glyphs (points uniform over the whole text block)
     for n in Workloads.scalingCounts {
-        queryBenchmark("scaling.query.r0.\(n)", radius: 0, path: .batch) { Fixtures.scaling(n) }
-        queryBenchmark("scaling.query.r3.5.\(n)", radius: 3.5, path: .batch) { Fixtures.scaling(n) }
+        queryBenchmark("scaling.query.r0.\(n).batch", radius: 0, path: .batch) { Fixtures.scaling(n) }
+        queryBenchmark("scaling.query.r3.5.\(n).batch", radius: 3.5, path: .batch) { Fixtures.scaling(n) }
         Benchmark("scaling.build.warm.\(n)", configuration: buildConfig(seconds: 4, extra: [.peakMemoryResident])) { benchmark in
             let w = Fixtures.scaling(n)
             for _ in benchmark.scaledIterations { blackHole(try! w.buildIndex(font: w.font, cache: w.cache)) }

@@ -14,7 +14,7 @@ public final class BruteForce: @unchecked Sendable {
     /// Placement k owns edges `start[k] ..< start[k + 1]`.
     let start: [Int]
     /// View-space bounding boxes (empty for placements without ink).
-    let boxes: [Rect]
+    public let boxes: [Rect]
     public var count: Int { boxes.count }
     public var edgeCount: Int { start.last ?? 0 }
     public var byteCount: Int { edges.count * 8 + start.count * 8 + boxes.count * 32 }

@@ -4,6 +4,12 @@ public enum Timing {
     /// passed (at most `maxRounds`), and returns the median round time in seconds.
     public static func median(rounds: Int = 11, minSeconds: Double = 0.5, maxRounds: Int = 1_000,
                               _ body: () -> Void) -> Double {
+        stats(rounds: rounds, minSeconds: minSeconds, maxRounds: maxRounds, body).median
+    }
+
+    /// Like `median`, also returning the fastest round (the least disturbed by other processes).
+    public static func stats(rounds: Int = 11, minSeconds: Double = 0.5, maxRounds: Int = 1_000,
+                             _ body: () -> Void) -> (median: Double, min: Double) {
         let clock = ContinuousClock()
         body()
         var samples: [Double] = []
@@ -18,6 +24,6 @@ public enum Timing {
         }
         samples.sort()
         let n = samples.count
-        return n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2
+        return (n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2, samples[0])
     }
 }

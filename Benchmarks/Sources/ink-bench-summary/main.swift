@@ -3,7 +3,9 @@
 //   swift run -c release ink-bench-summary              # full run (a few minutes)
 //   swift run -c release ink-bench-summary --quick      # fewer rounds
 //   .build/release/ink-bench-summary rss 200000         # peak RSS of building a 200,000-glyph index
-//   .build/release/ink-bench-summary profile r0 10      # page batch query loop for 10 s (perf / callgrind)
+//   .build/release/ink-bench-summary profile r0 10      # page batch query loop for 10 s (perf)
+//   .build/release/ink-bench-summary profile r3.5 x1    # exactly one pass (callgrind)
+//   .build/release/ink-bench-summary profile cold 10    # cold page builds for 10 s (perf)
 //
 // Timings are medians of rounds (each round answers all points once); ns/point = round time / points.
 import Foundation
@@ -42,7 +44,34 @@ func currentRSSKiB() -> Int {
 
 /// ns per point of one pass of `body` over `n` points (median of rounds).
 func nsPerPoint(_ n: Int, rounds: Int = minRounds, seconds: Double = minSeconds, _ body: () -> Void) -> Double {
-    Timing.median(rounds: rounds, minSeconds: seconds, body) * 1e9 / Double(n)
+    nsPerPointStats(n, rounds: rounds, seconds: seconds, body).median
+}
+/// ns per point: median and fastest round.
+func nsPerPointStats(_ n: Int, rounds: Int = minRounds, seconds: Double = minSeconds,
+                     _ body: () -> Void) -> (median: Double, min: Double) {
+    let s = Timing.stats(rounds: rounds, minSeconds: seconds, body)
+    return (s.median * 1e9 / Double(n), s.min * 1e9 / Double(n))
+}
+
+/// The commit of the InkHit checkout being measured (`INKHIT_COMMIT` overrides; "+ changes" when dirty).
+func libraryCommit() -> String {
+    if let c = ProcessInfo.processInfo.environment["INKHIT_COMMIT"] { return c }
+    func git(_ a: [String]) -> String? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        p.arguments = ["-C", ".."] + a
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return nil }
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { return nil }
+        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    guard let head = git(["rev-parse", "--short", "HEAD"]) else { return "unknown" }
+    let dirty = git(["status", "--porcelain", "--", "Sources", "Package.swift"]).map { !$0.isEmpty } ?? false
+    return head + (dirty ? " + uncommitted changes in Sources/" : "")
 }
 
 // MARK: - Sub-commands
@@ -58,15 +87,30 @@ if args.first == "rss" {
     exit(0)
 }
 
+if args.first == "profile", args.dropFirst().first == "cold" {
+    // Cold page builds in a loop (fresh Font + ShapeCache each time), for perf.
+    let amount = args.dropFirst(2).first ?? "5"
+    let seconds = Double(amount) ?? 5
+    let w = try Workloads.page(pointCount: 0)
+    let clock = ContinuousClock()
+    let t0 = clock.now
+    var builds = 0
+    while (clock.now - t0).seconds < seconds { _ = try w.buildIndexCold(); builds += 1 }
+    print("profile cold build: \(builds) builds, \(f((clock.now - t0).seconds * 1e3 / Double(builds), 3)) ms each")
+    exit(0)
+}
+
 if args.first == "profile" {
-    // A plain loop for perf/callgrind: page batch queries for `seconds`.
+    // A plain loop for perf/callgrind: page batch queries for SECONDS, or exactly N passes with xN.
     let r = args.dropFirst().first == "r3.5" ? 3.5 : 0.0
-    let seconds = Double(args.dropFirst(2).first ?? "") ?? 5
+    let amount = args.dropFirst(2).first ?? "5"
+    let fixedPasses = amount.hasPrefix("x") ? Int(amount.dropFirst()) : nil
+    let seconds = Double(amount) ?? 5
     let w = try Workloads.page()
     let clock = ContinuousClock()
     let t0 = clock.now
     var passes = 0
-    while (clock.now - t0).seconds < seconds {
+    while fixedPasses.map({ passes < $0 }) ?? ((clock.now - t0).seconds < seconds) {
         w.index.hit(at: w.pointBuffer, radius: r, into: w.answers)
         passes += 1
     }
@@ -97,6 +141,7 @@ print("# InkHit benchmark summary")
 print("")
 print("- machine: \(machine())")
 print("- date: \(Date())")
+print("- InkHit commit: \(libraryCommit())")
 print("- load average at start: \(loadAverage()) (other processes share these cores: compare with the end)")
 print("- mode: \(quick ? "quick" : "full") (medians of ≥ \(minRounds) rounds and ≥ \(minSeconds) s per number)")
 print("")
@@ -105,6 +150,7 @@ struct Row {
     var name = ""
     var glyphs = 0, inked = 0, unique = 0, points = 0
     var r0 = 0.0, r35 = 0.0, single0 = 0.0, single35 = 0.0, par0 = 0.0, par35 = 0.0
+    var r0min = 0.0, r35min = 0.0, par0min = 0.0, par35min = 0.0
     var brute0 = 0.0, brute35 = 0.0, brutePoints = 0
     var boxes = 0.0, bmp1 = 0.0, bmp4 = 0.0
     var check0 = OracleComparison(), check35 = OracleComparison()
@@ -114,6 +160,10 @@ struct Row {
     var buildWarm = 0.0, buildCold = 0.0
     var bytesPerPlacement = 0.0, bytesPerShape = 0.0, shapeBytes = 0
     var inkFraction = 0.0
+    var edgesPerShape = 0.0
+    /// Mean over (a subset of) points: placements whose view ink box grown by 3.5 px holds the point, and
+    /// placements whose ink is within 3.5 px (`hits(at:radius:)`).
+    var boxCandidates35 = 0.0, inkWithin35 = 0.0
 }
 
 func measure(_ w: Workload, brutePoints: Int, builds: Bool) throws -> Row {
@@ -132,12 +182,12 @@ func measure(_ w: Workload, brutePoints: Int, builds: Bool) throws -> Row {
     row.check35 = OracleComparison.compare(index: index, oracle: oracle, points: pts, radius: 3.5)
 
     // InkHit.
-    row.r0 = nsPerPoint(n) { index.hit(at: pts, radius: 0, into: out) }
-    row.r35 = nsPerPoint(n) { index.hit(at: pts, radius: 3.5, into: out) }
+    (row.r0, row.r0min) = nsPerPointStats(n) { index.hit(at: pts, radius: 0, into: out) }
+    (row.r35, row.r35min) = nsPerPointStats(n) { index.hit(at: pts, radius: 3.5, into: out) }
     row.single0 = nsPerPoint(n) { for i in 0..<n { out[i] = index.hit(at: pts[i], radius: 0) } }
     row.single35 = nsPerPoint(n) { for i in 0..<n { out[i] = index.hit(at: pts[i], radius: 3.5) } }
-    row.par0 = nsPerPoint(n) { index.hitConcurrently(at: pts, radius: 0, into: out) }
-    row.par35 = nsPerPoint(n) { index.hitConcurrently(at: pts, radius: 3.5, into: out) }
+    (row.par0, row.par0min) = nsPerPointStats(n) { index.hitConcurrently(at: pts, radius: 0, into: out) }
+    (row.par35, row.par35min) = nsPerPointStats(n) { index.hitConcurrently(at: pts, radius: 3.5, into: out) }
     var ink = [Bool](repeating: false, count: n)
     var inkGlyph = [Int](repeating: -1, count: n)
     for i in 0..<n { if let h = index.hit(at: pts[i], radius: 0) { ink[i] = true; inkGlyph[i] = h.placement } }
@@ -188,6 +238,21 @@ func measure(_ w: Workload, brutePoints: Int, builds: Bool) throws -> Row {
         }
         row.buildCold = Timing.median(rounds: minRounds, minSeconds: minSeconds) { _ = try! w.buildIndexCold() }
     }
+    var seen = Set<ObjectIdentifier>(), edges = 0
+    for s in w.shapes where s.edgeCount > 0 && seen.insert(ObjectIdentifier(s)).inserted { edges += s.edgeCount }
+    row.edgesPerShape = Double(edges) / Double(max(seen.count, 1))
+    let sub = min(n, 20_000)
+    var grown = 0, within = 0
+    var buf: [Hit] = []
+    buf.reserveCapacity(64)
+    for i in 0..<sub {
+        let p = pts[i]
+        for k in 0..<oracle.count where !oracle.boxes[k].isEmpty && oracle.boxes[k].distance(to: p) <= 3.5 { grown += 1 }
+        index.hits(at: p, radius: 3.5, into: &buf)
+        within += buf.count
+    }
+    row.boxCandidates35 = Double(grown) / Double(sub)
+    row.inkWithin35 = Double(within) / Double(sub)
     row.bytesPerPlacement = Double(index.bytesBeyondShapes) / Double(index.count)
     row.shapeBytes = w.shapeBytes
     row.bytesPerShape = Double(w.shapeBytes) / Double(max(w.uniqueShapes, 1))
@@ -222,12 +287,12 @@ for r in rows where r.check0.wrong + r.check35.wrong > 0 {
     print("```")
 }
 print("")
-print("## Query, ns per point (median), single thread unless noted")
+print("## Query, ns per point: median (fastest round), single thread unless noted")
 print("")
-print("| workload | ink hit fraction | InkHit r=0 batch | r=0 single-point loop | r=0 parallel (\(ProcessInfo.processInfo.activeProcessorCount) cores) | InkHit r=3.5 batch | r=3.5 single | r=3.5 parallel |")
+print("| workload | ink hit fraction | InkHit r=0 batch | r=0 single-point loop | r=0 parallel (\(ProcessInfo.processInfo.activeProcessorCount) cores), speed-up | InkHit r=3.5 batch | r=3.5 single | r=3.5 parallel, speed-up |")
 print("|---|---|---|---|---|---|---|---|")
 for r in rows {
-    print("| \(r.name) | \(f(100 * r.inkFraction)) % | **\(f(r.r0))** | \(f(r.single0)) | \(f(r.par0)) (×\(f(r.r0 / r.par0, 2))) | **\(f(r.r35))** | \(f(r.single35)) | \(f(r.par35)) (×\(f(r.r35 / r.par35, 2))) |")
+    print("| \(r.name) | \(f(100 * r.inkFraction)) % | **\(f(r.r0))** (\(f(r.r0min))) | \(f(r.single0)) | \(f(r.par0)) (\(f(r.par0min))), ×\(f(r.r0 / r.par0, 2)) (fastest ×\(f(r.r0min / r.par0min, 2))) | **\(f(r.r35))** (\(f(r.r35min))) | \(f(r.single35)) | \(f(r.par35)) (\(f(r.par35min))), ×\(f(r.r35 / r.par35, 2)) (fastest ×\(f(r.r35min / r.par35min, 2))) |")
 }
 print("")
 print("## Baselines, ns per point (median) and ratio to InkHit (baseline time / InkHit time)")
@@ -250,11 +315,15 @@ for r in rows {
 print("")
 print("## Memory")
 print("")
-print("| workload | bytes per placement (bytesBeyondShapes / count) | unique shapes | bytes per unique shape | bitmap 1× bytes (render ms) | bitmap 4× bytes (render ms) |")
-print("|---|---|---|---|---|---|")
+print("| workload | bytes per placement (bytesBeyondShapes / count) | unique shapes | bytes per unique shape | edges per unique shape | bytes per edge | bitmap 1× bytes (render ms) | bitmap 4× bytes (render ms) |")
+print("|---|---|---|---|---|---|---|---|")
 for r in rows {
-    print("| \(r.name) | \(f(r.bytesPerPlacement)) | \(r.unique) | \(f(r.bytesPerShape, 0)) | \(r.bmp1Bytes) (\(f(r.bmp1Render * 1e3, 2))) | \(r.bmp4Bytes) (\(f(r.bmp4Render * 1e3, 2))) |")
+    print("| \(r.name) | \(f(r.bytesPerPlacement)) | \(r.unique) | \(f(r.bytesPerShape, 0)) | \(f(r.edgesPerShape)) | \(f(r.bytesPerShape / max(r.edgesPerShape, 1), 0)) | \(r.bmp1Bytes) (\(f(r.bmp1Render * 1e3, 2))) | \(r.bmp4Bytes) (\(f(r.bmp4Render * 1e3, 2))) |")
 }
+print("")
+print("Work per query at r = 3.5 (mean over the first 20,000 points): placements whose ink box is within 3.5 px of the point / placements whose ink is within 3.5 px:")
+print("")
+for r in rows { print("- \(r.name): \(f(r.boxCandidates35, 2)) / \(f(r.inkWithin35, 2))") }
 print("")
 print("## Build (page)")
 print("")
