@@ -1,6 +1,5 @@
 import InkGeometry
 import InkHit
-import Synchronization
 
 /// Shares flattened glyph shapes: one `GlyphShape` per (font, glyph, tolerance class), built on first use
 /// and handed to every placement of that glyph, in any index.
@@ -19,7 +18,15 @@ public final class ShapeCache: Sendable {
         var shapes: [Key: GlyphShape] = [:]
         var bytes = 0
     }
-    private let table = Mutex<Table>(Table())
+    /// The table behind a pthread mutex (`Lock`), not `Synchronization.Mutex`: ThreadSanitizer sees the
+    /// ordering a pthread mutex gives, but not that of `Mutex`, whose futex lives in the (uninstrumented)
+    /// standard library, so `swift test --sanitize=thread` would report every cache hit as a race.
+    private final class LockedTable: @unchecked Sendable {
+        private let lock = Lock()
+        private var table = Table()                     // guarded by `lock`
+        func withLock<R>(_ body: (inout Table) -> R) -> R { lock.withLock { body(&table) } }
+    }
+    private let table = LockedTable()
     public let limits: ShapeLimits
     /// Distances within this many view px of a glyph's box are answered from precomputed near lists (fast);
     /// farther ones are still exact, only slower. Radii up to about this value stay fast.

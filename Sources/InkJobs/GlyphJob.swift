@@ -7,7 +7,11 @@ import InkFreeType
 /// All positions are layout px (y-down, glyph origin on the baseline); `transform` maps layout → view;
 /// `radius` and `points` are view px.
 public struct GlyphJob: Sendable {
-    public struct FontRef: Sendable, Hashable { public var path: String; public var index: Int }
+    public struct FontRef: Sendable, Hashable {
+        public var path: String
+        public var index: Int
+        public init(path: String, index: Int = 0) { self.path = path; self.index = index }
+    }
     public struct Glyph: Sendable {
         public var font: Int
         public var id: UInt32
@@ -31,22 +35,11 @@ public struct JobError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Limits on one job, so no input can make a job allocate without bound or run for minutes.
-public struct JobLimits: Sendable {
-    public var maxGlyphs = 1_000_000
-    public var maxPoints = 10_000_000
-    public var maxFonts = 256
-    public init() {}
-}
-
 extension GlyphJob {
     /// Parses and validates a job object. `idJSON` is read first so errors can name the job.
     public init(_ v: JSONValue, limits: JobLimits = JobLimits()) throws(JobError) {
         guard case .object = v else { throw JobError("a job must be a JSON object, got \(v.typeName)") }
         idJSON = try Self.id(of: v)
-        if v["text"] != nil && v["glyphs"] == nil {
-            throw JobError("text jobs (\"text\" instead of \"glyphs\") are not supported by this version")
-        }
         // Fonts.
         guard let fv = v["fonts"] else { throw JobError("missing \"fonts\"") }
         guard case .array(let fa) = fv else { throw JobError("\"fonts\" must be an array, got \(fv.typeName)") }
@@ -119,7 +112,7 @@ extension GlyphJob {
         }
     }
 
-    static func id(of v: JSONValue) throws(JobError) -> String {
+    public static func id(of v: JSONValue) throws(JobError) -> String {
         guard let idv = v["id"] else { throw JobError("missing \"id\"") }
         switch idv {
         case .string, .number: return idv.serialized
@@ -127,20 +120,20 @@ extension GlyphJob {
         }
     }
 
-    static func finite(_ v: JSONValue?, _ name: String) throws(JobError) -> Double {
+    public static func finite(_ v: JSONValue?, _ name: String) throws(JobError) -> Double {
         guard let v else { throw JobError("\(name) missing") }
         guard case .number(let d, let text) = v else { throw JobError("\(name) must be a number, got \(v.typeName)") }
         guard d.isFinite else { throw JobError("\(name) \(text) is out of range") }
         return d
     }
 
-    static func positive(_ v: JSONValue, _ name: String) throws(JobError) -> Double {
+    public static func positive(_ v: JSONValue, _ name: String) throws(JobError) -> Double {
         let d = try finite(v, name)
         guard d > 0 else { throw JobError("\(name) must be > 0 (got \(d))") }
         return d
     }
 
-    static func int(_ v: JSONValue?, _ name: String, default def: Int) throws(JobError) -> Int {
+    public static func int(_ v: JSONValue?, _ name: String, default def: Int) throws(JobError) -> Int {
         guard let v, v != .null else { return def }
         guard case .number(let d, let text) = v else { throw JobError("\(name) must be an integer, got \(v.typeName)") }
         guard d == d.rounded(), abs(d) < 9e15 else { throw JobError("\(name) must be an integer (got \(text))") }

@@ -129,13 +129,26 @@ extension JobRunner {
         }
     }
 
-    /// Answers a text job: one line per point.
-    func runText(_ value: JSONValue, emit: (String) -> Void) throws(JobError) {
+    /// Answers a text job: one line per point, written only once every point is answered within
+    /// `limits.maxSecondsPerJob` (checked between chunks of points).
+    func runText(_ value: JSONValue, deadline: Deadline, emit: (String) -> Void) throws(JobError) {
         let job = try TextJob(value, limits: limits)
+        guard job.text.utf16.count <= limits.maxGlyphs else {
+            throw JobError("the text has more than \(limits.maxGlyphs) UTF-16 code units (the limit)")
+        }
         let layout = try layout(job)
-        let prefix = "{\"job\":" + job.idJSON + ",\"i\":"
+        var hits: [TextHit?] = []
+        hits.reserveCapacity(job.points.count)
         for (i, p) in job.points.enumerated() {
-            guard let h = layout.hit(at: p, radius: job.radius) else {
+            if i & 15 == 0 && deadline.isPast {
+                throw JobError("the job took more than \(formatNumber(limits.maxSecondsPerJob)) s (the limit) "
+                               + "while answering point \(i) of \(job.points.count)")
+            }
+            hits.append(layout.hit(at: p, radius: job.radius))
+        }
+        let prefix = "{\"job\":" + job.idJSON + ",\"i\":"
+        for (i, hit) in hits.enumerated() {
+            guard let h = hit else {
                 emit(prefix + String(i) + ",\"hit\":false,\"glyph\":null,\"utf16\":null,\"char\":null,\"line\":null,\"link\":null,\"attachment\":null,\"distance\":null}")
                 continue
             }

@@ -41,6 +41,9 @@ struct Bench: ParsableCommand {
         var out = Output()
         var failed = false
         while let line = reader.next() {
+            if let n = reader.overlongBytes {
+                out.line(runner.lineTooLongError(byteCount: n)); out.flush(); failed = true; continue
+            }
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             var jobID = "null"
             do {

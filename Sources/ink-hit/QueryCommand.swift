@@ -47,6 +47,10 @@ struct Query: ParsableCommand {
         A job that cannot be answered (malformed JSON, unreadable font, glyph id or font index out of range,
         wrong types, singular transform, negative radius) gets one {"job": ..., "error": "..."} line and no
         answers; the next job still runs; the exit status is 1 if any job failed. Unknown keys are ignored.
+
+        Limits (each exceeded limit fails that job only, with an error naming it): lines up to 64 MiB,
+        1,000,000 glyphs, 10,000,000 points and 256 fonts per job, 1 GiB of font files and 1 GiB of glyph
+        shapes per job, and --time-limit seconds per job (answers are written only for jobs that finish).
         """
     )
 
@@ -56,9 +60,15 @@ struct Query: ParsableCommand {
     @Option(help: "Flattening tolerance in view px (Hausdorff bound between curves and polygons).")
     var tolerance: Double = HitIndex.defaultTolerance
 
+    @Option(help: "Seconds one job may take; a slower job fails with an error line and no answers.")
+    var timeLimit: Double = JobLimits().maxSecondsPerJob
+
     func validate() throws {
         guard tolerance.isFinite, tolerance > 0, tolerance <= 1 else {
             throw ValidationError("--tolerance must be in (0, 1] px")
+        }
+        guard timeLimit > 0, timeLimit <= 86_400 else {
+            throw ValidationError("--time-limit must be in (0, 86400] seconds")
         }
     }
 
@@ -68,9 +78,13 @@ struct Query: ParsableCommand {
             throw ExitCode(2)
         }
         let runner = JobRunner(tolerance: tolerance)
+        runner.limits.maxSecondsPerJob = timeLimit
         var out = Output()
         var failed = 0
         while let line = reader.next() {
+            if let n = reader.overlongBytes {                                // longer than JobLimits.maxLineBytes
+                out.line(runner.lineTooLongError(byteCount: n)); out.flush(); failed += 1; continue
+            }
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }   // blank lines are not jobs
             if !runner.run(line: line, emit: { out.line($0) }) { failed += 1 }
             out.flush()

@@ -1,0 +1,84 @@
+// Fuzzer for `ink-hit query`: the input is job lines (JSON, one per line) run through the real parser and
+// runner, `JobRunner.run(line:emit:)`, as the CLI does. Invariants: every output line is valid JSON; a
+// failed job emits exactly one {"job":…,"error":…} line; a good job emits one answer per point, in order.
+// Seeds: Fuzz/corpus/jobs/*.jsonl.
+
+import InkGeometry
+import InkHit
+import InkJobs
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func jobFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    JobFuzz.run(UnsafeBufferPointer(start: data, count: size))
+    return 0
+}
+
+enum JobFuzz {
+    /// One runner for the whole run, as the CLI keeps one for all lines: fonts load once, shapes are
+    /// shared, and the caches' bounds get exercised. Answers never depend on what is cached.
+    nonisolated(unsafe) static let runner: JobRunner = {
+        let r = JobRunner()
+        r.limits.maxGlyphs = 5_000
+        r.limits.maxPoints = 5_000
+        r.limits.maxSecondsPerJob = 5
+        r.limits.maxCachedShapeBytes = 64 << 20
+        return r
+    }()
+
+    static func run(_ input: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        var lines = 0
+        while start <= input.count && lines < 16 {
+            var end = start
+            while end < input.count && input[end] != 0x0A { end += 1 }
+            var len = end - start
+            if len > 0 && input[start + len - 1] == 0x0D { len -= 1 }
+            let line = String(decoding: UnsafeBufferPointer(rebasing: input[start..<(start + len)]), as: UTF8.self)
+            start = end + 1
+            lines += 1
+            runLine(runner, line)
+        }
+    }
+
+    static func runLine(_ runner: JobRunner, _ line: String) {
+        var out: [String] = []
+        let ok = runner.run(line: line) { out.append($0) }
+        var parsed: [JSONValue] = []
+        for o in out {
+            do { parsed.append(try JSONParser.parse(o)) } catch { violated("output is not JSON: \(o) (\(error))") }
+        }
+        if !ok {
+            guard parsed.count == 1, case .string(let message)? = parsed[0]["error"], !message.isEmpty, parsed[0]["job"] != nil else {
+                violated("a failed job must emit exactly one error line, got \(out)")
+            }
+            return
+        }
+        // A good job: as many answers as points, numbered 0…n-1, each with the job id.
+        guard let value = try? JSONParser.parse(line) else { violated("the runner accepted invalid JSON: \(line.prefix(200))") }
+        if value["glyphs"] == nil, let text = try? TextJob(value, limits: runner.limits) {
+            if parsed.count != text.points.count { violated("\(text.points.count) points but \(parsed.count) answers") }
+            for (i, a) in parsed.enumerated() {
+                guard case .number(let n, _)? = a["i"], n == Double(i), a["job"]?.serialized == text.idJSON,
+                      case .bool? = a["hit"] else { violated("bad answer line \(out[i])") }
+            }
+            return
+        }
+        guard let job = try? GlyphJob(value, limits: runner.limits) else {
+            violated("the runner accepted a job the parser refuses: \(line.prefix(200))")
+        }
+        if parsed.count != job.points.count { violated("\(job.points.count) points but \(parsed.count) answers") }
+        for (i, a) in parsed.enumerated() {
+            guard case .number(let n, _)? = a["i"], n == Double(i), a["job"]?.serialized == job.idJSON,
+                  case .bool(let hit)? = a["hit"] else { violated("bad answer line \(out[i])") }
+            switch (hit, a["glyph"], a["distance"]) {
+            case (false, .null?, .null?): break
+            case (true, .number(let g, _)?, .number(let d, _)?):
+                if g < 0 || g >= Double(job.glyphs.count) || !d.isFinite { violated("bad hit \(out[i])") }
+                if d > job.radius + 1e-3 { violated("hit beyond the radius: \(out[i]), radius \(job.radius)") }
+            default: violated("bad answer line \(out[i])")
+            }
+            if !job.points[i].isFinite && hit { violated("non-finite point hit: \(out[i])") }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// Limits on the jobs a `JobRunner` answers, so that no input — a huge line, a million glyphs at a
+/// million sizes, a font file named through a thousand paths, a radius of 1e300 over a big page — can make
+/// it allocate without bound or run for minutes. Exceeding a limit fails that job with a `JobError` naming
+/// the limit; the next job still runs.
+///
+/// The defaults leave room for any real page: a 200,000-glyph job (8 MB of JSON) is answered in 0.6 s
+/// (release build). Memory of one job is bounded by roughly 20 × `maxLineBytes` (the parsed JSON tree) +
+/// `maxFontBytesPerJob` + `maxShapeBytesPerJob` + the placement records (32 bytes per glyph), plus the
+/// caches kept between jobs (`maxCachedFontBytes` + `maxCachedShapeBytes`).
+public struct JobLimits: Sendable, Hashable {
+    /// Longest job line, in bytes of UTF-8 (64 MiB). Longer lines are refused before they are parsed (and
+    /// the CLI does not even hold them in memory).
+    public var maxLineBytes = 64 << 20
+    /// Most glyphs in one job.
+    public var maxGlyphs = 1_000_000
+    /// Most query points in one job.
+    public var maxPoints = 10_000_000
+    /// Most fonts in one job's `fonts` array.
+    public var maxFonts = 256
+    /// Wall-clock seconds one job may take, from reading its line to its last answer (checked between
+    /// glyphs and between chunks of points; answers are written only when the job finished in time).
+    /// A safety net against pathological work, so it depends on the machine: real jobs take milliseconds.
+    public var maxSecondsPerJob: Double = 60
+    /// Bytes of font data (whole files) one job may load: 1 GiB (a font file itself may have up to
+    /// `Font.maximumFileSize` bytes). Paths naming the same file share one load.
+    public var maxFontBytesPerJob = 1 << 30
+    /// Bytes of distinct flattened glyph shapes one job may use: 1 GiB (a glyph of a Latin font takes
+    /// a few kB; a million distinct (glyph, size class) pairs would not fit).
+    public var maxShapeBytesPerJob = 1 << 30
+    /// Between jobs, the runner drops its font and shape caches when they hold more than this many bytes
+    /// of shapes (256 MiB) …
+    public var maxCachedShapeBytes = 256 << 20
+    /// … or of font data (512 MiB) …
+    public var maxCachedFontBytes = 512 << 20
+    /// … or more than this many font entries (failed loads included).
+    public var maxCachedFonts = 64
+
+    public init() {}
+}
