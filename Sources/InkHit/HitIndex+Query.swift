@@ -129,11 +129,16 @@ extension HitIndex.Storage {
     func allHits(_ x: Double, _ y: Double, radius: Double, into out: inout [Hit]) {
         guard x.isFinite, y.isFinite else { return }
         let r = radius > 0 ? radius : 0
+        // Only placements listed in the point's own cell can contain it (the rule `hit` and `contains` use,
+        // so the three agree even within Float32 rounding of an outline).
+        let own = cellOf(x, y)
+        let oi = own >= 0 ? own % nx : -1, oj = own >= 0 ? own / nx : -1
         forEachCandidate(x, y, radius: r, skipping: -1) { p in
             let rec = placements[p]
             let (fx, fy) = toShape(rec, x, y)
             let v = viewBase + Int(rec.shape)
-            let inside = v.pointee.windingNumber(fx, fy) != 0
+            let listedInOwn = oi >= Int(rec.cellMinX) && oi <= Int(rec.cellMaxX) && oj >= Int(rec.cellMinY) && oj <= Int(rec.cellMaxY)
+            let inside = listedInOwn && v.pointee.windingNumber(fx, fy) != 0
             let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: inside ? .infinity : r)
             if inside { out.append(Hit(placement: p, distance: -d, isInside: true)) }
             else if r > 0 && d <= r { out.append(Hit(placement: p, distance: d, isInside: false)) }
@@ -146,7 +151,7 @@ extension HitIndex.Storage {
     @inline(__always) func forEachCandidate(_ x: Double, _ y: Double, radius: Double, skipping own: Int,
                                             _ body: (Int) -> Void) {
         guard nx > 0 else { return }
-        let rr = radius.isFinite ? radius : Double(1e12)
+        let rr = radius.isFinite ? radius : Double.greatestFiniteMagnitude   // cell arithmetic copes with ±∞
         let fx0 = (x - rr - originX) * invCell, fx1 = (x + rr - originX) * invCell
         let fy0 = (y - rr - originY) * invCell, fy1 = (y + rr - originY) * invCell
         guard fx1 >= 0, fy1 >= 0, fx0 < Double(nx), fy0 < Double(ny) else { return }

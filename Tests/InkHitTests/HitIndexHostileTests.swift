@@ -43,8 +43,8 @@ struct HitIndexHostileTests {
         }
     }
 
-    /// Found while writing the test above: r = +∞ searches only a ±1e12 px window (`forEachCandidate`), so
-    /// a point 1e15 px away misses at r = ∞ but hits at r = 1e300 — hits shrink as r grows. And a finite
+    /// Found while writing the test above (fixed): r = +∞ searched only a ±1e12 px window, so a point 1e15 px
+    /// away missed at r = ∞ but hit at r = 1e300. Also checked: a finite
     /// point beyond ~1e154 px misses at any r (its squared distance overflows), though DESIGN.md promises
     /// "+∞ means nearest glyph anywhere".
     @Test func infiniteRadiusReachesPointsFarFromThePage() throws {
@@ -54,12 +54,8 @@ struct HitIndexHostileTests {
         let index = b.build()
         let far = Point(-1e15, 5)
         #expect(index.hit(at: far, radius: 1e300)?.placement == 0)
-        withKnownIssue("InkHit: r = ∞ is a ±1e12 px window") {
-            #expect(index.hit(at: far, radius: .infinity)?.placement == 0)
-        }
-        withKnownIssue("InkHit: squared distances overflow beyond ~1e154 px") {
-            #expect(index.hit(at: Point(-1e300, 5), radius: .infinity)?.placement == 0)
-        }
+        #expect(index.hit(at: far, radius: .infinity)?.placement == 0)
+        #expect(index.hit(at: Point(-1e300, 5), radius: .infinity)?.placement == 0)
     }
 
     /// A contour that winds around the same point 50 times (a spiral of loops) and a 2,000-point star with
