@@ -40,18 +40,7 @@ extension GlyphJob {
     public init(_ v: JSONValue, limits: JobLimits = JobLimits()) throws(JobError) {
         guard case .object = v else { throw JobError("a job must be a JSON object, got \(v.typeName)") }
         idJSON = try Self.id(of: v)
-        // Fonts.
-        guard let fv = v["fonts"] else { throw JobError("missing \"fonts\"") }
-        guard case .array(let fa) = fv else { throw JobError("\"fonts\" must be an array, got \(fv.typeName)") }
-        guard !fa.isEmpty else { throw JobError("\"fonts\" is empty") }
-        guard fa.count <= limits.maxFonts else { throw JobError("more than \(limits.maxFonts) fonts") }
-        fonts = []
-        for (i, f) in fa.enumerated() {
-            guard case .object = f else { throw JobError("fonts[\(i)] must be an object, got \(f.typeName)") }
-            guard case .string(let path)? = f["path"] else { throw JobError("fonts[\(i)].path must be a string") }
-            let index = try Self.int(f["index"], "fonts[\(i)].index", default: 0)
-            fonts.append(FontRef(path: path, index: index))
-        }
+        fonts = try Self.fonts(of: v, limits: limits)
         // Size.
         var size: Double? = nil
         if let sv = v["size"] { size = try Self.positive(sv, "size") }
@@ -77,39 +66,63 @@ extension GlyphJob {
             guard let gsize = gs else { throw JobError("glyphs[\(i)] has no size and the job has no \"size\"") }
             glyphs.append(Glyph(font: font, id: UInt32(gid), x: x, y: y, size: gsize))
         }
-        // Transform.
-        if let tv = v["transform"], tv != .null {
-            guard case .array(let ta) = tv, ta.count == 6 else { throw JobError("\"transform\" must be an array of 6 numbers") }
-            var m: [Double] = []
-            for (i, e) in ta.enumerated() { m.append(try Self.finite(e, "transform[\(i)]")) }
-            let t = AffineTransform(m)!
-            guard t.inverted() != nil else { throw JobError("\"transform\" \(t) is singular: it collapses the text to a line or point") }
-            transform = t
-        } else {
-            transform = .identity
+        transform = try Self.transform(of: v)
+        radius = try Self.radius(of: v)
+        points = try Self.points(of: v, limits: limits)
+    }
+
+    // MARK: Members shared by glyph and text jobs
+
+    /// `"fonts"`: a non-empty array of `{"path", "index"}`.
+    public static func fonts(of v: JSONValue, limits: JobLimits) throws(JobError) -> [FontRef] {
+        guard let fv = v["fonts"] else { throw JobError("missing \"fonts\"") }
+        guard case .array(let fa) = fv else { throw JobError("\"fonts\" must be an array, got \(fv.typeName)") }
+        guard !fa.isEmpty else { throw JobError("\"fonts\" is empty") }
+        guard fa.count <= limits.maxFonts else { throw JobError("more than \(limits.maxFonts) fonts") }
+        var fonts: [FontRef] = []
+        for (i, f) in fa.enumerated() {
+            guard case .object = f else { throw JobError("fonts[\(i)] must be an object, got \(f.typeName)") }
+            guard case .string(let path)? = f["path"] else { throw JobError("fonts[\(i)].path must be a string") }
+            fonts.append(FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0)))
         }
-        // Radius.
-        if let rv = v["radius"], rv != .null {
-            let r = try Self.finite(rv, "radius")
-            guard r >= 0 else { throw JobError("\"radius\" must be ≥ 0 (got \(r))") }
-            radius = r
-        } else {
-            radius = 0
-        }
-        // Points.
+        return fonts
+    }
+
+    /// `"transform"`: optional, 6 finite numbers, invertible (identity when absent or null).
+    public static func transform(of v: JSONValue) throws(JobError) -> AffineTransform {
+        guard let tv = v["transform"], tv != .null else { return .identity }
+        guard case .array(let ta) = tv, ta.count == 6 else { throw JobError("\"transform\" must be an array of 6 numbers") }
+        var m: [Double] = []
+        for (i, e) in ta.enumerated() { m.append(try finite(e, "transform[\(i)]")) }
+        let t = AffineTransform(m)!
+        guard t.inverted() != nil else { throw JobError("\"transform\" \(t) is singular: it collapses the text to a line or point") }
+        return t
+    }
+
+    /// `"radius"`: optional, finite and ≥ 0 (0 when absent or null).
+    public static func radius(of v: JSONValue) throws(JobError) -> Double {
+        guard let rv = v["radius"], rv != .null else { return 0 }
+        let r = try finite(rv, "radius")
+        guard r >= 0 else { throw JobError("\"radius\" must be ≥ 0 (got \(r))") }
+        return r
+    }
+
+    /// `"points"`: `[x, y]` pairs of numbers. JSON numbers beyond Double's range parse as ±∞: such a point
+    /// is a miss (DESIGN.md).
+    public static func points(of v: JSONValue, limits: JobLimits) throws(JobError) -> [Point] {
         guard let pv = v["points"] else { throw JobError("missing \"points\"") }
         guard case .array(let pa) = pv else { throw JobError("\"points\" must be an array, got \(pv.typeName)") }
         guard pa.count <= limits.maxPoints else { throw JobError("more than \(limits.maxPoints) points") }
-        points = []
+        var points: [Point] = []
         points.reserveCapacity(pa.count)
         for (i, p) in pa.enumerated() {
             guard case .array(let xy) = p, xy.count == 2,
                   case .number(let x, _) = xy[0], case .number(let y, _) = xy[1] else {
                 throw JobError("points[\(i)] must be [x, y] with two numbers")
             }
-            // JSON numbers beyond Double's range parse as ±∞: such a point is a miss (DESIGN.md).
             points.append(Point(x, y))
         }
+        return points
     }
 
     public static func id(of v: JSONValue) throws(JobError) -> String {

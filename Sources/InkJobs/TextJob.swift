@@ -26,16 +26,7 @@ extension TextJob {
         idJSON = try GlyphJob.id(of: v)
         guard case .string(let t)? = v["text"] else { throw JobError("\"text\" must be a string") }
         text = t
-        guard let fv = v["fonts"] else { throw JobError("missing \"fonts\"") }
-        guard case .array(let fa) = fv else { throw JobError("\"fonts\" must be an array, got \(fv.typeName)") }
-        guard !fa.isEmpty else { throw JobError("\"fonts\" is empty") }
-        guard fa.count <= limits.maxFonts else { throw JobError("more than \(limits.maxFonts) fonts") }
-        fonts = []
-        for (i, f) in fa.enumerated() {
-            guard case .object = f else { throw JobError("fonts[\(i)] must be an object, got \(f.typeName)") }
-            guard case .string(let path)? = f["path"] else { throw JobError("fonts[\(i)].path must be a string") }
-            fonts.append(GlyphJob.FontRef(path: path, index: try GlyphJob.int(f["index"], "fonts[\(i)].index", default: 0)))
-        }
+        fonts = try GlyphJob.fonts(of: v, limits: limits)
         guard let sv = v["size"] else { throw JobError("missing \"size\"") }
         size = try GlyphJob.positive(sv, "size")
         var p = ParagraphStyle()
@@ -80,29 +71,9 @@ extension TextJob {
                                                   tag: Self.tag(a["tag"]), cornerRadius: radius))
             }
         }
-        if let tv = v["transform"], tv != .null {
-            guard case .array(let ta) = tv, ta.count == 6 else { throw JobError("\"transform\" must be an array of 6 numbers") }
-            var m: [Double] = []
-            for (i, e) in ta.enumerated() { m.append(try GlyphJob.finite(e, "transform[\(i)]")) }
-            let tr = AffineTransform(m)!
-            guard tr.inverted() != nil else { throw JobError("\"transform\" \(tr) is singular: it collapses the text to a line or point") }
-            transform = tr
-        } else { transform = .identity }
-        if let rv = v["radius"], rv != .null {
-            let r = try GlyphJob.finite(rv, "radius")
-            guard r >= 0 else { throw JobError("\"radius\" must be ≥ 0 (got \(r))") }
-            radius = r
-        } else { radius = 0 }
-        guard let pv = v["points"] else { throw JobError("missing \"points\"") }
-        guard case .array(let pa) = pv else { throw JobError("\"points\" must be an array, got \(pv.typeName)") }
-        guard pa.count <= limits.maxPoints else { throw JobError("more than \(limits.maxPoints) points") }
-        points = []
-        for (i, pt) in pa.enumerated() {
-            guard case .array(let xy) = pt, xy.count == 2, case .number(let x, _) = xy[0], case .number(let y, _) = xy[1] else {
-                throw JobError("points[\(i)] must be [x, y] with two numbers")
-            }
-            points.append(Point(x, y))
-        }
+        transform = try GlyphJob.transform(of: v)
+        radius = try GlyphJob.radius(of: v)
+        points = try GlyphJob.points(of: v, limits: limits)
     }
 
     /// Tags are strings; numbers and other JSON values are kept as their JSON text.
