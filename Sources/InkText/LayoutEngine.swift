@@ -44,7 +44,6 @@ struct LayoutEngine {
     }
 
     mutating func run() throws {
-        var clusters: [Cluster] = []
         // Paragraphs end at U+000A, U+000D (CR LF counts once), U+2029.
         var pStart = 0
         var paragraphs: [(Range<Int>, Int)] = []     // (content range, separator length)
@@ -73,7 +72,6 @@ struct LayoutEngine {
                 pLines[pLines.count - 1].append(nl)
             }
             for l in pLines { allLines.append(l); paragraphBase.append(base) }
-            _ = clusters
         }
 
         // maxLines: keep the first lines, mark the rest truncated, put an ellipsis on the last kept line.
@@ -309,7 +307,7 @@ struct LayoutEngine {
 
         // Width without hanging trailing spaces, for alignment.
         var contentWidth = 0.0
-        for (n, c) in items.enumerated() where !(n < t ? false : (c.isSpace || c.isNewline)) { contentWidth += c.advance }
+        for (n, c) in items.enumerated() where n < t || !(c.isSpace || c.isNewline) { contentWidth += c.advance }
         var x = paragraph.origin.x
         // In a right-to-left paragraph the hanging trailing spaces sit at the visual left: start that much
         // further left so the content, not the spaces, is what gets aligned.

@@ -230,9 +230,8 @@ extension TextLayout {
         f = min(max(f, 0), 0.999999)
         if let cs = carets[gi], cs.count == parts.count - 1 {
             let sorted = cs.sorted()
-            let lf = g.isRightToLeft ? f : f
             var n = 0
-            while n < sorted.count && lf >= sorted[n] { n += 1 }
+            while n < sorted.count && f >= sorted[n] { n += 1 }
             return parts[n]
         }
         return parts[min(parts.count - 1, Int(f * Double(parts.count)))]
