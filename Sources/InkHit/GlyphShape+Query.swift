@@ -148,7 +148,10 @@ struct ShapeView: @unchecked Sendable {
     func viewDistance(cell c: Int, _ x: Double, _ y: Double, la: Double, lb: Double, lc: Double, ld: Double,
                       minScale: Double, bound: Double) -> Double {
         if edgeCount == 0 { return .infinity }
-        if lowerBound(cell: c, x, y) * minScale > bound { return .infinity }
+        // `minScale` is the exact transform's, rounded to Float32, while distances below go through the
+        // Float32 inverse: the two differ by ~1e-7, so the bound is deflated to stay a lower bound (without
+        // it, a far point could be refused its truly nearest placement for a rival 3e-9 farther).
+        if lowerBound(cell: c, x, y) * minScale * (1 - 1e-6) > bound { return .infinity }
         var best2 = Double.infinity
         for k in 0..<edgeCount {
             let e = edges[k]

@@ -93,4 +93,29 @@ struct FuzzRegressionTests {
         #expect(index.hits(at: p, radius: 0).isEmpty == (index.hit(at: p, radius: 0) == nil))
         #expect(all.first?.isInside == h.isInside && all.first?.isInside == index.contains(p))
     }
+
+    /// Geometry fuzzer (CI run of 6d43378): a zero-area segment from the origin placed twice — once with a
+    /// non-uniform scale, once rotated — and a point 20,480 px below the origin at r = ∞. Both placements
+    /// are exactly 20,480 px away; the index measures 20480.00000000003 and 20480.000055 (Float32 matrices,
+    /// ~1e-7 relative, as documented). `hits` listed placement 0 first, but `hit` answered placement 1: the
+    /// general-transform path pruned placement 0 with the Float32-rounded smallest scale, which can sit ~1e-7
+    /// above the scale of the Float32 inverse the distances use, so its "lower bound" was not one.
+    /// `hit` must answer the placement `hits` ranks first.
+    @Test func fuzzing_test_case_05() throws {
+        let shape = try GlyphShape(polygon: Polygon(contours: [[Point(1, -1), Point(0, 0)]]))
+        var b = HitIndex.Builder()
+        try b.add(shape, transform: AffineTransform(a: 0.0625, b: 0, c: 0, d: 0.01171875, tx: 0, ty: 0))
+        try b.add(shape, transform: AffineTransform(a: -0.014662619453631544, b: -0.02759655940072939,
+                                                    c: 0.02759655940072939, d: -0.014662619453631544, tx: 0, ty: 0))
+        let index = b.build()
+        let p = Point(0, 20480)
+        for radius in [Double.infinity, 1e300, 30000] {
+            let h = try #require(index.hit(at: p, radius: radius))
+            let all = index.hits(at: p, radius: radius)
+            #expect(all.count == 2)
+            #expect(all.first?.placement == h.placement, "r \(radius): hit \(h), hits \(all)")
+            #expect(all.first?.distance == h.distance)
+            for x in all { #expect(abs(x.distance - 20480) <= 1e-6 * 20480) }   // oracle: both ends at the origin
+        }
+    }
 }
