@@ -200,11 +200,11 @@ struct ShapeGridBuilder {
                         }
                     }
                 }
-                // Sorted by distance from the centre, each with a lower bound for any point of the block,
-                // so a query stops at the first edge that cannot beat its best.
+                // Sorted by distance from the centre (deflated against rounding): a query at p subtracts
+                // |p − centre| (triangle inequality) and stops at the first edge that cannot beat its best.
                 found.sort { $0.0 < $1.0 }
                 for (d, e) in found {
-                    out.nearEdges.append(NearRef(edge: UInt32(e), lower: Float(max(0, d - half) * (1 - 1e-6))))
+                    out.nearEdges.append(NearRef(edge: UInt32(e), centerDistance: Float(d * (1 - 1e-6))))
                 }
                 guard fixedBytes + out.nearEdges.count * 8 <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
                 for j in bj..<min(bj + 2, ny) {

@@ -3,19 +3,26 @@ import InkGeometry
 /// A plain view of a shape's storage for the query path: pointers and scalars only (no reference
 /// counting in hot loops). Valid while the owning `GlyphShape` is alive.
 struct ShapeView: @unchecked Sendable {
-    let edges: UnsafePointer<FEdge>
-    let edgeCount: Int
+    // Three 64-byte lines (the index allocates views 64-byte aligned): the winding test reads only the
+    // first, distance queries the first two, the general-transform path the third.
+    // Line 0 — winding: cells and crossing lists, `wx × wy` cells from (wOriginX, wOriginY).
     let hot: UnsafePointer<HotCell>
-    let cold: UnsafePointer<ColdCell>
     let cross: UnsafePointer<FEdge>
+    let wOriginX: Double, wOriginY: Double
+    let invCell: Double
+    let wx: Int, wy: Int
+    let cellSize: Double
+    // Line 1 — distances: the whole grid (`nx × ny` cells from (originX, originY)), near lists.
+    let cold: UnsafePointer<ColdCell>
     let near: UnsafePointer<NearRef>
     let prepared: UnsafePointer<NearEdge>
-    let originX: Double, originY: Double, invCell: Double
+    let originX: Double, originY: Double
     let nx: Int, ny: Int
+    let edgeCount: Int
+    // Line 2 — the glyph box and the raw edges.
     let minX: Double, minY: Double, maxX: Double, maxY: Double
-    /// Winding grid: `wx × wy` cells from (wOriginX, wOriginY).
-    let wOriginX: Double, wOriginY: Double
-    let wx: Int, wy: Int
+    let edges: UnsafePointer<FEdge>
+    private let pad1: Int = 0, pad2: Int = 0, pad3: Int = 0
 
     init(_ s: GlyphShape) {
         edges = UnsafePointer(s.edges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
@@ -25,7 +32,7 @@ struct ShapeView: @unchecked Sendable {
         cross = UnsafePointer(s.crossEdges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
         near = UnsafePointer(s.nearEdges.baseAddress!)
         prepared = UnsafePointer(s.prepared.baseAddress!)
-        originX = s.grid.originX; originY = s.grid.originY; invCell = s.grid.invCell
+        originX = s.grid.originX; originY = s.grid.originY; invCell = s.grid.invCell; cellSize = s.grid.cellSize
         nx = s.grid.nx; ny = s.grid.ny
         wOriginX = s.grid.windingOriginX; wOriginY = s.grid.windingOriginY
         wx = s.grid.wx; wy = s.grid.wy
@@ -38,7 +45,7 @@ struct ShapeView: @unchecked Sendable {
     @inline(__always) func cellIndex(_ x: Double, _ y: Double) -> Int {
         let fx = (x - originX) * invCell, fy = (y - originY) * invCell
         guard fx >= 0, fy >= 0, fx < Double(nx), fy < Double(ny) else { return -1 }
-        return Int(fy) * nx + Int(fx)
+        return Int(fy) &* nx &+ Int(fx)
     }
 
     /// Nonzero winding test at (x, y), shape units.
@@ -50,7 +57,7 @@ struct ShapeView: @unchecked Sendable {
     @inline(__always) func windingNumber(_ x: Double, _ y: Double) -> Int32 {
         let fx = (x - wOriginX) * invCell, fy = (y - wOriginY) * invCell
         guard fx >= 0, fy >= 0, fx < Double(wx), fy < Double(wy) else { return 0 }
-        return winding(hotCell: Int(fy) * wx + Int(fx), x, y)
+        return winding(hotCell: Int(fy) &* wx &+ Int(fx), x, y)
     }
 
     /// Winding number at (x, y) in winding cell `c`: the cell's reference winding plus the signed crossings
@@ -115,21 +122,33 @@ struct ShapeView: @unchecked Sendable {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    /// `distance(cell:_:_:bound:)` of the view at `v`, read in place (calling the method on `v.pointee`
+    /// from a call that is not inlined copies the whole view first).
+    static func distance(_ v: UnsafeMutablePointer<ShapeView>, cell c: Int, _ x: Double, _ y: Double,
+                         bound: Double) -> Double {
+        v.pointee.distance(cell: c, x, y, bound: bound)
+    }
+
     /// Exact distance (shape units) from (x, y) to the outline when it is ≤ `bound`; otherwise some value
     /// > `bound` (possibly ∞). `cell` is `cellIndex(x, y)`.
     @inline(__always) func distance(cell c: Int, _ x: Double, _ y: Double, bound: Double) -> Double {
         if edgeCount == 0 { return .infinity }
         if lowerBound(cell: c, x, y) > bound { return .infinity }
         if c >= 0 && cold[c].hasNear {
-            // Near edges come sorted by their lower bound: stop at the first that cannot reach `best`.
+            // Near edges come sorted by their distance from the block centre (the far corner of the block's
+            // first cell); minus |p − centre| that bounds the distance from p: stop at the first edge whose
+            // bound cannot reach `best`.
             let cell = cold[c]
             var k = Int(cell.nearStart)
             let end = Int(cell.nearEnd)
+            let cx = originX + Double((Int((x - originX) * invCell) & ~1) &+ 1) * cellSize
+            let cy = originY + Double((Int((y - originY) * invCell) & ~1) &+ 1) * cellSize
+            let pc = ((x - cx) * (x - cx) + (y - cy) * (y - cy)).squareRoot() * (1 + 1e-12)
             var best2 = bound < .infinity ? bound * bound : .infinity
             var found = false
             while k < end {
                 let e = near[k]
-                let lo = Double(e.lower)
+                let lo = max(Double(e.centerDistance) - pc, 0)
                 if lo * lo > best2 { break }
                 let d2 = Self.dist2(x, y, prepared[Int(e.edge)])
                 if d2 <= best2 { best2 = d2; found = true }

@@ -210,10 +210,12 @@ struct NearEdge: Sendable {
     }
 }
 
-/// A near-list entry: an edge of `prepared` and a lower bound on its distance from any point of the cell.
+/// A near-list entry: an edge of `prepared` and (a hair less than) its distance from the centre of the
+/// 2×2 block of cells the list belongs to — the corner shared by the block's four cells. For a point p,
+/// `centerDistance − |p − centre|` is a lower bound on the edge's distance from p.
 struct NearRef: Sendable {
     var edge: UInt32
-    var lower: Float
+    var centerDistance: Float
 }
 
 /// One grid cell of a shape.

@@ -11,7 +11,11 @@ extension HitIndex {
         let s = storage
         let n = min(points.count, out.count)
         withExtendedLifetime(s) {
-            for i in 0..<n { out[i] = s.bestHit(points[i].x, points[i].y, radius: radius) }
+            if radius > 0 {
+                for i in 0..<n { out[i] = s.bestHit(points[i].x, points[i].y, radius: radius) }
+            } else {
+                for i in 0..<n { out[i] = s.inkHit(points[i].x, points[i].y) }
+            }
         }
     }
 
@@ -37,7 +41,11 @@ extension HitIndex {
                 let lo = n * part / parts, hi = n * (part + 1) / parts
                 let p = UnsafePointer<Point>(bitPattern: pAddr)!
                 let o = UnsafeMutablePointer<Hit?>(bitPattern: oAddr)!
-                for i in lo..<hi { o[i] = s.bestHit(p[i].x, p[i].y, radius: radius) }
+                if radius > 0 {
+                    for i in lo..<hi { o[i] = s.bestHit(p[i].x, p[i].y, radius: radius) }
+                } else {
+                    for i in lo..<hi { o[i] = s.inkHit(p[i].x, p[i].y) }
+                }
             }
         }
     }

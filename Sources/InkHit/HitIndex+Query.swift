@@ -42,7 +42,7 @@ extension HitIndex.Storage {
     @inline(__always) func cellOf(_ x: Double, _ y: Double) -> Int {
         let fx = (x - originX) * invCell, fy = (y - originY) * invCell
         guard fx >= 0, fy >= 0, fx < Double(nx), fy < Double(ny) else { return -1 }
-        return Int(fy) * nx + Int(fx)
+        return Int(fy) &* nx &+ Int(fx)
     }
 
     /// Shape-space coordinates of a view point for placement record `r`.
@@ -79,7 +79,7 @@ extension HitIndex.Storage {
                                         _ fx: Double, _ fy: Double, bound: Double) -> Double {
         if r.scale > 0 {
             let s = Double(r.scale)
-            return v.pointee.distance(cell: c, fx, fy, bound: bound / s) * s
+            return ShapeView.distance(v, cell: c, fx, fy, bound: bound / s) * s
         }
         // General linear map: forward = inverse of m.
         let m00 = Double(r.m00), m01 = Double(r.m01), m10 = Double(r.m10), m11 = Double(r.m11)
@@ -89,8 +89,29 @@ extension HitIndex.Storage {
         return v.pointee.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: -Double(r.scale), bound: bound)
     }
 
+    /// `bestHit` at radius 0: the topmost placement listed in the point's own cell whose ink contains it.
+    /// Inlined into the batch loops, where the storage's fields stay in registers.
+    @inline(__always) func inkHit(_ x: Double, _ y: Double) -> Hit? {
+        let own = cellOf(x, y)               // NaN and ±∞ fail its range guard
+        if own < 0 { return nil }
+        var k = Int(cellStart[own])
+        let end = Int(cellStart[own &+ 1])
+        while k < end {
+            let p = Int(cellItems[k]); k &+= 1
+            let rec = placements[p]
+            let (fx, fy) = toShape(rec, x, y)
+            let v = viewBase + Int(rec.shape)
+            if v.pointee.contains(fx, fy) {
+                let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
+                return Hit(placement: p, distance: -d, isInside: true)
+            }
+        }
+        return nil
+    }
+
     func bestHit(_ x: Double, _ y: Double, radius: Double) -> Hit? {
-        let r = radius > 0 ? radius : 0      // NaN and negatives → 0
+        guard radius > 0 else { return inkHit(x, y) }     // NaN and negatives count as 0
+        let r = radius
         let own = cellOf(x, y)               // NaN and ±∞ fail its range guard
         var best = r, bestK = -1
         if own >= 0 {
@@ -107,21 +128,17 @@ extension HitIndex.Storage {
                     let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
                     return Hit(placement: p, distance: -d, isInside: true)
                 }
-                if r > 0 {
-                    let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: best)
-                    if d < best || (d == best && p > bestK) { best = d; bestK = p }
-                }
+                let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: best)
+                if d < best || (d == best && p > bestK) { best = d; bestK = p }
             }
         } else if !(x.isFinite && y.isFinite) {
             return nil
         }
-        if r > 0 {
-            // The rest of the window: placements not listed in the own cell (their boxes do not contain the
-            // point, so only their distance matters).
-            forEachCandidate(x, y, radius: r, skipping: own) { p in
-                let d = viewDistance(p, x, y, bound: best)
-                if d < best || (d == best && p > bestK) { best = d; bestK = p }
-            }
+        // The rest of the window: placements not listed in the own cell (their boxes do not contain the
+        // point, so only their distance matters).
+        forEachCandidate(x, y, radius: r, skipping: own) { p in
+            let d = viewDistance(p, x, y, bound: best)
+            if d < best || (d == best && p > bestK) { best = d; bestK = p }
         }
         return bestK >= 0 ? Hit(placement: bestK, distance: best, isInside: false) : nil
     }
