@@ -158,53 +158,48 @@ struct ShapeGridBuilder {
         // 4. Near lists, one per 2×2 block of cells: every edge that can be nearest to some point of the
         //    block. Rings start at the block's first boundary ring (nothing nearer holds an edge).
         let half = cell * 2.0.squareRoot()            // half-diagonal of a 2×2 block
+        var found: [(Double, Int)] = []               // one buffer for every block (cold builds allocate less)
         for bj in stride(from: 0, to: ny, by: 2) {
             for bi in stride(from: 0, to: nx, by: 2) {
                 let c0 = bj * nx + bi
                 let firstRing = Int(ring[c0] == Int32.max ? 0 : ring[c0])
                 let center = Point(g.originX + Double(bi + 1) * cell, g.originY + Double(bj + 1) * cell)
-                // Exact distance from the block centre (a corner of cell (bi, bj)): ring r around that cell
-                // is at least (r - 1) cells away.
+                // One pass over rings of cells around cell (bi, bj): ring r is at least (r − 1) cells from the
+                // block centre (the corner that cell shares with the block's other three). Every edge seen is
+                // kept with its squared distance from the centre; once a ring lies farther than the nearest
+                // distance so far plus the block's diameter, no edge beyond can be nearest to a point of the
+                // block (the bound only shrinks, so no ring that the final bound needs is skipped).
+                token &+= 1
+                found.removeAll(keepingCapacity: true)
                 var best2 = Double.infinity
                 var rr = firstRing
-                while true {
+                while rr <= nx + ny {
                     let ringLow = Double(rr - 1) * cell
-                    if ringLow > 0 && ringLow * ringLow > best2 { break }
-                    if rr > nx + ny { break }
+                    if ringLow > 0 && best2 < .infinity && ringLow > best2.squareRoot() + 2 * half + cell * 1e-6 { break }
                     forEachRingCell(bi, bj, rr, nx, ny) { cc in
                         for q in starts[cc]..<starts[cc + 1] {
-                            let e = edges[Int(crossIdx[q])]
-                            best2 = min(best2, Segment.distanceSquared(center, Point(Double(e.x0), Double(e.y0)),
-                                                                       Point(Double(e.x1), Double(e.y1))))
+                            let k = Int(crossIdx[q])
+                            if stamp[k] == token { continue }
+                            stamp[k] = token
+                            let e = edges[k]
+                            let d2 = Segment.distanceSquared(center, Point(Double(e.x0), Double(e.y0)),
+                                                             Point(Double(e.x1), Double(e.y1)))
+                            if d2 < best2 { best2 = d2 }
+                            found.append((d2, k))
                         }
                     }
                     rr += 1
                 }
                 let dc = best2.squareRoot()
                 let rho = dc + 2 * half + cell * 1e-6
-                let rings = Int((rho / cell).rounded(.up)) + 1
-                token &+= 1
+                let rho2 = rho * rho
                 let startNear = out.nearEdges.count
-                var found: [(Double, Int)] = []
-                if firstRing <= rings {
-                    for rr2 in firstRing...rings {
-                        forEachRingCell(bi, bj, rr2, nx, ny) { cc in
-                            for q in starts[cc]..<starts[cc + 1] {
-                                let k = Int(crossIdx[q])
-                                if stamp[k] == token { continue }
-                                stamp[k] = token
-                                let e = edges[k]
-                                let d = Segment.distance(center, Point(Double(e.x0), Double(e.y0)), Point(Double(e.x1), Double(e.y1)))
-                                if d <= rho { found.append((d, k)) }
-                            }
-                        }
-                    }
-                }
+                found.removeAll { $0.0 > rho2 }
                 // Sorted by distance from the centre (deflated against rounding): a query at p subtracts
                 // |p − centre| (triangle inequality) and stops at the first edge that cannot beat its best.
                 found.sort { $0.0 < $1.0 }
-                for (d, e) in found {
-                    out.nearEdges.append(NearRef(edge: UInt32(e), centerDistance: Float(d * (1 - 1e-6))))
+                for (d2, e) in found {
+                    out.nearEdges.append(NearRef(edge: UInt32(e), centerDistance: Float(d2.squareRoot() * (1 - 1e-6))))
                 }
                 guard fixedBytes + out.nearEdges.count * 8 <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
                 for j in bj..<min(bj + 2, ny) {
