@@ -89,24 +89,16 @@ extension HitIndex.Storage {
         return v.pointee.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: -Double(r.scale), bound: bound)
     }
 
-    /// `bestHit` at radius 0: the topmost placement listed in the point's own cell whose ink contains it.
-    /// Inlined into the batch loops, where the storage's fields stay in registers.
+    /// `bestHit` at radius 0: the topmost placement listed in the point's own cell whose ink contains it,
+    /// with its signed distance. Inlined into the batch loops, where the storage's fields stay in registers.
     @inline(__always) func inkHit(_ x: Double, _ y: Double) -> Hit? {
-        let own = cellOf(x, y)               // NaN and ±∞ fail its range guard
-        if own < 0 { return nil }
-        var k = Int(cellStart[own])
-        let end = Int(cellStart[own &+ 1])
-        while k < end {
-            let p = Int(cellItems[k]); k &+= 1
-            let rec = placements[p]
-            let (fx, fy) = toShape(rec, x, y)
-            let v = viewBase + Int(rec.shape)
-            if v.pointee.contains(fx, fy) {
-                let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
-                return Hit(placement: p, distance: -d, isInside: true)
-            }
-        }
-        return nil
+        let p = topmostContaining(x, y)
+        if p < 0 { return nil }
+        let rec = placements[p]
+        let (fx, fy) = toShape(rec, x, y)
+        let v = viewBase + Int(rec.shape)
+        let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
+        return Hit(placement: p, distance: -d, isInside: true)
     }
 
     func bestHit(_ x: Double, _ y: Double, radius: Double) -> Hit? {

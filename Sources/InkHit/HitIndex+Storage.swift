@@ -134,6 +134,7 @@ extension HitIndex {
             self.placements = .allocate(capacity: max(recs.count, 1))
             _ = self.placements.initialize(from: recs)
             // 64-byte aligned, so each view's winding fields sit in one cache line (see ShapeView).
+            assert(MemoryLayout<ShapeView>.stride % 64 == 0, "ShapeView must stay a whole number of cache lines")
             let viewCount = max(shapes.count, 1)
             let raw = UnsafeMutableRawPointer.allocate(byteCount: viewCount * MemoryLayout<ShapeView>.stride, alignment: 64)
             let base = raw.bindMemory(to: ShapeView.self, capacity: viewCount)
