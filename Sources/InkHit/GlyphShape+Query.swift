@@ -3,41 +3,52 @@ import InkGeometry
 /// A plain view of a shape's storage for the query path: pointers and scalars only (no reference
 /// counting in hot loops). Valid while the owning `GlyphShape` is alive.
 struct ShapeView: @unchecked Sendable {
-    // Three 64-byte lines (the index allocates views 64-byte aligned): the winding test reads only the
-    // first, distance queries the first two, the general-transform path the third.
-    // Line 0 — winding: cells and crossing lists, `wx × wy` cells from (wOriginX, wOriginY).
+    // Two 64-byte lines (the index allocates views 64-byte aligned; 128 bytes a view): the winding test
+    // reads only the first, distance queries both.
+    // Line 0 — winding: cells and crossing lists, `wx × wy` cells from (wOriginX, wOriginY); distance cells.
     let hot: UnsafePointer<HotCell>
     let cross: UnsafePointer<FEdge>
     let wOriginX: Double, wOriginY: Double
     let invCell: Double
-    let wx: Int, wy: Int
-    let cellSize: Double
-    // Line 1 — distances: the whole grid (`nx × ny` cells from (originX, originY)), near lists.
     let cold: UnsafePointer<ColdCell>
     let near: UnsafePointer<NearRef>
+    // Grid sizes fit 16 bits (`ShapeLimits.maxCellsPerAxis` ≤ 1024).
+    private let wx16: UInt16, wy16: UInt16, nx16: UInt16, ny16: UInt16
+    // Line 1 — the whole grid (`nx × ny` cells from (originX, originY)), edges, the glyph box (exact as
+    // Float: it is the box of the Float edges).
     let prepared: UnsafePointer<NearEdge>
-    let originX: Double, originY: Double
-    let nx: Int, ny: Int
-    let edgeCount: Int
-    // Line 2 — the glyph box and the raw edges.
-    let minX: Double, minY: Double, maxX: Double, maxY: Double
     let edges: UnsafePointer<FEdge>
-    private let pad1: Int = 0, pad2: Int = 0, pad3: Int = 0
+    let originX: Double, originY: Double
+    let cellSize: Double
+    private let minX32: Float, minY32: Float, maxX32: Float, maxY32: Float
+    private let edgeCount32: UInt32
+    private let pad: UInt32 = 0
+
+    var wx: Int { Int(wx16) }
+    var wy: Int { Int(wy16) }
+    var nx: Int { Int(nx16) }
+    var ny: Int { Int(ny16) }
+    var edgeCount: Int { Int(edgeCount32) }
+    var minX: Double { Double(minX32) }
+    var minY: Double { Double(minY32) }
+    var maxX: Double { Double(maxX32) }
+    var maxY: Double { Double(maxY32) }
 
     init(_ s: GlyphShape) {
         edges = UnsafePointer(s.edges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
-        edgeCount = s.edges.count
+        edgeCount32 = UInt32(s.edges.count)           // ShapeLimits caps edges below 2³¹
         hot = UnsafePointer(s.hot.baseAddress!)
         cold = UnsafePointer(s.cold.baseAddress!)
         cross = UnsafePointer(s.crossEdges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
         near = UnsafePointer(s.nearEdges.baseAddress!)
         prepared = UnsafePointer(s.prepared.baseAddress!)
         originX = s.grid.originX; originY = s.grid.originY; invCell = s.grid.invCell; cellSize = s.grid.cellSize
-        nx = s.grid.nx; ny = s.grid.ny
+        nx16 = UInt16(s.grid.nx); ny16 = UInt16(s.grid.ny)
         wOriginX = s.grid.windingOriginX; wOriginY = s.grid.windingOriginY
-        wx = s.grid.wx; wy = s.grid.wy
-        if s.bounds.isEmpty { minX = 1; minY = 1; maxX = -1; maxY = -1 } else {
-            minX = s.bounds.minX; minY = s.bounds.minY; maxX = s.bounds.maxX; maxY = s.bounds.maxY
+        wx16 = UInt16(s.grid.wx); wy16 = UInt16(s.grid.wy)
+        if s.bounds.isEmpty { minX32 = 1; minY32 = 1; maxX32 = -1; maxY32 = -1 } else {
+            minX32 = Float(s.bounds.minX); minY32 = Float(s.bounds.minY)
+            maxX32 = Float(s.bounds.maxX); maxY32 = Float(s.bounds.maxY)
         }
     }
 

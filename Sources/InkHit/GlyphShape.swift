@@ -161,9 +161,10 @@ public struct ShapeLimits: Sendable, Hashable {
     public var maxCellsPerAxis: Int
     /// Most bytes one shape's storage may take (edges, grid, crossing and near lists).
     public var maxBytes: Int
-    /// `maxCellsPerAxis` is clamped to 2...1024 (a grid needs two cells to cover a glyph box).
+    /// `maxCellsPerAxis` is clamped to 2...1024 (a grid needs two cells to cover a glyph box), `maxEdges`
+    /// to 0...2³¹ − 1 (edge and list indices are 32-bit).
     public init(maxEdges: Int = 1_000_000, maxCellsPerAxis: Int = 192, maxBytes: Int = 256 << 20) {
-        self.maxEdges = max(0, maxEdges)
+        self.maxEdges = max(0, min(maxEdges, Int(Int32.max)))
         self.maxCellsPerAxis = max(2, min(maxCellsPerAxis, 1024))
         self.maxBytes = max(0, maxBytes)
     }
