@@ -89,8 +89,18 @@ struct ShapeGridBuilder {
         }
         for k in crossIdx { out.crossEdges.append(edges[Int(k)]) }
 
+        // Steps 2–4 index these in their inner loops: plain buffers (no bounds or uniqueness checks).
+        let stampP = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, edges.count))
+        stampP.initialize(repeating: -1)
+        let startsP = UnsafeMutableBufferPointer<Int>.allocate(capacity: starts.count)
+        _ = startsP.initialize(from: starts)
+        let crossP = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, crossIdx.count))
+        _ = crossP.initialize(from: crossIdx)
+        let edgesP = UnsafeMutableBufferPointer<FEdge>.allocate(capacity: max(1, edges.count))
+        _ = edgesP.initialize(from: edges)
+        defer { stampP.deallocate(); startsP.deallocate(); crossP.deallocate(); edgesP.deallocate() }
+
         // 2. Reference points and their winding numbers (ray to +x through the rest of the row).
-        var stamp = [Int32](repeating: -1, count: edges.count)
         var token: Int32 = 0
         let offsets: [(Double, Double)] = [(0.5, 0.5), (0.31, 0.69), (0.69, 0.31), (0.23, 0.23), (0.77, 0.77),
                                            (0.41, 0.13), (0.13, 0.41), (0.87, 0.59), (0.59, 0.87), (0.5, 0.07)]
@@ -104,8 +114,8 @@ struct ShapeGridBuilder {
                     for (fx, fy) in offsets {
                         let cand = Point(Double(Float(r.minX + fx * cell)), Double(Float(r.minY + fy * cell)))
                         var clear = Double.infinity
-                        for q in starts[c]..<starts[c + 1] {
-                            let e = edges[Int(crossIdx[q])]
+                        for q in startsP[c]..<startsP[c + 1] {
+                            let e = edgesP[Int(crossP[q])]
                             clear = min(clear, Segment.distance(cand, Point(Double(e.x0), Double(e.y0)),
                                                                 Point(Double(e.x1), Double(e.y1))))
                         }
@@ -119,11 +129,11 @@ struct ShapeGridBuilder {
                 var w = 0
                 for ii in i..<nx {
                     let cc = j * nx + ii
-                    for q in starts[cc]..<starts[cc + 1] {
-                        let k = Int(crossIdx[q])
-                        if stamp[k] == token { continue }
-                        stamp[k] = token
-                        let e = edges[k]
+                    for q in startsP[cc]..<startsP[cc + 1] {
+                        let k = Int(crossP[q])
+                        if stampP[k] == token { continue }
+                        stampP[k] = token
+                        let e = edgesP[k]
                         w += Winding.crossing(ref, Point(Double(e.x0), Double(e.y0)), Point(Double(e.x1), Double(e.y1)))
                     }
                 }
@@ -158,7 +168,10 @@ struct ShapeGridBuilder {
         // 4. Near lists, one per 2×2 block of cells: every edge that can be nearest to some point of the
         //    block. Rings start at the block's first boundary ring (nothing nearer holds an edge).
         let half = cell * 2.0.squareRoot()            // half-diagonal of a 2×2 block
-        var found: [(Double, Int)] = []               // one buffer for every block (cold builds allocate less)
+        // One buffer for every block; a block sees each edge at most once (stamps).
+        let found = UnsafeMutableBufferPointer<(Double, Int)>.allocate(capacity: max(1, edges.count))
+        defer { found.deallocate() }
+        var foundCount = 0
         for bj in stride(from: 0, to: ny, by: 2) {
             for bi in stride(from: 0, to: nx, by: 2) {
                 let c0 = bj * nx + bi
@@ -170,22 +183,22 @@ struct ShapeGridBuilder {
                 // distance so far plus the block's diameter, no edge beyond can be nearest to a point of the
                 // block (the bound only shrinks, so no ring that the final bound needs is skipped).
                 token &+= 1
-                found.removeAll(keepingCapacity: true)
+                foundCount = 0
                 var best2 = Double.infinity
                 var rr = firstRing
                 while rr <= nx + ny {
                     let ringLow = Double(rr - 1) * cell
                     if ringLow > 0 && best2 < .infinity && ringLow > best2.squareRoot() + 2 * half + cell * 1e-6 { break }
                     forEachRingCell(bi, bj, rr, nx, ny) { cc in
-                        for q in starts[cc]..<starts[cc + 1] {
-                            let k = Int(crossIdx[q])
-                            if stamp[k] == token { continue }
-                            stamp[k] = token
-                            let e = edges[k]
+                        for q in startsP[cc]..<startsP[cc + 1] {
+                            let k = Int(crossP[q])
+                            if stampP[k] == token { continue }
+                            stampP[k] = token
+                            let e = edgesP[k]
                             let d2 = Segment.distanceSquared(center, Point(Double(e.x0), Double(e.y0)),
                                                              Point(Double(e.x1), Double(e.y1)))
                             if d2 < best2 { best2 = d2 }
-                            found.append((d2, k))
+                            found[foundCount] = (d2, k); foundCount += 1
                         }
                     }
                     rr += 1
@@ -194,11 +207,13 @@ struct ShapeGridBuilder {
                 let rho = dc + 2 * half + cell * 1e-6
                 let rho2 = rho * rho
                 let startNear = out.nearEdges.count
-                found.removeAll { $0.0 > rho2 }
+                var kept = 0
+                for q in 0..<foundCount where found[q].0 <= rho2 { found[kept] = found[q]; kept += 1 }
                 // Sorted by distance from the centre (deflated against rounding): a query at p subtracts
                 // |p − centre| (triangle inequality) and stops at the first edge that cannot beat its best.
-                found.sort { $0.0 < $1.0 }
-                for (d2, e) in found {
+                var list = UnsafeMutableBufferPointer(rebasing: found[0..<kept])
+                list.sort { $0.0 < $1.0 }
+                for (d2, e) in list {
                     out.nearEdges.append(NearRef(edge: UInt32(e), centerDistance: Float(d2.squareRoot() * (1 - 1e-6))))
                 }
                 guard fixedBytes + out.nearEdges.count * 8 <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
