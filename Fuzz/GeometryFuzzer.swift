@@ -146,6 +146,9 @@ enum GeometryFuzz {
         var transform: AffineTransform
         var viewEdges: [(Point, Point)]
         var kappa: Double
+        /// View position of a corner of the shape's box: the index maps points into the shape through their
+        /// offset from (about) there.
+        var anchor: Point
     }
 
     static func checkIndex(_ shape: GlyphShape, _ r: inout ByteReader) {
@@ -171,8 +174,10 @@ enum GeometryFuzz {
                 fuzzContext.append("placement \(k): \(t)")
                 if k != placed.count { violated("placement index \(k), expected \(placed.count)") }
                 let sv = t.singularValues
+                let b = shape.bounds
                 placed.append(Placed(transform: t, viewEdges: shape.storedEdges.map { (t.apply($0.0), t.apply($0.1)) },
-                                     kappa: sv.max / sv.min))
+                                     kappa: sv.max / sv.min,
+                                     anchor: b.isEmpty ? Point(t.tx, t.ty) : t.apply(Point(b.minX, b.minY))))
             } catch {
                 if error.description.isEmpty { violated("empty HitIndexError message") }
                 // A refused transform must really be bad (non-finite, singular, too coarse, or out of range).
@@ -258,13 +263,12 @@ enum GeometryFuzz {
             var w = 0, d2 = Double.infinity
             for (a, b) in pl.viewEdges { w += Winding.crossing(p, a, b); d2 = min(d2, Segment.distanceSquared(p, a, b)) }
             inside.append(w != 0); dist.append(d2.squareRoot())
-            // The index stores each placement's inverse and its origin (relative to a page-grid cell corner)
-            // as Float32: answers are exact up to ~1e-7 of the view distances involved — from the point to
-            // the glyph origin, and from the origin to its page cell (up to the page's extent) — times the
-            // transform's anisotropy.
-            let t = pl.transform
+            // The index stores each placement's inverse and its anchor (a corner of the glyph box, relative
+            // to a page-grid cell corner) as Float32: answers are exact up to ~1e-7 of the view distances
+            // involved — from the point to the anchor, and from the anchor to its page cell (up to the
+            // page's extent) — times the transform's anisotropy.
             let page = index.bounds.isEmpty ? 0 : max(index.bounds.width, index.bounds.height)
-            let offset = max(abs(p.x - t.tx), abs(p.y - t.ty), page, 1)
+            let offset = max(abs(p.x - pl.anchor.x), abs(p.y - pl.anchor.y), page, 1)
             margin = max(margin, 1e-6 * offset * min(pl.kappa, 1e6))
         }
         guard margin < 1e6, dist.allSatisfy({ $0.isFinite }) else { return }

@@ -45,11 +45,16 @@ extension HitIndex.Storage {
         return Int(fy) &* nx &+ Int(fx)
     }
 
-    /// Shape-space coordinates of a view point for placement record `r`.
-    @inline(__always) func toShape(_ r: PlacementRecord, _ x: Double, _ y: Double) -> (Double, Double) {
+    /// Shape-space coordinates of a view point for placement record `r` of shape view `v`: the offset from
+    /// the shape's anchor (its winding origin, the glyph box's corner) mapped by the Float32 inverse, added
+    /// to the anchor. Rounding is ~1e-7 of the point's distance from the anchor (for points on or near the
+    /// ink: of the glyph's size), wherever the glyph's origin is.
+    @inline(__always) func toShape(_ r: PlacementRecord, _ v: UnsafeMutablePointer<ShapeView>,
+                                   _ x: Double, _ y: Double) -> (Double, Double) {
         let dx = x - (originX + Double(r.cellMinX) * cellSize + Double(r.dx))
         let dy = y - (originY + Double(r.cellMinY) * cellSize + Double(r.dy))
-        return (Double(r.m00) * dx + Double(r.m01) * dy, Double(r.m10) * dx + Double(r.m11) * dy)
+        return (v.pointee.wOriginX + (Double(r.m00) * dx + Double(r.m01) * dy),
+                v.pointee.wOriginY + (Double(r.m10) * dx + Double(r.m11) * dy))
     }
 
     /// Topmost placement whose ink contains (x, y), or -1.
@@ -61,8 +66,9 @@ extension HitIndex.Storage {
         while k < end {
             let p = Int(cellItems[k]); k += 1
             let r = placements[p]
-            let (fx, fy) = toShape(r, x, y)
-            if (viewBase + Int(r.shape)).pointee.contains(fx, fy) { return p }
+            let v = viewBase + Int(r.shape)
+            let (fx, fy) = toShape(r, v, x, y)
+            if v.pointee.contains(fx, fy) { return p }
         }
         return -1
     }
@@ -70,8 +76,8 @@ extension HitIndex.Storage {
     /// Exact view distance from (x, y) to placement `p`'s outline if ≤ bound, else a value > bound.
     @inline(__always) func viewDistance(_ p: Int, _ x: Double, _ y: Double, bound: Double) -> Double {
         let r = placements[p]
-        let (fx, fy) = toShape(r, x, y)
         let v = viewBase + Int(r.shape)
+        let (fx, fy) = toShape(r, v, x, y)
         return viewDistance(r, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: bound)
     }
 
@@ -95,8 +101,8 @@ extension HitIndex.Storage {
         let p = topmostContaining(x, y)
         if p < 0 { return nil }
         let rec = placements[p]
-        let (fx, fy) = toShape(rec, x, y)
         let v = viewBase + Int(rec.shape)
+        let (fx, fy) = toShape(rec, v, x, y)
         let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
         return Hit(placement: p, distance: -d, isInside: true)
     }
@@ -114,8 +120,8 @@ extension HitIndex.Storage {
             while k < end {
                 let p = Int(cellItems[k]); k += 1
                 let rec = placements[p]
-                let (fx, fy) = toShape(rec, x, y)
                 let v = viewBase + Int(rec.shape)
+                let (fx, fy) = toShape(rec, v, x, y)
                 if v.pointee.contains(fx, fy) {
                     let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
                     return Hit(placement: p, distance: -d, isInside: true)
@@ -144,8 +150,8 @@ extension HitIndex.Storage {
         let oi = own >= 0 ? own % nx : -1, oj = own >= 0 ? own / nx : -1
         forEachCandidate(x, y, radius: r, skipping: -1) { p in
             let rec = placements[p]
-            let (fx, fy) = toShape(rec, x, y)
             let v = viewBase + Int(rec.shape)
+            let (fx, fy) = toShape(rec, v, x, y)
             let listedInOwn = oi >= Int(rec.cellMinX) && oi <= Int(rec.cellMaxX) && oj >= Int(rec.cellMinY) && oj <= Int(rec.cellMaxY)
             let inside = listedInOwn && v.pointee.windingNumber(fx, fy) != 0
             let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: inside ? .infinity : r)

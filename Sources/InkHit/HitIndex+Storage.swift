@@ -28,7 +28,7 @@ extension HitIndex {
             var shapes: [GlyphShape] = []
             var recs = [PlacementRecord]()
             recs.reserveCapacity(items.count)
-            var origins = [Point]()
+            var origins = [Point]()     // anchors, view px (see toShape)
             origins.reserveCapacity(items.count)
             var boxes = [Rect]()
             boxes.reserveCapacity(items.count)
@@ -58,7 +58,10 @@ extension HitIndex {
                     m00: Float(inv.a), m01: Float(inv.c), m10: Float(inv.b), m11: Float(inv.d),
                     scale: kappa <= 1 + 1e-6 ? Float(sv.min) : -Float(sv.min),
                     shape: si, cellMinX: 0, cellMinY: 0, cellMaxX: 0, cellMaxY: 0))
-                origins.append(Point(t.tx, t.ty))
+                // The anchor: the view position of the shape's winding origin (exactly `ShapeView.wOriginX/Y`),
+                // a corner of the glyph box, so its offset from the placement's first page cell is small.
+                origins.append(shape.bounds.isEmpty ? Point(t.tx, t.ty)
+                               : t.apply(Point(shape.grid.windingOriginX, shape.grid.windingOriginY)))
             }
             self.shapes = shapes
             self.bounds = all

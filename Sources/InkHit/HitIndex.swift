@@ -93,8 +93,9 @@ public struct Hit: Sendable, Hashable {
 
 /// Per-placement query record: 40 bytes.
 struct PlacementRecord: Sendable {
-    /// View position of the shape's origin, relative to the corner of the placement's first page cell
-    /// (`originX + cellMinX * cellSize`), so Float32 keeps it to ~1e-6 px.
+    /// View position of the shape's anchor (its winding origin, a corner of the glyph box), relative to the
+    /// corner of the placement's first page cell (`originX + cellMinX * cellSize`): an offset of about the
+    /// glyph's size, which Float32 keeps to ~1e-7 of it.
     var dx: Float, dy: Float
     /// Inverse linear part (view → shape units): fx = m00*dx + m01*dy, fy = m10*dx + m11*dy.
     var m00: Float, m01: Float, m10: Float, m11: Float

@@ -118,4 +118,27 @@ struct FuzzRegressionTests {
             for x in all { #expect(abs(x.distance - 20480) <= 1e-6 * 20480) }   // oracle: both ends at the origin
         }
     }
+
+    /// Geometry fuzzer: a segment 1e9 shape units from the glyph origin. The index stored the origin's view
+    /// position relative to a page-cell corner as Float32, so a glyph whose ink lies far from its origin was
+    /// shifted by up to half a Float32 step of that distance (4 px there). Reduced here to a square whose
+    /// ink is 1e7 units from its origin: its left edge moved by 0.3 px, and points 0.1 px inside it missed.
+    /// Points are now mapped relative to a corner of the glyph box, so the origin's distance does not matter.
+    @Test func fuzzing_test_case_06() throws {
+        let near = try GlyphShape(polygon: Polygon(contours: [Self.square(0, 0, 10, 10)]))
+        let far = try GlyphShape(polygon: Polygon(contours: [Self.square(1e7, 0, 1e7 + 10, 10)]))
+        var b = HitIndex.Builder()
+        try b.add(near, transform: .identity)
+        try b.add(far, transform: .translation(-1e7 + 23.3, 0))     // ink at x 23.3 ... 33.3 view px
+        let index = b.build()
+        for (dx, inside) in [(0.1, true), (0.05, true), (-0.05, false), (-0.1, false), (9.9, true), (10.1, false)] {
+            let p = Point(23.3 + dx, 5)
+            #expect(index.contains(p) == inside, "x = 23.3 + \(dx)")
+            let h = index.hit(at: p, radius: 1)
+            #expect(h?.placement == 1)
+            // Oracle: the square's edges are at x = 23.3 and 33.3 (its other edges are ≥ 5 px away).
+            let d = min(abs(dx), abs(dx - 10))
+            #expect(abs(abs(h?.distance ?? .nan) - d) < 1e-6, "x = 23.3 + \(dx): \(String(describing: h))")
+        }
+    }
 }
