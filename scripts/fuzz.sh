@@ -6,6 +6,10 @@
 #   scripts/fuzz.sh --minimize TARGET FILE   minimize a crasher (writes .build-fuzz/findings/TARGET/minimized-*)
 #   SWIFT_BACKTRACE=enable=no .build-fuzz/bin/TARGET-fuzzer FILE     replay one input
 #
+# INKHIT_FUZZ_SEED=N fixes libFuzzer's seed (CI does, so a CI run is reproducible: the same seed from the
+# same seed corpus explores the same inputs first); unset, every run explores new ones. INKHIT_FUZZ_FRESH=1
+# starts from the seed corpus alone (as a fresh clone does), ignoring what earlier runs learnt.
+#
 # Targets: font (font bytes → outlines → shapes → index → queries), geometry (structure-aware outline /
 # transform / radius / point decoding against brute force), jobs (`ink-hit query` lines through JobRunner).
 #
@@ -129,14 +133,18 @@ EOF
 
 run_target() {
   local t=$1 secs=$2
-  mkdir -p "$B/corpus/$t" "$B/findings/$t"
+  local corpus="$B/corpus/$t"
+  if [ -n "${INKHIT_FUZZ_FRESH:-}" ]; then corpus="$B/corpus-fresh/$t"; rm -rf "$corpus"; fi
+  mkdir -p "$corpus" "$B/findings/$t"
+  local seed=()
+  [ -n "${INKHIT_FUZZ_SEED:-}" ] && seed=(-seed="$INKHIT_FUZZ_SEED")
   echo "fuzz: running $t for ${secs}s" >&2
   local log="$B/findings/$t/last-run.log"
   set +e
   # SWIFT_BACKTRACE=enable=no: let a Swift trap reach libFuzzer as a signal (the runtime's backtracer
   # reads its own stack in a way ASan reports as an underflow).
   SWIFT_BACKTRACE=enable=no "$B/bin/$t-fuzzer" -max_total_time="$secs" -max_len="${MAX_LEN[$t]}" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$B/findings/$t/" "$B/corpus/$t" "$B/seeds/$t" >"$log" 2>&1
+    -print_final_stats=1 "${seed[@]}" -artifact_prefix="$B/findings/$t/" "$corpus" "$B/seeds/$t" >"$log" 2>&1
   local rc=$?
   set -e
   grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" | tr '\n' ' ' >&2; echo >&2

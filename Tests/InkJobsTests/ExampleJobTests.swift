@@ -6,8 +6,9 @@ import InkJobs
 struct ExampleJobTests {
     /// `example`: shared/examples; `heldout`: 16 jobs made by scripts/curve_exact (Latin with kerning,
     /// ligatures, marks, astral letters, CJK, overlapping glyphs, 200 px singles, 30° rotation, 2.5× scale,
-    /// radius 0 / 2 / 3.5).
-    @Test(arguments: ["example", "heldout"])
+    /// radius 0 / 2 / 3.5); `stress`: 12 more (make_stress_jobs.py: other DejaVu styles, 7 to 150 px,
+    /// shear, 3 × 0.7 scale, y-flip, 73° rotation, radius 1 to 8).
+    @Test(arguments: ["example", "heldout", "stress"])
     func jobsMatchCurveExactAnswers(_ set: String) throws {
         let jobs = try Fixture.lines("\(set)-jobs.jsonl")
         let expected = try Fixture.lines("\(set)-expected.jsonl").map {
