@@ -129,6 +129,11 @@ struct ShapeView: @unchecked Sendable {
     /// Lower bound on the distance (shape units) from (x, y) to the outline; `cell` is `cellIndex(x, y)`.
     @inline(__always) func lowerBound(cell c: Int, _ x: Double, _ y: Double) -> Double {
         if c >= 0 { return Double(cold[c].lower) }
+        return boxDistance(x, y)
+    }
+
+    /// Distance (shape units) from (x, y) to the glyph box: a lower bound that reads no cell.
+    @inline(__always) func boxDistance(_ x: Double, _ y: Double) -> Double {
         let dx = max(minX - x, 0, x - maxX), dy = max(minY - y, 0, y - maxY)
         return (dx * dx + dy * dy).squareRoot()
     }
@@ -144,7 +149,9 @@ struct ShapeView: @unchecked Sendable {
     /// > `bound` (possibly ∞). `cell` is `cellIndex(x, y)`.
     @inline(__always) func distance(cell c: Int, _ x: Double, _ y: Double, bound: Double) -> Double {
         if edgeCount == 0 { return .infinity }
-        if lowerBound(cell: c, x, y) > bound { return .infinity }
+        // The box first (its fields share the view's cache line with the grid's): most radius candidates
+        // end here without loading their cell.
+        if boxDistance(x, y) > bound || lowerBound(cell: c, x, y) > bound { return .infinity }
         if c >= 0 && cold[c].hasNear {
             // Near edges come sorted by their distance from the block centre (the far corner of the block's
             // first cell); minus |p − centre| that bounds the distance from p: stop at the first edge whose
