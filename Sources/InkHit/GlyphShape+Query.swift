@@ -151,7 +151,7 @@ struct ShapeView: @unchecked Sendable {
         if edgeCount == 0 { return .infinity }
         // The box first (its fields share the view's cache line with the grid's): most radius candidates
         // end here without loading their cell.
-        if boxDistance(x, y) > bound || lowerBound(cell: c, x, y) > bound { return .infinity }
+        if boxDistance(x, y) > bound || (c >= 0 && Double(cold[c].lower) > bound) { return .infinity }
         if c >= 0 && cold[c].hasNear {
             // Near edges come sorted by their distance from the block centre (the far corner of the block's
             // first cell); minus |p − centre| that bounds the distance from p: stop at the first edge whose
