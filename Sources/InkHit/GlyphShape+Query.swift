@@ -126,10 +126,11 @@ struct ShapeView: @unchecked Sendable {
         return qx * qx + qy * qy
     }
 
-    /// Lower bound on the distance (shape units) from (x, y) to the outline; `cell` is `cellIndex(x, y)`.
-    @inline(__always) func lowerBound(cell c: Int, _ x: Double, _ y: Double) -> Double {
-        if c >= 0 { return Double(cold[c].lower) }
-        return boxDistance(x, y)
+    /// Whether the outline is certainly farther than `bound` (shape units) from (x, y): the glyph box first
+    /// (its fields share the view's cache line with the grid's, so most radius candidates end here without
+    /// loading a cell), then the lower bound of cell `c` (`cellIndex(x, y)`, -1 outside the grid).
+    @inline(__always) func isBeyond(cell c: Int, _ x: Double, _ y: Double, bound: Double) -> Bool {
+        boxDistance(x, y) > bound || (c >= 0 && Double(cold[c].lower) > bound)
     }
 
     /// Distance (shape units) from (x, y) to the glyph box: a lower bound that reads no cell.
@@ -149,9 +150,7 @@ struct ShapeView: @unchecked Sendable {
     /// > `bound` (possibly ∞). `cell` is `cellIndex(x, y)`.
     @inline(__always) func distance(cell c: Int, _ x: Double, _ y: Double, bound: Double) -> Double {
         if edgeCount == 0 { return .infinity }
-        // The box first (its fields share the view's cache line with the grid's): most radius candidates
-        // end here without loading their cell.
-        if boxDistance(x, y) > bound || (c >= 0 && Double(cold[c].lower) > bound) { return .infinity }
+        if isBeyond(cell: c, x, y, bound: bound) { return .infinity }
         if c >= 0 && cold[c].hasNear {
             // Near edges come sorted by their distance from the block centre (the far corner of the block's
             // first cell); minus |p − centre| that bounds the distance from p: stop at the first edge whose
@@ -188,7 +187,7 @@ struct ShapeView: @unchecked Sendable {
         // `minScale` is the exact transform's, rounded to Float32, while distances below go through the
         // Float32 inverse: the two differ by ~1e-7, so the bound is deflated to stay a lower bound (without
         // it, a far point could be refused its truly nearest placement for a rival 3e-9 farther).
-        if lowerBound(cell: c, x, y) * minScale * (1 - 1e-6) > bound { return .infinity }
+        if isBeyond(cell: c, x, y, bound: bound / (minScale * (1 - 1e-6))) { return .infinity }
         var best2 = Double.infinity
         for k in 0..<edgeCount {
             let e = edges[k]

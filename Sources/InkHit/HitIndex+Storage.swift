@@ -28,8 +28,8 @@ extension HitIndex {
             var shapes: [GlyphShape] = []
             var recs = [PlacementRecord]()
             recs.reserveCapacity(items.count)
-            var origins = [Point]()     // anchors, view px (see toShape)
-            origins.reserveCapacity(items.count)
+            var anchors = [Point]()     // view px (see toShape)
+            anchors.reserveCapacity(items.count)
             var boxes = [Rect]()
             boxes.reserveCapacity(items.count)
             var all = Rect.empty
@@ -60,7 +60,7 @@ extension HitIndex {
                     shape: si, cellMinX: 0, cellMinY: 0, cellMaxX: 0, cellMaxY: 0))
                 // The anchor: the view position of the shape's winding origin (exactly `ShapeView.wOriginX/Y`),
                 // a corner of the glyph box, so its offset from the placement's first page cell is small.
-                origins.append(shape.bounds.isEmpty ? Point(t.tx, t.ty)
+                anchors.append(shape.bounds.isEmpty ? Point(t.tx, t.ty)
                                : t.apply(Point(shape.grid.windingOriginX, shape.grid.windingOriginY)))
             }
             self.shapes = shapes
@@ -111,8 +111,8 @@ extension HitIndex {
                 let (i0, i1, j0, j1) = range(b)
                 recs[k].cellMinX = UInt16(i0); recs[k].cellMinY = UInt16(j0)
                 recs[k].cellMaxX = UInt16(i1); recs[k].cellMaxY = UInt16(j1)
-                recs[k].dx = Float(origins[k].x - (originX + Double(i0) * cell))
-                recs[k].dy = Float(origins[k].y - (originY + Double(j0) * cell))
+                recs[k].dx = Float(anchors[k].x - (originX + Double(i0) * cell))
+                recs[k].dy = Float(anchors[k].y - (originY + Double(j0) * cell))
                 for j in j0...j1 { for i in i0...i1 { counts[j * nx + i] += 1 } }
             }
             let starts = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: nx * ny + 1)
