@@ -4,7 +4,7 @@ curve-exact answers.
 
 Usage (from the package root):
     python3 scripts/curve_exact/make_jobs.py --out Tests/InkJobsTests/Fixtures
-writes  heldout-jobs.jsonl      one `ink-hit query` glyph job per line (DESIGN.md format)
+writes  heldout-jobs.jsonl      one `ink-hit query` glyph job per line (`ink-hit query --help` format)
         heldout-expected.jsonl  one answer per point, in job order (scripts/curve_exact/reference.py)
 
 Requires: pip install fonttools uharfbuzz numpy; fonts-dejavu-core/-extra and fonts-droid-fallback.

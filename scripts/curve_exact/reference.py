@@ -5,33 +5,48 @@ Usage:
     python3 scripts/curve_exact/reference.py JOBS.jsonl > EXPECTED.jsonl
     python3 scripts/curve_exact/reference.py JOBS.jsonl --check EXPECTED.jsonl   # compare with another reference
 
-For every query point of every glyph job (format: DESIGN.md, "Command-line tool `ink-hit`") it writes
+For every query point of every glyph job (format: README.md "Command line" and `ink-hit query --help`)
+it writes
     {"job", "i", "hit", "glyph", "inside", "outline_distance", "boundary_margin"}
-in the format of shared/examples/expected.jsonl.
+in the format of Tests/InkJobsTests/Fixtures/example-expected.jsonl.
 
 How it computes them (all geometry in float64, in view px):
 
-* Outlines: fontTools `glyf` data.  `Glyph.getCoordinates(glyf)` decomposes composites in floating
+* Outlines, TrueType (`glyf`): `Glyph.getCoordinates(glyf)` decomposes composites in floating
   point; the outline is shifted by `lsb - xMin` (hmtx left side bearing minus the glyf header's xMin),
   which is what FreeType does with FT_LOAD_NO_SCALE (it translates by -pp1.x) and what fontTools'
   glyph set does.  Implied on-curve points between two off-curve points are the exact midpoints;
   a contour with no on-curve point starts at the midpoint of its last and first points.
-  Only TrueType (`glyf`) fonts are supported (CFF would need a cubic pen).
-* Placement (DESIGN.md "Conventions"): font (u, v) -> layout (x + u*s/upem, y - v*s/upem) -> view by the
-  job's affine transform [a, b, c, d, tx, ty].  Lines and quadratic Béziers stay lines and quadratics
-  under an affine map, so the control points are mapped and the curves are used as they are.
-* inside: nonzero winding of the horizontal ray towards +x against the exact curves.  Every quadratic is
-  split at its y-extremum (t* = (y0-y1)/(y0-2y1+y2)) into y-monotone parameter ranges; a monotone piece
-  or line from yA to yB is crossed iff min(yA,yB) <= py < max(yA,yB) (half-open, so a ray through a
-  shared endpoint is counted exactly once; the split value y(t*) is computed once and shared by both
-  pieces).  The crossing parameter is the root of the quadratic y(t) = py in that range (numerically
-  stable formula, clamped to the range); the crossing counts +-1 (by direction) if x(t) > px.
-  No flattening is involved.
+* Outlines, CFF (`CFF ` table, FontMatrix = 1/unitsPerEm): fontTools' glyph set draws the Type 2
+  charstring into a RecordingPen; the coordinates are font units with the glyph origin at (0, 0) and are
+  used unchanged (no lsb shift: FreeType's FT_LOAD_NO_SCALE outline of a CFF glyph is the charstring's
+  outline as it is).  Every contour is closed (closepath is implied in CFF: a line back to the start
+  unless the last point is the start); lineTo to the current point is dropped, as FreeType does;
+  curveTo segments are cubic Béziers (qCurveTo from other pens: quadratics, exact implied midpoints).
+  selftest.py checks points, tags, contours and segments against FreeType (exactly equal on all glyphs
+  of Cantarell, whose charstrings hold integer coordinates only; fractional charstring coordinates
+  might be rounded differently by FreeType's 16.16 arithmetic -- the self-test would show it).
+* Placement (README.md "Glossary"): font (u, v) -> layout (x + u*s/upem, y - v*s/upem) -> view by the
+  job's affine transform [a, b, c, d, tx, ty].  Lines and quadratic and cubic Béziers stay lines,
+  quadratics and cubics under an affine map, so the control points are mapped and the curves are used as
+  they are.
+* inside: nonzero winding of the horizontal ray towards +x against the exact curves.  Curves are split
+  into y-monotone parameter ranges: a quadratic at its y-extremum (t* = (y0-y1)/(y0-2y1+y2)), a cubic at
+  the real roots of y'(t) in (0, 1) (a quadratic in t, numerically stable formula).  A monotone piece or
+  line from yA to yB is crossed iff min(yA,yB) <= py < max(yA,yB) (half-open, so a ray through a shared
+  endpoint is counted exactly once; a split value y(t*) is computed once and shared by both pieces).
+  The crossing parameter is, for a quadratic, the root of y(t) = py in that range (numerically stable
+  formula, clamped to the range); for a cubic, found by bisection on [tA, tB] down to adjacent float64
+  values (the bracket holds by the crossing rule, so it never leaves the piece).  The crossing counts
+  +-1 (by direction) if x(t) > px.  No flattening is involved.
 * outline_distance: unsigned distance to the nearest outline of any glyph of the job, where outlines
-  are flattened at 0.001 px in view space (uniform parameter steps, n = ceil(sqrt(|P0-2P1+P2| / 0.004)),
-  a Hausdorff bound of 0.001 px), so it is within 0.001 px of the exact curve distance.
-* hit / glyph (DESIGN.md): topmost (last in `glyphs`) glyph whose ink contains the point; otherwise the
-  glyph whose outline is nearest, if that distance <= radius (ties -> topmost); otherwise a miss.
+  are flattened at 0.001 px in view space with uniform parameter steps and Wang's bound, so the
+  Hausdorff distance to the exact curve is at most 0.001 px: a quadratic gets
+  n = ceil(sqrt(|P0-2P1+P2| / 0.004)) segments, a cubic n = ceil(sqrt(0.75 * max(|P0-2P1+P2|,
+  |P1-2P2+P3|) / 0.001)).  So it is within 0.001 px of the exact curve distance.
+* hit / glyph (README.md "The hit rule"): topmost (last in `glyphs`) glyph whose ink contains the point;
+  otherwise the glyph whose outline is nearest, if that distance <= radius (ties -> topmost); otherwise a
+  miss.
 * boundary_margin (capped at 1.0): a lower bound on how far the point must move before the answer
   (hit, glyph, inside) can change:
     - min over all glyphs g of d_g (crossing any outline),
@@ -48,9 +63,11 @@ import argparse
 import json
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+from fontTools.pens.basePen import decomposeQuadraticSegment, decomposeSuperBezierSegment
+from fontTools.pens.recordingPen import RecordingPen
 from fontTools.ttLib import TTFont
 
 FLATTEN_TOL = 0.001  # view px
@@ -62,20 +79,37 @@ class FontData:
     def __init__(self, path: str, index: int):
         self.tt = TTFont(path, fontNumber=index, lazy=True) if path.lower().endswith(('.ttc', '.otc')) \
             else TTFont(path, lazy=True)
-        if 'glyf' not in self.tt:
-            raise ValueError(f"{path}: only TrueType (glyf) fonts are supported by this reference")
         self.upem = self.tt['head'].unitsPerEm
-        self.glyf = self.tt['glyf']
         self.hmtx = self.tt['hmtx']
         self.order = self.tt.getGlyphOrder()
+        if 'glyf' in self.tt:
+            self.kind = 'glyf'
+            self.glyf = self.tt['glyf']
+        elif 'CFF ' in self.tt:
+            self.kind = 'CFF'
+            self.glyf = None
+            top = self.tt['CFF '].cff.topDictIndex[0]
+            fm = [float(v) for v in getattr(top, 'FontMatrix', [0.001, 0, 0, 0.001, 0, 0])]
+            # fontTools draws charstrings in charstring units; FreeType scales by FontMatrix * upem.
+            # They agree only when FontMatrix is the 1/upem identity (the case for the fonts used here).
+            if any(abs(a - b) > 1e-12 for a, b in zip(fm, [1.0 / self.upem, 0, 0, 1.0 / self.upem, 0, 0])):
+                raise ValueError(f"{path}: CFF FontMatrix {fm} is not 1/unitsPerEm; not supported")
+            self.glyph_set = self.tt.getGlyphSet()
+        else:
+            raise ValueError(f"{path}: only TrueType (glyf) and CFF fonts are supported by this reference")
         self._cache: dict[int, tuple[np.ndarray, list[tuple[str, list[int]]]]] = {}
 
     def outline(self, gid: int):
-        """(points (K,2) float64 in font units, segments [('L', [i0,i1]) | ('Q', [i0,i1,i2])]).
+        """(points (K,2) float64 in font units,
+            segments [('L', [i0,i1]) | ('Q', [i0,i1,i2]) | ('C', [i0,i1,i2,i3])]).
 
         Segment entries index `points`, so segments that share an endpoint share the very same float
-        values after any transform (needed for the half-open crossing rule)."""
+        values after any transform (needed for the half-open crossing rule).  TrueType outlines have
+        only 'L' and 'Q'; CFF outlines 'L' and 'C'."""
         if gid in self._cache:
+            return self._cache[gid]
+        if self.kind == 'CFF':
+            self._cache[gid] = self._pen_outline(gid)
             return self._cache[gid]
         name = self.order[gid]
         g = self.glyf[name]
@@ -96,6 +130,17 @@ class FontData:
         pts = np.array(pts_out, dtype=np.float64).reshape(-1, 2)
         self._cache[gid] = (pts, segs)
         return self._cache[gid]
+
+    def pen_recording(self, gid: int):
+        """The glyph drawn by fontTools' glyph set into a RecordingPen (CFF: the T2 charstring
+        interpreter; coordinates in font units, glyph origin at (0, 0), no lsb shift)."""
+        pen = RecordingPen()
+        self.glyph_set[self.order[gid]].draw(pen)
+        return pen.value
+
+    def _pen_outline(self, gid: int):
+        pts, segs = segments_from_recording(self.pen_recording(gid))
+        return np.array(pts, dtype=np.float64).reshape(-1, 2), segs
 
     @staticmethod
     def _contour(cpts, on, pts_out, segs):
@@ -141,6 +186,80 @@ class FontData:
             segs.append(('Q', [cur, pending, first]))
 
 
+def segments_from_recording(ops):
+    """Points and segments (the format of FontData.outline) from a fontTools RecordingPen recording.
+
+    Every contour is closed (a fill): closePath and endPath both close it with a line back to the
+    contour's start unless the last point is the start already (CFF's closepath is implied).
+    Zero-length lineTo segments are dropped (FreeType drops them too; they change neither winding
+    nor distance).  curveTo with more than two control points is a fontTools "super Bezier"
+    (decomposeSuperBezierSegment); qCurveTo with several off-curve points has exact implied midpoints
+    (decomposeQuadraticSegment); qCurveTo ending in None is a TrueType contour with no on-curve point
+    (starts and ends at the midpoint of its last and first points).  A contour with a single point
+    encloses nothing and has no segments."""
+    pts: list[tuple[float, float]] = []
+    segs: list[tuple[str, list[int]]] = []
+
+    def add(p):
+        pts.append((float(p[0]), float(p[1])))
+        return len(pts) - 1
+
+    start = cur = None
+
+    def close():
+        nonlocal start, cur
+        if start is not None and cur is not None and pts[cur] != pts[start]:
+            segs.append(('L', [cur, start]))
+        start = cur = None
+
+    for op, args in ops:
+        if op == 'moveTo':
+            close()
+            start = cur = add(args[0])
+        elif op == 'lineTo':
+            if cur is None:
+                raise ValueError('lineTo without moveTo')
+            if (float(args[0][0]), float(args[0][1])) != pts[cur]:
+                i = add(args[0])
+                segs.append(('L', [cur, i]))
+                cur = i
+        elif op == 'curveTo':
+            if cur is None:
+                raise ValueError('curveTo without moveTo')
+            parts = [args] if len(args) == 3 else decomposeSuperBezierSegment(list(args))
+            for c1, c2, p in parts:
+                i1, i2, i3 = add(c1), add(c2), add(p)
+                segs.append(('C', [cur, i1, i2, i3]))
+                cur = i3
+        elif op == 'qCurveTo':
+            if args[-1] is None:  # closed contour of off-curve points only
+                close()
+                offs = list(args[:-1])
+                m = ((offs[-1][0] + offs[0][0]) * 0.5, (offs[-1][1] + offs[0][1]) * 0.5)
+                start = cur = add(m)
+                parts = decomposeQuadraticSegment(offs + [m])
+                for c, p in parts[:-1]:
+                    ic, ip = add(c), add(p)
+                    segs.append(('Q', [cur, ic, ip]))
+                    cur = ip
+                ic = add(parts[-1][0])
+                segs.append(('Q', [cur, ic, start]))
+                cur = start
+                continue
+            if cur is None:
+                raise ValueError('qCurveTo without moveTo')
+            for c, p in decomposeQuadraticSegment(list(args)):
+                ic, ip = add(c), add(p)
+                segs.append(('Q', [cur, ic, ip]))
+                cur = ip
+        elif op in ('closePath', 'endPath'):
+            close()
+        else:
+            raise ValueError(f'unsupported pen operation {op}')
+    close()
+    return pts, segs
+
+
 _fonts: dict[tuple[str, int], FontData] = {}
 
 
@@ -161,6 +280,37 @@ class Placed:
     cbox: tuple            # control-point box (xmin, ymin, xmax, ymax): the ink lies inside it
     fbox: tuple            # box of the flattened outline
     key: tuple             # (font, id, size, x, y) -- duplicates tie everywhere
+    cpieces: np.ndarray = field(default_factory=lambda: np.zeros((0, 12)))
+    #                        (C, 12): x0 y0 x1 y1 x2 y2 x3 y3 tA tB yA yB, y-monotone cubic pieces
+
+
+def cubic_eval(c0, c1, c2, c3, t):
+    """Bernstein form of a cubic coordinate; exactly c0 at t = 0 and exactly c3 at t = 1."""
+    mt = 1.0 - t
+    return mt * mt * mt * c0 + 3.0 * mt * mt * t * c1 + 3.0 * mt * t * t * c2 + t * t * t * c3
+
+
+def cubic_y_extrema(y0, y1, y2, y3):
+    """Sorted distinct parameters t in (0, 1) where y'(t) = 0 (real roots of the derivative).
+
+    y'(t)/3 = a t^2 + b t + c with a = -y0 + 3y1 - 3y2 + y3, b = 2(y0 - 2y1 + y2), c = y1 - y0; roots by
+    the numerically stable formula (q = -(b + sign(b) sqrt(disc))/2, t = q/a and c/q).  A negative
+    discriminant or a derivative that vanishes identically gives no split (the cubic is monotone in y)."""
+    a = -y0 + 3.0 * y1 - 3.0 * y2 + y3
+    b = 2.0 * (y0 - 2.0 * y1 + y2)
+    c = y1 - y0
+    roots = []
+    if a == 0.0:
+        if b != 0.0:
+            roots.append(-c / b)
+    else:
+        disc = b * b - 4.0 * a * c
+        if disc >= 0.0:
+            q = -0.5 * (b + math.copysign(math.sqrt(disc), b))
+            roots.append(q / a)
+            if q != 0.0:
+                roots.append(c / q)
+    return sorted({t for t in roots if 0.0 < t < 1.0})
 
 
 def place(fd: FontData, gid: int, x: float, y: float, size: float, T, key) -> Placed:
@@ -175,14 +325,17 @@ def place(fd: FontData, gid: int, x: float, y: float, size: float, T, key) -> Pl
         vy = m10 * pts[:, 0] + m11 * pts[:, 1] + o1
     else:
         vx = vy = np.zeros(0)
-    lines, qs = [], []
+    lines, qs, cs = [], [], []
     for kind, idx in segs:
         if kind == 'L':
             lines.append((vx[idx[0]], vy[idx[0]], vx[idx[1]], vy[idx[1]]))
-        else:
+        elif kind == 'Q':
             qs.append((vx[idx[0]], vy[idx[0]], vx[idx[1]], vy[idx[1]], vx[idx[2]], vy[idx[2]]))
+        else:
+            cs.append(tuple(float(v) for i in idx for v in (vx[i], vy[i])))
     lines = np.array(lines, dtype=np.float64).reshape(-1, 4)
     qs = np.array(qs, dtype=np.float64).reshape(-1, 6)
+    cs = np.array(cs, dtype=np.float64).reshape(-1, 8)
 
     # y-monotone pieces of the quadratics
     pieces = []
@@ -202,6 +355,17 @@ def place(fd: FontData, gid: int, x: float, y: float, size: float, T, key) -> Pl
             pieces.append((x0, y0, x1, y1, x2, y2, ts, 1.0, ym, y2))
     qpieces = np.array(pieces, dtype=np.float64).reshape(-1, 10)
 
+    # y-monotone pieces of the cubics: split at the real roots of y'(t) in (0, 1); each split value
+    # y(t_k) is computed once and shared by the two pieces that meet there (half-open rule).
+    cpieces = []
+    for c in cs:
+        ts = cubic_y_extrema(c[1], c[3], c[5], c[7])
+        tk = [0.0] + ts + [1.0]
+        yk = [c[1]] + [cubic_eval(c[1], c[3], c[5], c[7], t) for t in ts] + [c[7]]
+        for j in range(len(tk) - 1):
+            cpieces.append(tuple(c) + (tk[j], tk[j + 1], yk[j], yk[j + 1]))
+    cpieces = np.array(cpieces, dtype=np.float64).reshape(-1, 12)
+
     # flattening at FLATTEN_TOL (view px)
     flat = [lines]
     if len(qs):
@@ -214,6 +378,19 @@ def place(fd: FontData, gid: int, x: float, y: float, size: float, T, key) -> Pl
             py = mt * mt * q[1] + 2 * t * mt * q[3] + t * t * q[5]
             px[0], py[0], px[-1], py[-1] = q[0], q[1], q[4], q[5]
             flat.append(np.stack([px[:-1], py[:-1], px[1:], py[1:]], axis=1))
+    if len(cs):
+        # Wang's formula for cubics: |B''| <= 6 max|second differences|, chord error <= |B''| h^2 / 8
+        # pointwise in t, so n = ceil(sqrt(0.75 * max(|P0-2P1+P2|, |P1-2P2+P3|) / tol)) segments bound
+        # the Hausdorff distance by tol.
+        D1 = np.hypot(cs[:, 0] - 2 * cs[:, 2] + cs[:, 4], cs[:, 1] - 2 * cs[:, 3] + cs[:, 5])
+        D2 = np.hypot(cs[:, 2] - 2 * cs[:, 4] + cs[:, 6], cs[:, 3] - 2 * cs[:, 5] + cs[:, 7])
+        ns = np.maximum(1, np.ceil(np.sqrt(0.75 * np.maximum(D1, D2) / FLATTEN_TOL))).astype(int)
+        for c, n in zip(cs, ns):
+            t = np.linspace(0.0, 1.0, n + 1)
+            px = cubic_eval(c[0], c[2], c[4], c[6], t)
+            py = cubic_eval(c[1], c[3], c[5], c[7], t)
+            px[0], py[0], px[-1], py[-1] = c[0], c[1], c[6], c[7]
+            flat.append(np.stack([px[:-1], py[:-1], px[1:], py[1:]], axis=1))
     flat = np.concatenate(flat, axis=0) if flat else np.zeros((0, 4))
 
     if len(vx):
@@ -225,7 +402,7 @@ def place(fd: FontData, gid: int, x: float, y: float, size: float, T, key) -> Pl
                 max(flat[:, 0].max(), flat[:, 2].max()), max(flat[:, 1].max(), flat[:, 3].max()))
     else:
         fbox = (np.inf, np.inf, -np.inf, -np.inf)
-    return Placed(lines, qpieces, flat, cbox, fbox, key)
+    return Placed(lines, qpieces, flat, cbox, fbox, key, cpieces)
 
 
 # ------------------------------------------------------------------------------------------ winding
@@ -289,7 +466,49 @@ def winding(P: np.ndarray, g: Placed) -> np.ndarray:
             xc = mt * mt * x0 + 2.0 * t * mt * x1 + t * t * x2
             s = np.where(qb > qa, 1, -1)
             np.add.at(w, ii, np.where(xc > px[ii], s, 0))
+    # monotone cubic pieces: the crossing parameter by bisection on [tA, tB] to full float64 precision
+    if len(g.cpieces):
+        Cp = g.cpieces
+        yA, yB = Cp[None, :, 10], Cp[None, :, 11]
+        Y = py[:, None]
+        up = (yA <= Y) & (Y < yB)
+        dn = (yB <= Y) & (Y < yA)
+        ii, jj = np.nonzero(up | dn)
+        if len(ii):
+            t = cubic_crossing(Cp[jj], py[ii])
+            c = Cp[jj]
+            xc = cubic_eval(c[:, 0], c[:, 2], c[:, 4], c[:, 6], t)
+            s = np.where(c[:, 11] > c[:, 10], 1, -1)
+            np.add.at(w, ii, np.where(xc > px[ii], s, 0))
     return w
+
+
+def cubic_crossing(c: np.ndarray, yp: np.ndarray) -> np.ndarray:
+    """Parameter t in [tA, tB] where the y-monotone cubic piece c (rows of cpieces) reaches yp, for rows
+    with min(yA, yB) <= yp < max(yA, yB).
+
+    Bisection keeps the bracket f(lo) <= 0 <= f(hi) with f = (y(t) - yp) * sign(yB - yA), starting from
+    [tA, tB] where it holds by the crossing rule, and halves until the midpoint equals an end (adjacent
+    float64 values); so it never leaves the piece and needs no derivative.  yp == yA gives tA exactly.
+    The end with the smaller |f| is returned."""
+    y0, y1, y2, y3, tA, tB, qa, qb = (c[:, i] for i in (1, 3, 5, 7, 8, 9, 10, 11))
+    sgn = np.where(qb > qa, 1.0, -1.0)
+    lo, hi = tA.copy(), tB.copy()
+    active = np.ones(len(c), dtype=bool)
+    for _ in range(1100):
+        mid = 0.5 * (lo + hi)
+        active &= (mid > lo) & (mid < hi)
+        if not active.any():
+            break
+        f = (cubic_eval(y0, y1, y2, y3, mid) - yp) * sgn
+        go_right = active & (f <= 0.0)
+        go_left = active & ~(f <= 0.0)
+        lo = np.where(go_right, mid, lo)
+        hi = np.where(go_left, mid, hi)
+    flo = np.abs(cubic_eval(y0, y1, y2, y3, lo) - yp)
+    fhi = np.abs(cubic_eval(y0, y1, y2, y3, hi) - yp)
+    t = np.where(flo <= fhi, lo, hi)
+    return np.where(yp == qa, tA, t)
 
 
 # ----------------------------------------------------------------------------------------- distance
