@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "InkHit",
+    // InkJobs measures time with ContinuousClock (macOS 13). Linux needs no entry.
+    platforms: [.macOS(.v13)],
     products: [
         .library(name: "InkGeometry", targets: ["InkGeometry"]),
         .library(name: "InkHit", targets: ["InkHit"]),
@@ -14,6 +16,8 @@ let package = Package(
     dependencies: [
         // Only the CLI uses it: subcommands, --help text, typed options.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // A plugin only (nothing is linked): `swift package generate-documentation` builds the DocC catalogs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // Geometry core: imports nothing, not even Foundation.
@@ -41,10 +45,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "InkGeometryTests", dependencies: ["InkGeometry"]),
-        .testTarget(name: "InkHitTests", dependencies: ["InkHit", "InkGeometry"]),
-        .testTarget(name: "InkFreeTypeTests", dependencies: ["InkFreeType", "InkHit", "InkGeometry"]),
-        .testTarget(name: "InkTextTests", dependencies: ["InkText", "InkFreeType", "InkHit", "InkGeometry"]),
-        .testTarget(name: "InkJobsTests", dependencies: ["InkJobs", "InkText", "InkFreeType", "InkHit", "InkGeometry"]),
+        // Test support shared by every test target and the fuzzers: the seeded generator, the brute-force
+        // oracle, random shapes and the test fonts (not a product: users never see it).
+        .target(name: "InkTestSupport", dependencies: ["InkGeometry", "InkHit", "InkFreeType"], path: "Tests/InkTestSupport"),
+        .testTarget(name: "InkGeometryTests", dependencies: ["InkGeometry", "InkTestSupport"]),
+        .testTarget(name: "InkHitTests", dependencies: ["InkHit", "InkGeometry", "InkTestSupport"]),
+        .testTarget(name: "InkFreeTypeTests", dependencies: ["InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
+        .testTarget(name: "InkTextTests", dependencies: ["InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
+        .testTarget(
+            name: "InkJobsTests",
+            dependencies: ["InkJobs", "InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"],
+            exclude: ["Fixtures"]
+        ),
     ]
 )

@@ -5,7 +5,7 @@ import InkGeometry
 ///
 /// ```swift
 /// let font = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-/// let o = font.glyphIndex(for: "o")!                  // glyph id
+/// let o = font.glyph(for: "o")!                       // its GlyphID
 /// var svg = SVGPathSink()
 /// try font.outline(glyph: o, into: &svg)              // font units, y-up
 /// let px = try font.advance(of: o) * 16 / Double(font.unitsPerEm)   // advance at 16 px per em
@@ -61,9 +61,12 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// its lifetime: a key for caches of glyph shapes.
     public var id: UInt64 { face.id }
 
+    /// True when both handles share one loaded face.
     public static func == (lhs: Font, rhs: Font) -> Bool { lhs.face === rhs.face }
+    /// Hashes the loaded face's `id`.
     public func hash(into hasher: inout Hasher) { hasher.combine(face.id) }
 
+    /// `Font(#id "Family Style", face i of n, glyphs, units/em)`.
     public var description: String {
         let name = [familyName, styleName].compactMap { $0 }.joined(separator: " ")
         return "Font(#\(id) \"\(name)\", face \(faceIndex) of \(faceCount), \(glyphCount) glyphs, \(unitsPerEm) units/em)"
@@ -81,6 +84,8 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     public var faceCount: Int { face.faceCount }
     /// The number of glyphs; valid glyph ids are `0..<glyphCount` (glyph 0 is `.notdef`).
     public var glyphCount: Int { face.glyphCount }
+    /// Every valid glyph id, `0..<glyphCount`.
+    public var glyphIDs: Range<GlyphID> { GlyphID(0)..<GlyphID(UInt32(glyphCount)) }
     /// Font units per em (2048 for DejaVu, 1000 for most CFF fonts); always > 0. A glyph drawn at `s`
     /// px per em scales font units by `s / unitsPerEm`.
     public var unitsPerEm: Int { face.unitsPerEm }
@@ -107,22 +112,22 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
 
     /// The glyph for a Unicode scalar through the font's Unicode cmap, or nil when the font maps it to
     /// no glyph (FreeType's glyph 0) or has no Unicode cmap.
-    public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32? {
-        face.glyphIndex(for: scalar)
+    public func glyph(for scalar: Unicode.Scalar) -> GlyphID? {
+        face.glyph(for: scalar)
     }
 
     /// The horizontal advance of `glyph`, in font units (unscaled, unhinted).
     ///
     /// - Throws: `.glyphOutOfRange` when `glyph >= glyphCount`; `.noOutline` for glyphs of faces that are
     ///   not scalable; `.freeType` for corrupt metrics.
-    public func advance(of glyph: UInt32) throws(FontError) -> Double {
+    public func advance(of glyph: GlyphID) throws(FontError) -> Double {
         try face.advance(of: glyph)
     }
 
     /// The horizontal kerning between two glyphs from the font's legacy `kern` table, in font units
     /// (add it to the left glyph's advance; usually negative). 0 when the font has no `kern` table
     /// (see `hasKerning`), when either glyph id is out of range, or when the table has no such pair.
-    public func kerning(_ left: UInt32, _ right: UInt32) -> Double {
+    public func kerning(_ left: GlyphID, _ right: GlyphID) -> Double {
         face.kerning(left, right)
     }
 
@@ -133,7 +138,7 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// - Throws: `.glyphOutOfRange` (checked before FreeType is called), `.noOutline` (bitmap-only glyph),
     ///   `.tooManyPoints`, `.brokenOutline` (contours that break the rules on `GlyphOutline`), or
     ///   `.freeType` (e.g. `Invalid_Outline`, `Invalid_Composite`, `Invalid_Table` for corrupt glyph data).
-    public func outline(glyph: UInt32, maxPoints: Int = Font.defaultMaximumPoints) throws(FontError) -> GlyphOutline {
+    public func outline(glyph: GlyphID, maxPoints: Int = Font.defaultMaximumPoints) throws(FontError) -> GlyphOutline {
         try face.outline(glyph: glyph, maxPoints: maxPoints)
     }
 
@@ -141,7 +146,7 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// `GlyphOutline.decompose(into:)`. On error the sink sees nothing.
     ///
     /// - Throws: as `outline(glyph:maxPoints:)`.
-    public func outline<S: OutlineSink>(glyph: UInt32, into sink: inout S,
+    public func outline<S: OutlineSink>(glyph: GlyphID, into sink: inout S,
                                         maxPoints: Int = Font.defaultMaximumPoints) throws(FontError) {
         try face.outline(glyph: glyph, maxPoints: maxPoints).decompose(into: &sink)
     }
@@ -151,7 +156,7 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// check of `GlyphOutline.controlBox`.
     ///
     /// - Throws: as `outline(glyph:maxPoints:)`, except `.tooManyPoints` and `.brokenOutline`.
-    public func controlBox(glyph: UInt32) throws(FontError) -> Rect {
+    public func controlBox(glyph: GlyphID) throws(FontError) -> Rect {
         try face.controlBox(glyph: glyph)
     }
 
@@ -161,7 +166,7 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// baselines, not part of the hit path. Sizes are limited to 16 Mpx (larger requests throw).
     ///
     /// - Throws: as `outline(glyph:maxPoints:)`, and `.unreadable` for a bitmap over 16 Mpx or a non-finite scale.
-    public func coverage(glyph: UInt32, scale: Double, origin: Point, width: Int, height: Int) throws(FontError) -> [UInt8] {
+    public func coverage(glyph: GlyphID, scale: Double, origin: Point, width: Int, height: Int) throws(FontError) -> [UInt8] {
         guard width >= 0, height >= 0, width <= 1 << 24, height <= 1 << 24, width * height <= 1 << 24,
               scale.isFinite, scale > 0, scale < 1e3, origin.isFinite, abs(origin.x) < 1e6, abs(origin.y) < 1e6 else {
             throw .unreadable(path: "coverage", reason: "bitmap larger than 16 Mpx or non-finite scale/origin")
@@ -171,7 +176,15 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
 
     /// Calls `body` with the font file's bytes (immutable, alive for the call; the whole file, all faces).
     /// For other engines that read the same font, such as a shaper.
-    public func withUnsafeFileBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withUnsafeFileBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(face.bytes.buffer))
+    }
+
+    /// Not API: the object of type `T` that lives as long as this font's face (made by `make` on first use,
+    /// once), for another module's per-font state over the same bytes, such as InkText's HarfBuzz font.
+    /// `T` must not keep the `Font` alive (that would be a cycle); it may read the file bytes for as long as
+    /// it lives: they are freed after it.
+    @_spi(InkInternals) public func companion<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
+        face.companion(type, make: make)
     }
 }

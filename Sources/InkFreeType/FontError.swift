@@ -1,3 +1,6 @@
+import InkGeometry
+import InkHit
+
 /// Why a font could not be opened or a glyph could not be read.
 ///
 /// Every failure of `Font` and `GlyphOutline` is one of these cases; nothing in `InkFreeType` traps on
@@ -23,17 +26,24 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `index` is negative or not below `faceCount` (a `.ttf` has one face; a `.ttc` collection several).
     case faceIndexOutOfRange(index: Int, faceCount: Int)
     /// The glyph id is not below the font's `glyphCount`.
-    case glyphOutOfRange(glyph: UInt32, glyphCount: Int)
+    case glyphOutOfRange(glyph: GlyphID, glyphCount: Int)
     /// The glyph exists but has no vector outline (a bitmap-only glyph, e.g. a color emoji strike).
-    case noOutline(glyph: UInt32)
+    case noOutline(glyph: GlyphID)
     /// The glyph's outline has `count` points, more than the `limit` the caller allowed.
-    case tooManyPoints(glyph: UInt32, count: Int, limit: Int)
+    case tooManyPoints(glyph: GlyphID, count: Int, limit: Int)
     /// The glyph's outline is inconsistent (contour ends out of order or out of range, unpaired cubic
     /// control points, …); `reason` says what was wrong.
-    case brokenOutline(glyph: UInt32, reason: String)
+    case brokenOutline(glyph: GlyphID, reason: String)
     /// Any other FreeType failure: `code` is the FreeType error code (`FT_Err_*`, see
     /// `freetype/fterrdef.h`), `name` its name without the `FT_Err_` prefix, e.g. `"Invalid_Table"`.
     case freeType(code: Int32, name: String)
+    /// A placement's size (px per em) is not finite and > 0, or its origin is not finite.
+    case invalidPlacement(reason: String)
+    /// The glyph's outline could not be made into a shape at the placement's scale (`pxPerEm`: view px per
+    /// em, the size times the transform's largest scale).
+    case shape(glyph: GlyphID, pxPerEm: Double, ShapeError)
+    /// The index refused the placement (a singular transform, coordinates beyond ±1e9 view px, …).
+    case placement(HitIndexError)
 
     public var description: String {
         switch self {
@@ -63,6 +73,15 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
         case .freeType(let code, let name):
             let hex = String(code, radix: 16, uppercase: true)
             return "FreeType error 0x\(hex) (\(name)): \(FontError.freeTypeErrorInfo(code).meaning)"
+        case .invalidPlacement(let reason):
+            return reason
+        case .shape(let glyph, let pxPerEm, let e):
+            if case .toleranceNotMet = e {
+                return "glyph \(glyph) at \(DecimalText.string(pxPerEm)) view px per em: \(e); use a larger tolerance or a smaller size"
+            }
+            return "glyph \(glyph): \(e)"
+        case .placement(let e):
+            return e.description
         }
     }
 }

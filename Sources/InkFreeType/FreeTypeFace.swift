@@ -1,5 +1,6 @@
 import CFreeType
 import InkGeometry
+@_spi(InkInternals) import InkHit
 
 // All FreeType calls and pointers of InkFreeType live in this file.
 
@@ -25,7 +26,11 @@ final class FreeTypeFace: @unchecked Sendable {
     private let library: FT_Library
     private let face: FT_Face            // used only inside `lock.withLock` (or in init/deinit)
     private let lock = Lock()
-    let bytes: FontBytes                 // must outlive `face`: FreeType reads it in place
+    let bytes: FontBytes                 // must outlive `face` and the companions: both read it in place
+    /// Objects other modules keep per face (InkText's HarfBuzz face and font over `bytes`), created once
+    /// and released before the bytes; guarded by `companionLock`.
+    private var companions: [ObjectIdentifier: AnyObject] = [:]
+    private let companionLock = Lock()
 
     /// Unscaled, unhinted outlines and metrics in font units, never a bitmap strike.
     private static let loadFlags = FT_Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
@@ -71,8 +76,19 @@ final class FreeTypeFace: @unchecked Sendable {
     }
 
     deinit {
+        companions.removeAll()           // before `bytes` goes: companions may read it
         FT_Done_Face(face)
         FT_Done_FreeType(library)
+    }
+
+    /// The companion of type `T`, made by `make` on first use (under a lock, so once per face).
+    func companion<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
+        companionLock.withLock {
+            if let c = companions[ObjectIdentifier(type)] as? T { return c }
+            let c = make()
+            companions[ObjectIdentifier(type)] = c
+            return c
+        }
     }
 
     /// Opens face `index`, or explains why not. Face indices are checked against the face count FreeType
@@ -111,30 +127,30 @@ final class FreeTypeFace: @unchecked Sendable {
 
     // MARK: Per-glyph calls (all under `lock`)
 
-    func glyphIndex(for scalar: Unicode.Scalar) -> UInt32? {
+    func glyph(for scalar: Unicode.Scalar) -> GlyphID? {
         let g = lock.withLock { FT_Get_Char_Index(face, FT_ULong(scalar.value)) }
-        return g == 0 || Int(g) >= glyphCount ? nil : UInt32(g)
+        return g == 0 || Int(g) >= glyphCount ? nil : GlyphID(UInt32(g))
     }
 
-    func advance(of glyph: UInt32) throws(FontError) -> Double {
+    func advance(of glyph: GlyphID) throws(FontError) -> Double {
         try checkRange(glyph)
         var value: FT_Fixed = 0
-        let error = lock.withLock { FT_Get_Advance(face, FT_UInt(glyph), FreeTypeFace.loadFlags, &value) }
+        let error = lock.withLock { FT_Get_Advance(face, FT_UInt(glyph.rawValue), FreeTypeFace.loadFlags, &value) }
         guard error == 0 else { throw glyphError(glyph, error) }
         return FreeTypeFace.fontUnits(value)
     }
 
-    func kerning(_ left: UInt32, _ right: UInt32) -> Double {
-        guard hasKerning, Int(left) < glyphCount, Int(right) < glyphCount else { return 0 }
+    func kerning(_ left: GlyphID, _ right: GlyphID) -> Double {
+        guard hasKerning, Int(left.rawValue) < glyphCount, Int(right.rawValue) < glyphCount else { return 0 }
         var vector = FT_Vector()
         let error = lock.withLock {
-            FT_Get_Kerning(face, FT_UInt(left), FT_UInt(right), FT_UInt(FT_KERNING_UNSCALED.rawValue), &vector)
+            FT_Get_Kerning(face, FT_UInt(left.rawValue), FT_UInt(right.rawValue), FT_UInt(FT_KERNING_UNSCALED.rawValue), &vector)
         }
         return error == 0 ? FreeTypeFace.fontUnits(vector.x) : 0
     }
 
     /// Loads the glyph and copies its outline out of the glyph slot.
-    func outline(glyph: UInt32, maxPoints: Int) throws(FontError) -> GlyphOutline {
+    func outline(glyph: GlyphID, maxPoints: Int) throws(FontError) -> GlyphOutline {
         try checkRange(glyph)
         return try lock.withLock { () throws(FontError) -> GlyphOutline in
             let outline = try loadOutline(glyph)
@@ -165,7 +181,7 @@ final class FreeTypeFace: @unchecked Sendable {
 
     /// FreeType's own control box of the glyph's outline (`FT_Outline_Get_CBox`), in font units;
     /// `Rect.empty` for an outline without points.
-    func controlBox(glyph: UInt32) throws(FontError) -> Rect {
+    func controlBox(glyph: GlyphID) throws(FontError) -> Rect {
         try checkRange(glyph)
         return try lock.withLock { () throws(FontError) -> Rect in
             var outline = try loadOutline(glyph)
@@ -180,7 +196,7 @@ final class FreeTypeFace: @unchecked Sendable {
     /// FreeType's anti-aliased coverage of `glyph` (unhinted), scaled by `scale` px per font unit with its
     /// origin at `(originX, originY)` px in a y-up `width × height` bitmap; rows returned top first, one byte
     /// per pixel (0 = no ink, 255 = full). A reference rasteriser for tests and benchmark baselines.
-    func coverage(glyph: UInt32, scale: Double, originX: Double, originY: Double,
+    func coverage(glyph: GlyphID, scale: Double, originX: Double, originY: Double,
                   width: Int, height: Int) throws(FontError) -> [UInt8] {
         try checkRange(glyph)
         var pixels = [UInt8](repeating: 0, count: width * height)
@@ -209,14 +225,14 @@ final class FreeTypeFace: @unchecked Sendable {
 
     // MARK: Helpers
 
-    private func checkRange(_ glyph: UInt32) throws(FontError) {
-        guard Int(glyph) < glyphCount else { throw .glyphOutOfRange(glyph: glyph, glyphCount: glyphCount) }
+    private func checkRange(_ glyph: GlyphID) throws(FontError) {
+        guard Int(glyph.rawValue) < glyphCount else { throw .glyphOutOfRange(glyph: glyph, glyphCount: glyphCount) }
     }
 
     /// Loads `glyph` into the face's glyph slot and returns the slot's outline record (its arrays stay
     /// valid until the next load). Call with `lock` held.
-    private func loadOutline(_ glyph: UInt32) throws(FontError) -> FT_Outline {
-        let error = FT_Load_Glyph(face, FT_UInt(glyph), FreeTypeFace.loadFlags)
+    private func loadOutline(_ glyph: GlyphID) throws(FontError) -> FT_Outline {
+        let error = FT_Load_Glyph(face, FT_UInt(glyph.rawValue), FreeTypeFace.loadFlags)
         guard error == 0 else { throw glyphError(glyph, error) }
         guard let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
             throw .noOutline(glyph: glyph)
@@ -225,7 +241,7 @@ final class FreeTypeFace: @unchecked Sendable {
     }
 
     /// A failed per-glyph call: faces without scalable outlines have nothing to load.
-    private func glyphError(_ glyph: UInt32, _ error: FT_Error) -> FontError {
+    private func glyphError(_ glyph: GlyphID, _ error: FT_Error) -> FontError {
         isScalable ? FontError(freeTypeCode: error) : .noOutline(glyph: glyph)
     }
 }

@@ -38,7 +38,7 @@ public struct GlyphOutline: Sendable, Hashable {
     ///
     /// - Parameter glyph: the glyph id to name in an error message (it is not stored).
     /// - Throws: `FontError.brokenOutline` naming the first rule that does not hold.
-    public init(points: [Point], tags: [UInt8], contourEnds: [Int], glyph: UInt32 = 0) throws(FontError) {
+    public init(points: [Point], tags: [UInt8], contourEnds: [Int], glyph: GlyphID = .notdef) throws(FontError) {
         if let problem = GlyphOutline.problem(points: points, tags: tags, contourEnds: contourEnds) {
             throw .brokenOutline(glyph: glyph, reason: problem)
         }
@@ -68,7 +68,7 @@ public struct GlyphOutline: Sendable, Hashable {
     /// `Rect.empty` for an empty outline.
     public var controlBox: Rect {
         var r = Rect.empty
-        for p in points { r.add(p) }
+        for p in points { r.expand(toInclude: p) }
         return r
     }
 

@@ -5,19 +5,29 @@
 /// Sinks should tolerate streams that are not well formed; wrap a sink in `NormalizingSink` to get
 /// lazy move-to, implicit closing and dropped degenerate segments.
 public protocol OutlineSink {
+    /// Starts a new contour at `p`.
     mutating func move(to p: Point)
+    /// A straight segment from the current point to `p`.
     mutating func addLine(to p: Point)
+    /// A quadratic Bézier segment from the current point to `p` with control point `c`.
     mutating func addQuadCurve(to p: Point, control c: Point)
+    /// A cubic Bézier segment from the current point to `p` with control points `c1` and `c2`.
     mutating func addCurve(to p: Point, control1 c1: Point, control2 c2: Point)
+    /// Ends the current contour (a closing line back to its start is implied).
     mutating func closeSubpath()
 }
 
 /// One recorded outline element, in the units of the space it was recorded in.
 public enum PathElement: Hashable, Sendable {
+    /// Starts a contour at the point.
     case move(Point)
+    /// A straight segment to the point.
     case line(Point)
+    /// A quadratic Bézier segment with one control point.
     case quad(control: Point, to: Point)
+    /// A cubic Bézier segment with two control points.
     case cubic(control1: Point, control2: Point, to: Point)
+    /// Ends the contour.
     case close
 }
 
@@ -64,11 +74,11 @@ public struct RecordingSink: OutlineSink, Sendable {
 public struct BoundsSink: OutlineSink, Sendable {
     public private(set) var bounds: Rect = .empty
     public init() {}
-    public mutating func move(to p: Point) { bounds.add(p) }
-    public mutating func addLine(to p: Point) { bounds.add(p) }
-    public mutating func addQuadCurve(to p: Point, control c: Point) { bounds.add(c); bounds.add(p) }
+    public mutating func move(to p: Point) { bounds.expand(toInclude: p) }
+    public mutating func addLine(to p: Point) { bounds.expand(toInclude: p) }
+    public mutating func addQuadCurve(to p: Point, control c: Point) { bounds.expand(toInclude: c); bounds.expand(toInclude: p) }
     public mutating func addCurve(to p: Point, control1 c1: Point, control2 c2: Point) {
-        bounds.add(c1); bounds.add(c2); bounds.add(p)
+        bounds.expand(toInclude: c1); bounds.expand(toInclude: c2); bounds.expand(toInclude: p)
     }
     public mutating func closeSubpath() {}
 }
@@ -83,7 +93,7 @@ public struct SVGPathSink: OutlineSink, Sendable {
     private mutating func emit(_ cmd: String, _ pts: Point...) {
         if !path.isEmpty { path += " " }
         path += cmd
-        for p in pts { path += " " + formatNumber(p.x, decimals: decimals) + " " + formatNumber(p.y, decimals: decimals) }
+        for p in pts { path += " " + DecimalText.string(p.x, maxFractionDigits: decimals) + " " + DecimalText.string(p.y, maxFractionDigits: decimals) }
     }
     public mutating func move(to p: Point) { emit("M", p) }
     public mutating func addLine(to p: Point) { emit("L", p) }
@@ -92,73 +102,18 @@ public struct SVGPathSink: OutlineSink, Sendable {
     public mutating func closeSubpath() { emit("Z") }
 }
 
-/// Formats a number with at most `decimals` fractional digits, no exponent, no trailing zeros, no
-/// "-0" (Foundation-free). Magnitudes at or beyond 2^53 (all whole numbers) print every digit; between
-/// 9e15 / 10^decimals and 2^53 fewer fractional digits are printed (a Double holds no more there).
-/// Non-finite values print as `nan`, `inf`, `-inf`.
-public func formatNumber(_ v: Double, decimals: Int = 3) -> String {
-    guard v.isFinite else { return v.isNaN ? "nan" : (v > 0 ? "inf" : "-inf") }
-    let a = abs(v)
-    if a >= 9007199254740992.0 { return (v < 0 ? "-" : "") + wholeNumberDigits(a) }
-    var dec = max(0, min(decimals, 9))
-    var scale = 1.0
-    for _ in 0..<dec { scale *= 10 }
-    while dec > 0 && a * scale >= 9.0e15 { dec -= 1; scale /= 10 }
-    let scaled = (a * scale).rounded()
-    var n = UInt64(scaled)
-    if n == 0 { return "0" }
-    var frac = ""
-    var fracDigits = dec
-    // Strip trailing zeros of the fraction.
-    while fracDigits > 0 && n % 10 == 0 { n /= 10; fracDigits -= 1 }
-    var p10: UInt64 = 1
-    for _ in 0..<fracDigits { p10 *= 10 }
-    let intPart = n / p10
-    if fracDigits > 0 {
-        var f = String(n % p10)
-        while f.count < fracDigits { f = "0" + f }
-        frac = "." + f
-    }
-    return (v < 0 ? "-" : "") + String(intPart) + frac
-}
-
-/// Exact decimal digits of a finite whole number ≥ 2^53 (significand × 2^k, in base-10⁹ limbs).
-private func wholeNumberDigits(_ a: Double) -> String {
-    var limbs: [UInt64] = []                     // little-endian, base 1e9
-    var m = (a.significandBitPattern | (1 << 52))
-    while m > 0 { limbs.append(m % 1_000_000_000); m /= 1_000_000_000 }
-    var k = Int(a.exponent) - 52
-    while k > 0 {
-        let step = min(k, 29)
-        var carry: UInt64 = 0
-        for i in limbs.indices {
-            let x = (limbs[i] << UInt64(step)) + carry
-            limbs[i] = x % 1_000_000_000
-            carry = x / 1_000_000_000
-        }
-        while carry > 0 { limbs.append(carry % 1_000_000_000); carry /= 1_000_000_000 }
-        k -= step
-    }
-    var out = String(limbs.last!)
-    for l in limbs.dropLast().reversed() {
-        let d = String(l)
-        out += String(repeating: "0", count: 9 - d.count) + d
-    }
-    return out
-}
-
 /// Adapter: applies an affine transform to every point, then hands it to `base`.
 public struct TransformingSink<Base: OutlineSink>: OutlineSink {
     public var base: Base
     public let transform: AffineTransform
     public init(_ base: Base, transform: AffineTransform) { self.base = base; self.transform = transform }
-    public mutating func move(to p: Point) { base.move(to: transform.apply(p)) }
-    public mutating func addLine(to p: Point) { base.addLine(to: transform.apply(p)) }
+    public mutating func move(to p: Point) { base.move(to: p.applying(transform)) }
+    public mutating func addLine(to p: Point) { base.addLine(to: p.applying(transform)) }
     public mutating func addQuadCurve(to p: Point, control c: Point) {
-        base.addQuadCurve(to: transform.apply(p), control: transform.apply(c))
+        base.addQuadCurve(to: p.applying(transform), control: c.applying(transform))
     }
     public mutating func addCurve(to p: Point, control1 c1: Point, control2 c2: Point) {
-        base.addCurve(to: transform.apply(p), control1: transform.apply(c1), control2: transform.apply(c2))
+        base.addCurve(to: p.applying(transform), control1: c1.applying(transform), control2: c2.applying(transform))
     }
     public mutating func closeSubpath() { base.closeSubpath() }
 }

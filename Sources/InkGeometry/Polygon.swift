@@ -5,6 +5,7 @@ public enum FillRule: Sendable, Hashable, CaseIterable {
     /// Inside where the winding number is odd.
     case evenOdd
 
+    /// Whether a point with winding number `w` is inside.
     @inlinable public func isInside(winding w: Int) -> Bool {
         switch self {
         case .nonZero: return w != 0
@@ -16,24 +17,27 @@ public enum FillRule: Sendable, Hashable, CaseIterable {
 /// A set of closed polygonal contours (each implicitly closed from its last point to its first), in the
 /// units of the space it was built in. Built from any outline stream through `PolygonSink`.
 public struct Polygon: Hashable, Sendable {
+    /// The contours, each a list of vertices (closed implicitly from the last vertex to the first).
     public var contours: [[Point]]
+    /// A polygon from its contours.
     public init(contours: [[Point]] = []) { self.contours = contours }
 
-    /// Every edge as (start, end), closing edges included; zero-length edges are skipped.
-    public var edges: [(Point, Point)] {
-        var out: [(Point, Point)] = []
+    /// Every edge, closing edges included; zero-length edges are skipped.
+    public var edges: [Segment] {
+        var out: [Segment] = []
         for c in contours where c.count >= 2 {
             for i in 0..<c.count {
                 let a = c[i], b = c[(i + 1) % c.count]
-                if a != b { out.append((a, b)) }
+                if a != b { out.append(Segment(a, b)) }
             }
         }
         return out
     }
 
+    /// The bounds of all vertices (`Rect.empty` for a polygon without vertices).
     public var bounds: Rect {
         var r = Rect.empty
-        for c in contours { for p in c { r.add(p) } }
+        for c in contours { for p in c { r.expand(toInclude: p) } }
         return r
     }
 
@@ -46,6 +50,8 @@ public struct Polygon: Hashable, Sendable {
         return w
     }
 
+    /// Whether `p` is inside by `rule` (a point exactly on an edge counts as the half-open crossing rule of
+    /// `Winding.crossing` decides).
     public func contains(_ p: Point, rule: FillRule = .nonZero) -> Bool { rule.isInside(winding: winding(at: p)) }
 
     /// Unsigned distance from `p` to the nearest edge (∞ for an empty polygon).
@@ -102,15 +108,29 @@ public enum Winding {
     }
 
     /// Winding number of `p` with respect to closed edge soup `edges`.
-    public static func number(_ p: Point, edges: [(Point, Point)]) -> Int {
+    public static func number(_ p: Point, edges: [Segment]) -> Int {
         var w = 0
-        for (a, b) in edges { w += crossing(p, a, b) }
+        for e in edges { w += crossing(p, e.start, e.end) }
         return w
     }
 }
 
-/// Segment primitives.
-public enum Segment {
+/// A closed line segment from `start` to `end`, in the units of the space it lies in; its static functions
+/// are the segment primitives (distances, rect intersection) on bare points.
+public struct Segment: Hashable, Sendable {
+    /// Where the segment starts.
+    public var start: Point
+    /// Where the segment ends.
+    public var end: Point
+    /// A segment from `start` to `end`.
+    @inlinable public init(_ start: Point, _ end: Point) { self.start = start; self.end = end }
+
+    /// Distance from `p` to the segment.
+    @inlinable public func distance(to p: Point) -> Double { Segment.distance(p, start, end) }
+
+    /// The segment mapped by `t` (an affine map keeps segments straight).
+    @inlinable public func applying(_ t: AffineTransform) -> Segment { Segment(start.applying(t), end.applying(t)) }
+
     /// Squared distance from `p` to the closed segment `a b` (a point segment when a == b).
     @inlinable public static func distanceSquared(_ p: Point, _ a: Point, _ b: Point) -> Double {
         let ab = b - a, ap = p - a

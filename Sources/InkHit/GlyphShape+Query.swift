@@ -22,7 +22,8 @@ struct ShapeView: @unchecked Sendable {
     let cellSize: Double
     private let minX32: Float, minY32: Float, maxX32: Float, maxY32: Float
     private let edgeCount32: UInt32
-    private let pad: UInt32 = 0
+    /// `FillRule` as a mask on the winding number: ink where `w & windingMask != 0` (−1: nonzero, 1: even-odd).
+    let windingMask: Int32
 
     var wx: Int { Int(wx16) }
     var wy: Int { Int(wy16) }
@@ -35,13 +36,15 @@ struct ShapeView: @unchecked Sendable {
     var maxY: Double { Double(maxY32) }
 
     init(_ s: GlyphShape) {
-        edges = UnsafePointer(s.edges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
+        // Arena buffers always have a base address, also when empty.
+        edges = UnsafePointer(s.edges.baseAddress!)
         edgeCount32 = UInt32(s.edges.count)           // ShapeLimits caps edges below 2³¹
         hot = UnsafePointer(s.hot.baseAddress!)
         cold = UnsafePointer(s.cold.baseAddress!)
-        cross = UnsafePointer(s.crossEdges.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
+        cross = UnsafePointer(s.crossEdges.baseAddress!)
         near = UnsafePointer(s.nearEdges.baseAddress!)
         prepared = UnsafePointer(s.prepared.baseAddress!)
+        windingMask = s.fillRule == .nonZero ? -1 : 1
         originX = s.grid.originX; originY = s.grid.originY; invCell = s.grid.invCell; cellSize = s.grid.cellSize
         nx16 = UInt16(s.grid.nx); ny16 = UInt16(s.grid.ny)
         wOriginX = s.grid.windingOriginX; wOriginY = s.grid.windingOriginY
@@ -59,9 +62,9 @@ struct ShapeView: @unchecked Sendable {
         return Int(fy) &* nx &+ Int(fx)
     }
 
-    /// Nonzero winding test at (x, y), shape units.
+    /// Whether (x, y), shape units, is ink by the shape's fill rule.
     @inline(__always) func contains(_ x: Double, _ y: Double) -> Bool {
-        windingNumber(x, y) != 0
+        windingNumber(x, y) & windingMask != 0
     }
 
     /// Winding number at (x, y), shape units (0 outside the glyph box).
@@ -206,7 +209,8 @@ struct ShapeView: @unchecked Sendable {
 }
 
 extension GlyphShape {
-    /// Whether the point (shape units) is on the ink (nonzero winding of the stored polygon).
+    /// Whether the point (shape units) is on the ink: the winding number of the stored polygon there is ink
+    /// by `fillRule`. Non-finite points are not.
     public func contains(_ p: Point) -> Bool {
         guard p.isFinite else { return false }
         return withExtendedLifetime(self) { ShapeView(self).contains(p.x, p.y) }
@@ -228,7 +232,7 @@ extension GlyphShape {
         }
     }
 
-    /// Signed distance (shape units): negative on the ink.
+    /// Signed distance (shape units) from `p` to the stored polygon's outline: negative on the ink.
     public func signedDistance(to p: Point) -> Double {
         let d = distance(to: p)
         return contains(p) ? -d : d

@@ -1,32 +1,59 @@
 import InkGeometry
 
-/// One flattened glyph outline in its own units (font units, y-up for FreeType glyphs), with a small
-/// uniform grid that answers "inside?" and "how far from the outline?" by looking at a few edges.
+/// One flattened outline in its own units (font units, y-up, for FreeType glyphs; whatever units an
+/// embedder's outlines use), with a small uniform grid that answers "inside?" and "how far from the
+/// outline?" by looking at a few edges.
 ///
-/// A shape is built once per (font, glyph, tolerance class) and shared by every placement of that glyph,
-/// in any number of indexes. It is immutable and `Sendable`.
+/// A shape is built once per (glyph, tolerance class) and shared by every placement of that glyph, in any
+/// number of indexes. It is immutable and `Sendable`.
+///
+/// Build one from outline calls, in view-px terms (the library works out the shape tolerance):
+///
+/// ```swift
+/// // A 10 × 10 square with a same-direction square hole: even-odd makes the hole empty.
+/// let frame = try GlyphShape(fillRule: .evenOdd) { sink in
+///     for (lo, hi) in [(0.0, 10.0), (3.0, 7.0)] {
+///         sink.move(to: Point(lo, lo)); sink.addLine(to: Point(hi, lo))
+///         sink.addLine(to: Point(hi, hi)); sink.addLine(to: Point(lo, hi)); sink.closeSubpath()
+///     }
+/// }
+/// // Curves are flattened for the largest scale the shape will be placed at (here 2 view px per unit).
+/// let disc = try GlyphShape(viewTolerance: 0.01, maxScale: 2) { sink in
+///     sink.move(to: Point(10, 0))
+///     sink.addQuadCurve(to: Point(0, 10), control: Point(10, 10))
+///     sink.addQuadCurve(to: Point(-10, 0), control: Point(-10, 10))
+///     sink.addQuadCurve(to: Point(0, -10), control: Point(-10, -10))
+///     sink.addQuadCurve(to: Point(10, 0), control: Point(10, -10))
+///     sink.closeSubpath()
+/// }
+/// ```
 ///
 /// # Guarantees
 /// - `tolerance` is the Hausdorff distance, in the shape's units, between the source outline and the
-///   polygon the shape answers for (0 for a polygon taken as is). Placed with a transform whose largest
-///   scale is `s`, answers are exact for the true outline at every view point farther than
-///   `tolerance * s` from it.
+///   polygon the shape answers for: the bound the flattening achieved, 0 when the outline had no curves.
+///   Placed with a transform whose largest scale is `s`, answers are exact for the true outline at every
+///   view point farther than `tolerance * s` from it.
 /// - Edge coordinates are finite and stored as `Float`; every answer is computed from those stored edges,
 ///   in `Double`.
-/// - Fill rule: nonzero winding over all contours (overlapping contours are normal).
+/// - `fillRule` decides what is ink from the winding number of the stored polygon (nonzero for TrueType
+///   and CFF glyphs, where overlapping contours are normal; even-odd for SVG/Skia paths that ask for it).
 public final class GlyphShape: @unchecked Sendable {
-    /// Hausdorff bound of the flattening, in the shape's units.
+    /// Hausdorff bound of the flattening, in the shape's units (0 for a polygon taken as exact).
     public let tolerance: Double
+    /// Which winding numbers are ink.
+    public let fillRule: FillRule
     /// Bounds of the polygon (the ink), in the shape's units. Empty for a shape without edges.
     public let bounds: Rect
     /// Number of polygon edges.
     public var edgeCount: Int { edges.count }
 
-    // Storage, owned (allocated in init, freed in deinit), so raw views stay valid for the object's life.
+    // Buffers handed out by `arena` (one allocation, freed with the shape), so raw views stay valid for
+    // the object's life.
+    private let arena: Arena
     let edges: UnsafeMutableBufferPointer<FEdge>
-    /// Winding data per cell (+1 sentinel whose `crossStart` ends the last cell's list): 16 bytes a cell.
+    /// Winding data per winding cell (+1 sentinel whose `crossStart` ends the last cell's list): 16 bytes a cell.
     let hot: UnsafeMutableBufferPointer<HotCell>
-    /// Distance data per cell.
+    /// Distance data per cell of the whole grid.
     let cold: UnsafeMutableBufferPointer<ColdCell>
     let crossEdges: UnsafeMutableBufferPointer<FEdge>
     /// Near lists: references into `prepared`, sorted per cell by their lower bound.
@@ -36,72 +63,82 @@ public final class GlyphShape: @unchecked Sendable {
     let grid: ShapeGrid
 
     /// Bytes of storage this shape holds (edges, grid cells and their lists).
-    public var byteCount: Int {
-        MemoryLayout<FEdge>.stride * (edges.count + crossEdges.count) + MemoryLayout<NearRef>.stride * nearEdges.count
-            + MemoryLayout<NearEdge>.stride * prepared.count
-            + MemoryLayout<HotCell>.stride * hot.count + MemoryLayout<ColdCell>.stride * cold.count
-    }
+    public var byteCount: Int { arena.byteCount }
 
-    /// Builds a shape from an outline stream by flattening it at `tolerance` (in the outline's units).
+    /// Builds a shape from outline calls in the shape's units, flattening curves within `tolerance` of
+    /// those units.
     ///
+    /// - Parameters:
+    ///   - tolerance: the largest Hausdorff distance allowed between a curve and its polyline, shape units
+    ///     (finite, > 0); segments grow as 1/√tolerance. An outline without curves is exact whatever it is.
+    ///   - fastDistance: how far around the outline's box distance queries are answered from precomputed
+    ///     lists, shape units (default: 30 % of the box's longer side); farther points are still exact,
+    ///     only slower.
     /// - Throws: `ShapeError.invalidTolerance` for a tolerance that is not finite and > 0,
-    ///   `ShapeError.nonFiniteCoordinate` when the outline has NaN/∞ points,
-    ///   `ShapeError.toleranceNotMet` when a curve would need more than `Flattening.maxSegmentsPerCurve` segments,
-    ///   `ShapeError.tooManyEdges` beyond `limits.maxEdges`.
-    public convenience init(
-        tolerance: Double, limits: ShapeLimits = .default, margin: Double? = nil,
-        outline draw: (inout FlatteningSink<NormalizingSink<PolygonSink>>) throws -> Void
-    ) throws {
-        guard tolerance.isFinite, tolerance > 0 else { throw ShapeError.invalidTolerance(tolerance) }
-        var sink = FlatteningSink(NormalizingSink(PolygonSink()), tolerance: tolerance)
-        try draw(&sink)
-        sink.base.finish()
-        if sink.base.droppedNonFinite > 0 { throw ShapeError.nonFiniteCoordinate }
-        if sink.cappedCurves > 0 { throw ShapeError.toleranceNotMet(curves: sink.cappedCurves) }
-        try self.init(polygon: sink.base.base.result, tolerance: tolerance, limits: limits, margin: margin)
+    ///   `.nonFiniteCoordinate` when the outline has NaN/∞ points, `.toleranceNotMet` when a curve would
+    ///   need more than `Flattening.maxSegmentsPerCurve` segments, `.tooManyEdges` / `.tooLarge` beyond
+    ///   `limits`, `.coordinateOutOfRange` beyond `Float`'s range.
+    public convenience init(tolerance: Double, fillRule: FillRule = .nonZero, limits: ShapeLimits = .default,
+                            fastDistance: Double? = nil, outline draw: (inout Sink) -> Void) throws(ShapeError) {
+        guard tolerance.isFinite, tolerance > 0 else { throw .invalidTolerance(tolerance) }
+        var sink = Sink(tolerance: tolerance)
+        draw(&sink)
+        let (polygon, achieved) = try sink.finish()
+        try self.init(polygon: polygon, tolerance: achieved, fillRule: fillRule, limits: limits, fastDistance: fastDistance)
     }
 
-    /// Builds a shape from recorded elements, flattening curves at `tolerance` (in the elements' units).
-    public convenience init(elements: [PathElement], tolerance: Double, limits: ShapeLimits = .default,
-                            margin: Double? = nil) throws {
-        try self.init(tolerance: tolerance, limits: limits, margin: margin) { sink in elements.replay(into: &sink) }
+    /// Builds a shape from outline calls for placements whose largest scale (view px per shape unit) is at
+    /// most `maxScale`: curves are flattened at `viewTolerance / maxScale` shape units, so every placement
+    /// meets `viewTolerance` view px, the default of `HitIndex.Builder`.
+    ///
+    /// - Parameters:
+    ///   - viewTolerance: the Hausdorff bound wanted in view px (finite, > 0).
+    ///   - maxScale: the largest singular value of any transform the shape will be placed with (1 when the
+    ///     outline is already in view px).
+    ///   - fastDistancePx: view px around the outline's box within which distance queries (touch radii) are
+    ///     answered from precomputed lists, at `maxScale`.
+    /// - Throws: as `init(tolerance:fillRule:limits:fastDistance:outline:)`; `.invalidTolerance` also when
+    ///   `viewTolerance / maxScale` is not a positive normal number.
+    public convenience init(viewTolerance: Double = HitIndex.defaultTolerance, maxScale: Double = 1,
+                            fillRule: FillRule = .nonZero, limits: ShapeLimits = .default, fastDistancePx: Double = 4,
+                            outline draw: (inout Sink) -> Void) throws(ShapeError) {
+        let t = viewTolerance / maxScale
+        guard viewTolerance.isFinite, viewTolerance > 0, t.isNormal, t > 0 else { throw .invalidTolerance(t) }
+        let fast = fastDistancePx.isFinite && fastDistancePx >= 0 ? fastDistancePx / maxScale : nil
+        try self.init(tolerance: t, fillRule: fillRule, limits: limits, fastDistance: fast, outline: draw)
     }
 
-    /// Builds a shape from a polygon taken as is (`tolerance` records how far it is from the true outline,
-    /// in the polygon's units; 0 if the polygon *is* the shape).
-    ///
-    /// - Throws: `ShapeError.nonFiniteCoordinate`, `ShapeError.tooManyEdges`, `ShapeError.invalidTolerance`.
-    ///
-    /// `margin` (shape units): how far around the glyph box distance queries are fast (precomputed near
-    /// lists); farther points are still exact, only slower. Default: 30 % of the box's longer side.
-    public init(polygon: Polygon, tolerance: Double = 0, limits: ShapeLimits = .default, margin: Double? = nil) throws {
-        guard tolerance.isFinite, tolerance >= 0 else { throw ShapeError.invalidTolerance(tolerance) }
-        var list: [FEdge] = []
-        for c in polygon.contours where c.count >= 2 {
-            for i in 0..<c.count {
-                let a = c[i], b = c[(i + 1) % c.count]
-                guard a.isFinite, b.isFinite else { throw ShapeError.nonFiniteCoordinate }
-                let e = FEdge(x0: Float(a.x), y0: Float(a.y), x1: Float(b.x), y1: Float(b.y))
-                guard e.x0.isFinite, e.y0.isFinite, e.x1.isFinite, e.y1.isFinite else {
-                    throw ShapeError.coordinateOutOfRange
-                }
-                if e.x0 == e.x1 && e.y0 == e.y1 { continue }
-                list.append(e)
-                if list.count > limits.maxEdges { throw ShapeError.tooManyEdges(limit: limits.maxEdges) }
-            }
+    /// Builds a shape from recorded elements, flattening curves within `tolerance` (in the elements' units);
+    /// see `init(tolerance:fillRule:limits:fastDistance:outline:)`.
+    public convenience init(elements: some Sequence<PathElement>, tolerance: Double, fillRule: FillRule = .nonZero,
+                            limits: ShapeLimits = .default, fastDistance: Double? = nil) throws(ShapeError) {
+        try self.init(tolerance: tolerance, fillRule: fillRule, limits: limits, fastDistance: fastDistance) { sink in
+            elements.replay(into: &sink)
         }
+    }
+
+    /// Builds a shape from a polygon taken as is; `tolerance` records how far it is from the true outline,
+    /// in the polygon's units (0 when the polygon *is* the shape).
+    ///
+    /// - Throws: `ShapeError.nonFiniteCoordinate`, `.coordinateOutOfRange`, `.tooManyEdges`, `.tooLarge`,
+    ///   `.invalidTolerance` (negative or non-finite).
+    public init(polygon: Polygon, tolerance: Double = 0, fillRule: FillRule = .nonZero, limits: ShapeLimits = .default,
+                fastDistance: Double? = nil) throws(ShapeError) {
+        guard tolerance.isFinite, tolerance >= 0 else { throw .invalidTolerance(tolerance) }
+        let list = try Self.storedEdges(of: polygon, limits: limits)
+        let built = try ShapeGridBuilder(edges: list, limits: limits, margin: fastDistance).build()
         self.tolerance = tolerance
-        let built = try ShapeGridBuilder(edges: list, limits: limits, margin: margin).build()
+        self.fillRule = fillRule
         self.bounds = built.bounds
         self.grid = built.grid
-        self.edges = .allocate(capacity: list.count)
-        _ = self.edges.initialize(from: list)
+
         // Winding cells cover the glyph box only (the margin is for distances); their crossing lists are
         // re-packed in winding-grid order.
+        let g = built.grid
         var hotCells: [HotCell] = []
         var packed: [FEdge] = []
-        let g = built.grid
         hotCells.reserveCapacity(g.wx * g.wy + 1)
+        packed.reserveCapacity(built.crossEdges.count)
         for j in 0..<g.wy {
             for i in 0..<g.wx {
                 let c = built.cells[(j + g.margin) * g.nx + i + g.margin]
@@ -111,45 +148,90 @@ public final class GlyphShape: @unchecked Sendable {
             }
         }
         hotCells.append(HotCell(refX: 0, refY: 0, crossStart: UInt32(packed.count), winding: 0))
-        self.hot = .allocate(capacity: hotCells.count)
-        _ = self.hot.initialize(from: hotCells)
-        self.cold = .allocate(capacity: max(1, built.cells.count))
-        _ = self.cold.initialize(from: built.cells.map {
+        let coldCells = built.cells.map {
             ColdCell(nearStart: $0.nearStart, nearEnd: $0.nearStart + ($0.hasNear ? $0.nearCount : 0),
                      lower: $0.lower, hasNear: $0.hasNear)
-        })
-        self.crossEdges = .allocate(capacity: max(1, packed.count))
-        _ = self.crossEdges.initialize(from: packed)
-        self.nearEdges = .allocate(capacity: max(1, built.nearEdges.count))
-        _ = self.nearEdges.initialize(from: built.nearEdges)
-        self.prepared = .allocate(capacity: max(1, list.count))
-        _ = self.prepared.initialize(from: list.map { NearEdge($0) })
+        }
+
+        var layout = Arena.Layout()
+        let hotSlot = layout.reserve(HotCell.self, count: hotCells.count, alignment: 64)
+        let edgeSlot = layout.reserve(FEdge.self, count: list.count)
+        let crossSlot = layout.reserve(FEdge.self, count: packed.count)
+        let coldSlot = layout.reserve(ColdCell.self, count: coldCells.count)
+        let nearSlot = layout.reserve(NearRef.self, count: built.nearEdges.count)
+        let preparedSlot = layout.reserve(NearEdge.self, count: list.count)
+        arena = Arena(layout)
+        hot = arena.buffer(hotSlot, from: hotCells)
+        edges = arena.buffer(edgeSlot, from: list)
+        crossEdges = arena.buffer(crossSlot, from: packed)
+        cold = arena.buffer(coldSlot, from: coldCells)
+        nearEdges = arena.buffer(nearSlot, from: built.nearEdges)
+        prepared = arena.buffer(preparedSlot, from: list.lazy.map(NearEdge.init))
     }
 
-    deinit {
-        edges.deallocate(); hot.deallocate(); cold.deallocate(); crossEdges.deallocate(); nearEdges.deallocate(); prepared.deallocate()
+    /// The polygon's edges as `Float` (zero-length ones dropped), checked against `limits`.
+    private static func storedEdges(of polygon: Polygon, limits: ShapeLimits) throws(ShapeError) -> [FEdge] {
+        var list: [FEdge] = []
+        for c in polygon.contours where c.count >= 2 {
+            for i in 0..<c.count {
+                let a = c[i], b = c[(i + 1) % c.count]
+                guard a.isFinite, b.isFinite else { throw .nonFiniteCoordinate }
+                let e = FEdge(x0: Float(a.x), y0: Float(a.y), x1: Float(b.x), y1: Float(b.y))
+                guard e.x0.isFinite, e.y0.isFinite, e.x1.isFinite, e.y1.isFinite else { throw .coordinateOutOfRange }
+                if e.x0 == e.x1 && e.y0 == e.y1 { continue }
+                list.append(e)
+                if list.count > limits.maxEdges { throw .tooManyEdges(limit: limits.maxEdges) }
+            }
+        }
+        return list
     }
 
-    /// The polygon edges as stored (start, end), in the shape's units. For tests and oracles.
-    public var storedEdges: [(Point, Point)] {
-        edges.map { (Point(Double($0.x0), Double($0.y0)), Point(Double($0.x1), Double($0.y1))) }
+    /// The polygon edges as stored, in the shape's units. For tests and oracles.
+    public var storedEdges: [Segment] {
+        edges.map { Segment(Point(Double($0.x0), Double($0.y0)), Point(Double($0.x1), Double($0.y1))) }
     }
 
-    /// An SVG path string of the stored polygon (each edge `M … L …` merged into contours).
+    /// An SVG path string of the stored polygon, in the shape's units (edges merged into contours).
     public var svgPath: String {
         var s = SVGPathSink(decimals: 2)
         var last: Point? = nil
         var start: Point? = nil
-        for (a, b) in storedEdges {
-            if last != a {
+        for e in storedEdges {
+            if last != e.start {
                 if start != nil { s.closeSubpath() }
-                s.move(to: a); start = a
+                s.move(to: e.start); start = e.start
             }
-            s.addLine(to: b); last = b
-            if b == start { s.closeSubpath(); start = nil; last = nil }
+            s.addLine(to: e.end); last = e.end
+            if e.end == start { s.closeSubpath(); start = nil; last = nil }
         }
         if start != nil { s.closeSubpath() }
         return s.path
+    }
+}
+
+extension GlyphShape {
+    /// The sink a shape's outline is drawn into: it normalizes the stream (lazy move-to, open contours
+    /// closed, degenerate segments dropped) and flattens curves within the shape's tolerance.
+    public struct Sink: OutlineSink {
+        private var inner: FlatteningSink<NormalizingSink<PolygonSink>>
+
+        init(tolerance: Double) { inner = FlatteningSink(NormalizingSink(PolygonSink()), tolerance: tolerance) }
+
+        public mutating func move(to p: Point) { inner.move(to: p) }
+        public mutating func addLine(to p: Point) { inner.addLine(to: p) }
+        public mutating func addQuadCurve(to p: Point, control c: Point) { inner.addQuadCurve(to: p, control: c) }
+        public mutating func addCurve(to p: Point, control1 c1: Point, control2 c2: Point) {
+            inner.addCurve(to: p, control1: c1, control2: c2)
+        }
+        public mutating func closeSubpath() { inner.closeSubpath() }
+
+        /// The polygon drawn and the Hausdorff bound its curves achieved.
+        mutating func finish() throws(ShapeError) -> (Polygon, Double) {
+            inner.base.finish()
+            if inner.base.droppedNonFinite > 0 { throw .nonFiniteCoordinate }
+            if inner.cappedCurves > 0 { throw .toleranceNotMet(curves: inner.cappedCurves) }
+            return (inner.base.base.result, inner.achievedTolerance)
+        }
     }
 }
 
@@ -168,18 +250,26 @@ public struct ShapeLimits: Sendable, Hashable {
         self.maxCellsPerAxis = max(2, min(maxCellsPerAxis, 1024))
         self.maxBytes = max(0, maxBytes)
     }
+    /// 1,000,000 edges, 192 cells per axis, 256 MiB.
     public static let `default` = ShapeLimits()
 }
 
 /// Why a shape could not be built.
 public enum ShapeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The flattening tolerance (shape units) is not finite and > 0.
     case invalidTolerance(Double)
+    /// An outline point is NaN or infinite.
     case nonFiniteCoordinate
+    /// An outline coordinate does not fit a 32-bit float.
     case coordinateOutOfRange
+    /// This many curves would need more than `Flattening.maxSegmentsPerCurve` segments.
     case toleranceNotMet(curves: Int)
+    /// The outline has more edges than `ShapeLimits.maxEdges` after flattening.
     case tooManyEdges(limit: Int)
+    /// The shape's storage would exceed `ShapeLimits.maxBytes`.
     case tooLarge(limit: Int)
 
+    /// A sentence for a user.
     public var description: String {
         switch self {
         case .invalidTolerance(let t): return "flattening tolerance must be finite and > 0 (got \(t))"

@@ -2,12 +2,33 @@ import Dispatch
 import InkGeometry
 
 extension HitIndex {
-    /// Answers `hit(at:radius:)` for every point of `points` (view px) into `out` (same count).
-    /// Allocates nothing.
+    /// The answer of `hit(at:radius:)` for each of `points` (view px), in order. Allocates the result.
+    public func hits(for points: [Point], radius: Double = 0) -> [Hit?] {
+        var out: [Hit?] = []
+        hits(for: points, radius: radius, into: &out)
+        return out
+    }
+
+    /// Like `hits(for:radius:)`, writing into `out`, which ends up with `points.count` answers. Reuses
+    /// `out`'s storage: a caller that keeps one array allocates only when it must grow, so repeated batches
+    /// allocate nothing.
+    public func hits(for points: [Point], radius: Double = 0, into out: inout [Hit?]) {
+        if out.count != points.count {
+            out.removeAll(keepingCapacity: true)
+            out.append(contentsOf: repeatElement(nil, count: points.count))
+        }
+        points.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { o in unsafeHits(for: p, radius: radius, into: o) }
+        }
+    }
+
+    /// The batch query on raw buffers, for callers that already hold their points and answers in memory
+    /// they manage: answers `hit(at:radius:)` for the first `min(points.count, out.count)` points into the
+    /// same slots of `out`. Allocates nothing.
     ///
-    /// - Precondition: `out.count >= points.count` (only the first `points.count` slots are written;
-    ///   a shorter `out` answers only its first `out.count` points).
-    public func hit(at points: UnsafeBufferPointer<Point>, radius: Double = 0, into out: UnsafeMutableBufferPointer<Hit?>) {
+    /// - Precondition: the buffers are valid for the call and do not overlap.
+    public func unsafeHits(for points: UnsafeBufferPointer<Point>, radius: Double = 0,
+                           into out: UnsafeMutableBufferPointer<Hit?>) {
         let s = storage
         let n = min(points.count, out.count)
         withExtendedLifetime(s) {
@@ -19,34 +40,29 @@ extension HitIndex {
         }
     }
 
-    /// Answers `hit(at:radius:)` for every point, in order (allocates the result).
-    public func hit(at points: [Point], radius: Double = 0) -> [Hit?] {
+    /// Like `hits(for:radius:)`, split into `chunks` contiguous parts answered on all cores (Dispatch
+    /// `concurrentPerform`; `chunks` ≤ 0 picks 4 per core). Same answers as the single-threaded call.
+    public func concurrentHits(for points: [Point], radius: Double = 0, chunks: Int = 0) -> [Hit?] {
         var out = [Hit?](repeating: nil, count: points.count)
-        points.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { o in hit(at: p, radius: radius, into: o) } }
+        points.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { o in unsafeConcurrentHits(for: p, radius: radius, into: o, chunks: chunks) }
+        }
         return out
     }
 
-    /// Like `hit(at:radius:into:)`, split into `chunks` contiguous parts answered on all cores
-    /// (Dispatch `concurrentPerform`). Same answers as the single-threaded call.
-    public func hitConcurrently(at points: UnsafeBufferPointer<Point>, radius: Double = 0,
-                                into out: UnsafeMutableBufferPointer<Hit?>, chunks: Int = 0) {
+    /// `concurrentHits(for:radius:chunks:)` on raw buffers (see `unsafeHits(for:radius:into:)`).
+    public func unsafeConcurrentHits(for points: UnsafeBufferPointer<Point>, radius: Double = 0,
+                                     into out: UnsafeMutableBufferPointer<Hit?>, chunks: Int = 0) {
         let n = min(points.count, out.count)
-        guard n > 0 else { return }
+        guard n > 0, let pBase = points.baseAddress, let oBase = out.baseAddress else { return }
         let parts = max(1, min(chunks > 0 ? chunks : 4 * ProcessInfoLite.activeCores, n))
-        let s = storage
-        let pBase = points.baseAddress!, oBase = out.baseAddress!
         let pAddr = UInt(bitPattern: pBase), oAddr = UInt(bitPattern: oBase)
-        withExtendedLifetime(s) {
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
-                let lo = n * part / parts, hi = n * (part + 1) / parts
-                let p = UnsafePointer<Point>(bitPattern: pAddr)!
-                let o = UnsafeMutablePointer<Hit?>(bitPattern: oAddr)!
-                if radius > 0 {
-                    for i in lo..<hi { o[i] = s.bestHit(p[i].x, p[i].y, radius: radius) }
-                } else {
-                    for i in lo..<hi { o[i] = s.inkHit(p[i].x, p[i].y) }
-                }
-            }
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let lo = n * part / parts, hi = n * (part + 1) / parts
+            let p = UnsafePointer<Point>(bitPattern: pAddr)!
+            let o = UnsafeMutablePointer<Hit?>(bitPattern: oAddr)!
+            unsafeHits(for: UnsafeBufferPointer(start: p + lo, count: hi - lo), radius: radius,
+                       into: UnsafeMutableBufferPointer(start: o + lo, count: hi - lo))
         }
     }
 }
@@ -56,6 +72,8 @@ enum ProcessInfoLite {
     static var activeCores: Int {
         #if canImport(Glibc)
         return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #elseif canImport(Darwin)
+        return max(1, Int(sysconf(_SC_NPROCESSORS_ONLN)))
         #else
         return 4
         #endif
@@ -63,4 +81,6 @@ enum ProcessInfoLite {
 }
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif

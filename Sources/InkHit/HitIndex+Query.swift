@@ -2,35 +2,37 @@ import InkGeometry
 
 extension HitIndex {
     /// Whether `point` (view px) is on the ink of any placement. Non-finite points are a miss.
+    /// Allocates nothing.
     public func contains(_ point: Point) -> Bool {
         let s = storage
         return withExtendedLifetime(s) { s.topmostContaining(point.x, point.y) >= 0 }
     }
 
-    /// The best hit at `point` (view px) within `radius` (view px), by the rule of DESIGN.md:
-    /// the topmost (last added) placement whose ink contains the point; otherwise the placement whose
-    /// outline is nearest, if it is within `radius` (ties → topmost). Nil on a miss.
+    /// The answer at `point` (view px) within `radius` (view px), by the hit rule (see ``HitIndex``):
+    /// the topmost placement whose ink contains the point; otherwise the placement whose outline is nearest,
+    /// if it is within `radius` (ties → topmost). Nil on a miss.
     ///
     /// `distance` in the result is the exact signed distance (view px) to that placement's outline.
-    /// A negative or NaN radius counts as 0; a non-finite point is a miss. Allocates nothing.
+    /// A negative or NaN radius counts as 0; a non-finite point is a miss; `+∞` finds the nearest
+    /// placement anywhere. Allocates nothing.
     public func hit(at point: Point, radius: Double = 0) -> Hit? {
         let s = storage
         return withExtendedLifetime(s) { s.bestHit(point.x, point.y, radius: radius) }
     }
 
-    /// Every placement whose ink is within `radius` of `point` (signed distance ≤ radius), nearest first
-    /// (by signed distance; ties → topmost). At radius 0 only placements whose ink contains the point
-    /// (as `hit(at:radius:)`: a point exactly on an outline counts as the winding rule decides).
-    /// Allocates the returned array.
-    public func hits(at point: Point, radius: Double = 0) -> [Hit] {
+    /// Every placement at one point: those whose ink contains `point` (view px) and, for `radius` > 0,
+    /// those whose outline is within `radius` view px of it, sorted by signed distance (most inside first;
+    /// equal distances → topmost first). At radius 0 only placements whose ink contains the point (the
+    /// containment test `hit(at:radius:)` uses). Allocates the returned array.
+    public func allHits(at point: Point, radius: Double = 0) -> [Hit] {
         var out: [Hit] = []
-        hits(at: point, radius: radius, into: &out)
+        allHits(at: point, radius: radius, into: &out)
         return out
     }
 
-    /// Like `hits(at:radius:)`, writing into `out` (cleared first). Reuses `out`'s capacity, so a caller
+    /// Like `allHits(at:radius:)`, writing into `out` (cleared first). Reuses `out`'s capacity, so a caller
     /// that keeps one buffer allocates only when it must grow.
-    public func hits(at point: Point, radius: Double = 0, into out: inout [Hit]) {
+    public func allHits(at point: Point, radius: Double = 0, into out: inout [Hit]) {
         out.removeAll(keepingCapacity: true)
         let s = storage
         withExtendedLifetime(s) { s.allHits(point.x, point.y, radius: radius, into: &out) }
@@ -95,6 +97,21 @@ extension HitIndex.Storage {
         return v.pointee.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: -Double(r.scale), bound: bound)
     }
 
+    /// The view box extent `e` of the hit rule for placement record `r` of view `v`: the longer side of the
+    /// placement's view box (the shape's box mapped by the forward transform).
+    @inline(__always) func extent(_ r: PlacementRecord, _ v: UnsafeMutablePointer<ShapeView>) -> Double {
+        let w = v.pointee.maxX - v.pointee.minX, h = v.pointee.maxY - v.pointee.minY
+        let m00 = Double(r.m00), m01 = Double(r.m01), m10 = Double(r.m10), m11 = Double(r.m11)
+        let det = m00 * m11 - m01 * m10
+        let la = m11 / det, lc = -m01 / det, lb = -m10 / det, ld = m00 / det
+        return max(abs(la) * w + abs(lc) * h, abs(lb) * w + abs(ld) * h)
+    }
+
+    /// An upper bound on `extent` that reads only the record: the block of page cells its box touches.
+    @inline(__always) func extentBound(_ r: PlacementRecord) -> Double {
+        Double(max(Int(r.cellMaxX) - Int(r.cellMinX), Int(r.cellMaxY) - Int(r.cellMinY)) + 1) * cellSize
+    }
+
     /// `bestHit` at radius 0: the topmost placement listed in the point's own cell whose ink contains it,
     /// with its signed distance. Inlined into the batch loops, where the storage's fields stay in registers.
     @inline(__always) func inkHit(_ x: Double, _ y: Double) -> Hit? {
@@ -109,12 +126,11 @@ extension HitIndex.Storage {
 
     func bestHit(_ x: Double, _ y: Double, radius: Double) -> Hit? {
         guard radius > 0 else { return inkHit(x, y) }     // NaN and negatives count as 0
-        let r = radius
+        var near = Nearest(radius: radius)
         let own = cellOf(x, y)               // NaN and ±∞ fail its range guard
-        var best = r, bestK = -1
         if own >= 0 {
             // The point's own cell, topmost first: the first placement whose ink contains the point wins;
-            // on the way, distances of the others seed `best` (they are usually the nearest).
+            // on the way, distances of the others seed the nearest (they are usually the nearest).
             var k = Int(cellStart[own])
             let end = Int(cellStart[own + 1])
             while k < end {
@@ -126,19 +142,82 @@ extension HitIndex.Storage {
                     let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
                     return Hit(placement: p, distance: -d, isInside: true)
                 }
-                let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: best)
-                if d < best || (d == best && p > bestK) { best = d; bestK = p }
+                let e = extentBound(rec)
+                let bound = near.bound(extent: e)
+                near.offer(viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: bound), p, bound: bound, extent: e)
             }
         } else if !(x.isFinite && y.isFinite) {
             return nil
         }
         // The rest of the window: placements not listed in the own cell (their boxes do not contain the
         // point, so only their distance matters).
-        forEachCandidate(x, y, radius: r, skipping: own) { p in
-            let d = viewDistance(p, x, y, bound: best)
-            if d < best || (d == best && p > bestK) { best = d; bestK = p }
+        forEachCandidate(x, y, radius: radius, skipping: own) { p in
+            let e = extentBound(placements[p])
+            let bound = near.bound(extent: e)
+            near.offer(viewDistance(p, x, y, bound: bound), p, bound: bound, extent: e)
         }
-        return bestK >= 0 ? Hit(placement: bestK, distance: best, isInside: false) : nil
+        guard near.placement >= 0 else { return nil }
+        if near.mayTie { return resolveTie(x, y, radius: radius, own: own, nearest: near) }
+        return Hit(placement: near.placement, distance: near.distance, isInside: false)
+    }
+
+    /// The second pass of the tie rule, when the first saw a candidate within the tie window of the nearest:
+    /// the topmost placement `p` with `d_p − d* ≤ 1e-6 × (d* + max(e_p, e_k*))`.
+    func resolveTie(_ x: Double, _ y: Double, radius: Double, own: Int, nearest near: Nearest) -> Hit {
+        let dStar = near.distance
+        let rk = placements[near.placement]
+        let eStar = extent(rk, viewBase + Int(rk.shape))
+        var winner = near.placement, winnerD = dStar
+        func consider(_ p: Int) {
+            guard p > winner else { return }
+            let rec = placements[p]
+            let v = viewBase + Int(rec.shape)
+            let limit = min(radius, dStar + 1e-6 * (dStar + max(extent(rec, v), eStar)))
+            let d = viewDistance(p, x, y, bound: limit)
+            if d <= limit { winner = p; winnerD = d }
+        }
+        if own >= 0 {
+            for k in Int(cellStart[own])..<Int(cellStart[own + 1]) { consider(Int(cellItems[k])) }
+        }
+        forEachCandidate(x, y, radius: radius, skipping: own) { consider($0) }
+        return Hit(placement: winner, distance: winnerD, isInside: false)
+    }
+
+    /// The nearest candidate of a radius query so far, and whether another one may tie with it.
+    struct Nearest {
+        let radius: Double
+        /// Least distance so far (view px) and its placement (-1: none within the radius yet).
+        private(set) var distance: Double
+        private(set) var placement = -1
+        /// Least distance among the other candidates within the radius (measured exactly, or known to be
+        /// beyond the bound they were measured with).
+        private var runnerUp = Double.infinity
+        /// Largest extent bound of any candidate so far.
+        private var extentMax = 0.0
+
+        init(radius: Double) { self.radius = radius; distance = radius }
+
+        /// The bound to measure a candidate of extent bound `extent` with: the radius, or the tie window
+        /// above the nearest so far, whichever is smaller.
+        @inline(__always) func bound(extent: Double) -> Double {
+            placement < 0 ? radius : min(radius, distance + 2e-6 * (distance + max(extentMax, extent)))
+        }
+
+        /// A candidate's distance `d`, exact when ≤ `bound`.
+        @inline(__always) mutating func offer(_ d: Double, _ p: Int, bound: Double, extent: Double) {
+            if extent > extentMax { extentMax = extent }
+            // Beyond its bound: farther than the radius (never a hit), or known to be at least `bound` away.
+            if !(d <= bound) { if bound < radius { runnerUp = min(runnerUp, bound) }; return }
+            if placement < 0 || d < distance || (d == distance && p > placement) {
+                if placement >= 0 { runnerUp = min(runnerUp, distance) }
+                distance = d; placement = p
+            } else {
+                runnerUp = min(runnerUp, d)
+            }
+        }
+
+        /// True when some other candidate may be within the tie window of the nearest.
+        var mayTie: Bool { runnerUp <= min(radius, distance + 2e-6 * (distance + extentMax)) }
     }
 
     func allHits(_ x: Double, _ y: Double, radius: Double, into out: inout [Hit]) {
@@ -153,7 +232,7 @@ extension HitIndex.Storage {
             let v = viewBase + Int(rec.shape)
             let (fx, fy) = toShape(rec, v, x, y)
             let listedInOwn = oi >= Int(rec.cellMinX) && oi <= Int(rec.cellMaxX) && oj >= Int(rec.cellMinY) && oj <= Int(rec.cellMaxY)
-            let inside = listedInOwn && v.pointee.windingNumber(fx, fy) != 0
+            let inside = listedInOwn && v.pointee.contains(fx, fy)
             let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: inside ? .infinity : r)
             if inside { out.append(Hit(placement: p, distance: -d, isInside: true)) }
             else if r > 0 && d <= r { out.append(Hit(placement: p, distance: d, isInside: false)) }

@@ -2,12 +2,16 @@ import InkGeometry
 
 extension HitIndex {
     /// Owned, immutable storage: placement records, shape views and the page grid (CSR, each cell's
-    /// placements sorted topmost first).
+    /// placements sorted topmost first), all in one arena.
+    ///
+    /// Built in three phases: `PlacementTable` (a record, a view box and an anchor per placement, shapes
+    /// de-duplicated), `PageGrid` (the cell size, bounded in cells and in list entries) and binning (the
+    /// CSR lists, and each record's cell range and anchor offset).
     final class Storage: @unchecked Sendable {
         let tolerance: Double
         let shapes: [GlyphShape]                         // keeps the shapes (and their buffers) alive
-        let views: UnsafeMutableBufferPointer<ShapeView>
-        /// `views.baseAddress`: shape views are read in place, never copied (they are ~180 bytes).
+        private let arena: Arena
+        /// Shape views, 64-byte aligned, read in place and never copied (they are 128 bytes).
         let viewBase: UnsafeMutablePointer<ShapeView>
         let placements: UnsafeMutableBufferPointer<PlacementRecord>
         let cellStart: UnsafeMutableBufferPointer<UInt32>
@@ -17,24 +21,58 @@ extension HitIndex {
         let nx: Int, ny: Int
         let count: Int
 
-        /// Most page-grid cells: a few per placement, never unbounded.
-        static func maxCells(for n: Int) -> Int { max(1024, min(4 * n, 1 << 24)) }
+        /// Bytes of the arena: records, views and page grid.
+        var byteCount: Int { arena.byteCount }
 
-        init(items: [(shape: GlyphShape, transform: AffineTransform)], tolerance: Double) {
+        init(items: [Builder.Item], tolerance: Double) {
             self.tolerance = tolerance
             self.count = items.count
-            // Unique shapes by identity.
+            var table = PlacementTable(items)
+            let grid = PageGrid(table)
+            let (starts, entries) = grid.bin(&table)
+
+            var layout = Arena.Layout()
+            let viewSlot = layout.reserve(ShapeView.self, count: table.shapes.count, alignment: 64)
+            let recordSlot = layout.reserve(PlacementRecord.self, count: table.records.count)
+            let startSlot = layout.reserve(UInt32.self, count: starts.count)
+            let itemSlot = layout.reserve(UInt32.self, count: entries.count)
+            arena = Arena(layout)
+            assert(MemoryLayout<ShapeView>.stride % 64 == 0, "ShapeView must stay a whole number of cache lines")
+            viewBase = arena.buffer(viewSlot, from: table.shapes.map(ShapeView.init)).baseAddress!
+            placements = arena.buffer(recordSlot, from: table.records)
+            cellStart = arena.buffer(startSlot, from: starts)
+            cellItems = arena.buffer(itemSlot, from: entries)
+            shapes = table.shapes
+            bounds = table.bounds
+            nx = grid.nx; ny = grid.ny
+            cellSize = grid.cellSize; invCell = 1 / grid.cellSize
+            originX = grid.originX; originY = grid.originY
+        }
+    }
+
+    /// Phase 1: one query record per placement, its box in view px and its anchor, with shapes
+    /// de-duplicated by identity.
+    struct PlacementTable {
+        var records: [PlacementRecord] = []
+        /// View box per placement (empty for a shape without ink).
+        var boxes: [Rect] = []
+        /// View position of each shape's anchor: its winding origin (`ShapeView.wOriginX/Y`), a corner of
+        /// the glyph box, so its offset from the placement's first page cell is small.
+        var anchors: [Point] = []
+        var shapes: [GlyphShape] = []
+        /// Union of the boxes.
+        var bounds = Rect.empty
+        /// Mean of (width + height) / 2 over placements with ink, and their number.
+        var meanSize = 0.0, inked = 0
+
+        init(_ items: [Builder.Item]) {
             var shapeIndex: [ObjectIdentifier: UInt32] = [:]
-            var shapes: [GlyphShape] = []
-            var recs = [PlacementRecord]()
-            recs.reserveCapacity(items.count)
-            var anchors = [Point]()     // view px (see toShape)
-            anchors.reserveCapacity(items.count)
-            var boxes = [Rect]()
+            records.reserveCapacity(items.count)
             boxes.reserveCapacity(items.count)
-            var all = Rect.empty
-            var sumSize = 0.0, inked = 0
-            for (shape, t) in items {
+            anchors.reserveCapacity(items.count)
+            var sumSize = 0.0
+            for item in items {
+                let (shape, t) = (item.shape, item.transform)
                 let inv = t.inverted() ?? .identity    // the builder rejected singular transforms
                 let sv = t.singularValues
                 var si = UInt32.max
@@ -43,111 +81,96 @@ extension HitIndex {
                     if let s = shapeIndex[ObjectIdentifier(shape)] { si = s } else {
                         si = UInt32(shapes.count); shapeIndex[ObjectIdentifier(shape)] = si; shapes.append(shape)
                     }
-                    let b = shape.bounds
-                    for p in [Point(b.minX, b.minY), Point(b.maxX, b.minY), Point(b.minX, b.maxY), Point(b.maxX, b.maxY)] {
-                        box.add(t.apply(p))
-                    }
-                    all = all.union(box)
+                    box = shape.bounds.applying(t)
+                    bounds = bounds.union(box)
                     sumSize += (box.width + box.height) / 2
                     inked += 1
                 }
                 boxes.append(box)
                 let kappa = sv.max / sv.min
-                recs.append(PlacementRecord(
+                records.append(PlacementRecord(
                     dx: 0, dy: 0,
                     m00: Float(inv.a), m01: Float(inv.c), m10: Float(inv.b), m11: Float(inv.d),
                     scale: kappa <= 1 + 1e-6 ? Float(sv.min) : -Float(sv.min),
                     shape: si, cellMinX: 0, cellMinY: 0, cellMaxX: 0, cellMaxY: 0))
-                // The anchor: the view position of the shape's winding origin (exactly `ShapeView.wOriginX/Y`),
-                // a corner of the glyph box, so its offset from the placement's first page cell is small.
                 anchors.append(shape.bounds.isEmpty ? Point(t.tx, t.ty)
-                               : t.apply(Point(shape.grid.windingOriginX, shape.grid.windingOriginY)))
+                               : Point(shape.grid.windingOriginX, shape.grid.windingOriginY).applying(t))
             }
-            self.shapes = shapes
-            self.bounds = all
+            meanSize = inked > 0 ? sumSize / Double(inked) : 0
+        }
+    }
 
-            // Page grid geometry.
-            var cell = inked > 0 ? 0.7 * sumSize / Double(inked) : 1
+    /// Phase 2: the page grid's geometry, a uniform grid over the placements' boxes.
+    struct PageGrid {
+        var originX = 0.0, originY = 0.0, cellSize = 1.0
+        var nx = 0, ny = 0
+
+        /// Most page-grid cells: a few per placement, never unbounded.
+        static func maxCells(for n: Int) -> Int { max(1024, min(4 * n, 1 << 24)) }
+
+        /// Cells of about 0.7 of the mean placement size, coarsened until the grid has at most
+        /// `maxCells` cells, 60,000 per axis, and 8 list entries per placement (+ 65,536): a few
+        /// page-sized placements among many small ones would otherwise be listed in every cell.
+        init(_ table: PlacementTable) {
+            let all = table.bounds
+            guard !all.isEmpty else { return }
+            var cell = table.inked > 0 ? 0.7 * table.meanSize : 1
             if !(cell > 0) || !cell.isFinite { cell = max(all.width, all.height, 1) }
-            if !all.isEmpty {
-                let maxCells = Double(Self.maxCells(for: inked))
-                while ((all.width / cell).rounded(.up) + 1) * ((all.height / cell).rounded(.up) + 1) > maxCells
-                        || (all.width / cell) > 60000 || (all.height / cell) > 60000 {
-                    cell *= 1.5
-                }
-                // Bound the entries too: a few page-sized placements among many small ones would be listed
-                // in every cell (memory growing as n^1.5). Coarser cells until at most 8 per placement.
-                let maxEntries = 8.0 * Double(inked) + 65536
-                func entries(_ c: Double) -> Double {
-                    var total = 0.0
-                    for b in boxes where !b.isEmpty {
-                        let w = ((b.maxX - all.minX) / c).rounded(.down) - ((b.minX - all.minX) / c).rounded(.down) + 1
-                        let h = ((b.maxY - all.minY) / c).rounded(.down) - ((b.minY - all.minY) / c).rounded(.down) + 1
-                        total += w * h
-                    }
-                    return total
-                }
-                while entries(cell) > maxEntries { cell *= 1.5 }
+            let maxCells = Double(Self.maxCells(for: table.inked))
+            while ((all.width / cell).rounded(.up) + 1) * ((all.height / cell).rounded(.up) + 1) > maxCells
+                    || (all.width / cell) > 60000 || (all.height / cell) > 60000 {
+                cell *= 1.5
             }
-            let nx = all.isEmpty ? 0 : Int((all.width / cell).rounded(.down)) + 1
-            let ny = all.isEmpty ? 0 : Int((all.height / cell).rounded(.down)) + 1
-            let invCell = 1 / cell
-            let originX = all.isEmpty ? 0 : all.minX
-            let originY = all.isEmpty ? 0 : all.minY
-            self.nx = nx; self.ny = ny
-            self.cellSize = cell; self.invCell = invCell
-            self.originX = originX; self.originY = originY
+            let maxEntries = 8.0 * Double(table.inked) + 65536
+            func entries(_ c: Double) -> Double {
+                var total = 0.0
+                for b in table.boxes where !b.isEmpty {
+                    let w = ((b.maxX - all.minX) / c).rounded(.down) - ((b.minX - all.minX) / c).rounded(.down) + 1
+                    let h = ((b.maxY - all.minY) / c).rounded(.down) - ((b.minY - all.minY) / c).rounded(.down) + 1
+                    total += w * h
+                }
+                return total
+            }
+            while entries(cell) > maxEntries { cell *= 1.5 }
+            cellSize = cell
+            originX = all.minX; originY = all.minY
+            nx = Int((all.width / cell).rounded(.down)) + 1
+            ny = Int((all.height / cell).rounded(.down)) + 1
+        }
 
-            // Bin placements (CSR), topmost first within each cell.
-            var counts = [UInt32](repeating: 0, count: nx * ny + 1)
-            func range(_ b: Rect) -> (Int, Int, Int, Int) {
-                let i0 = max(0, min(nx - 1, Int((b.minX - originX) * invCell)))
-                let i1 = max(0, min(nx - 1, Int((b.maxX - originX) * invCell)))
-                let j0 = max(0, min(ny - 1, Int((b.minY - originY) * invCell)))
-                let j1 = max(0, min(ny - 1, Int((b.maxY - originY) * invCell)))
-                return (i0, i1, j0, j1)
+        /// The cells a view box touches (clamped to the grid).
+        func cells(of b: Rect) -> (i0: Int, i1: Int, j0: Int, j1: Int) {
+            let inv = 1 / cellSize
+            return (max(0, min(nx - 1, Int((b.minX - originX) * inv))), max(0, min(nx - 1, Int((b.maxX - originX) * inv))),
+                    max(0, min(ny - 1, Int((b.minY - originY) * inv))), max(0, min(ny - 1, Int((b.maxY - originY) * inv))))
+        }
+
+        /// Phase 3: bins the placements (CSR, topmost first within each cell) and completes each record with
+        /// its cell range and its anchor relative to its first cell's corner.
+        func bin(_ table: inout PlacementTable) -> (starts: [UInt32], entries: [UInt32]) {
+            var starts = [UInt32](repeating: 0, count: nx * ny + 1)
+            for (k, b) in table.boxes.enumerated() where !b.isEmpty {
+                let (i0, i1, j0, j1) = cells(of: b)
+                table.records[k].cellMinX = UInt16(i0); table.records[k].cellMinY = UInt16(j0)
+                table.records[k].cellMaxX = UInt16(i1); table.records[k].cellMaxY = UInt16(j1)
+                table.records[k].dx = Float(table.anchors[k].x - (originX + Double(i0) * cellSize))
+                table.records[k].dy = Float(table.anchors[k].y - (originY + Double(j0) * cellSize))
+                for j in j0...j1 { for i in i0...i1 { starts[j * nx + i + 1] += 1 } }
             }
-            for (k, b) in boxes.enumerated() where !b.isEmpty {
-                let (i0, i1, j0, j1) = range(b)
-                recs[k].cellMinX = UInt16(i0); recs[k].cellMinY = UInt16(j0)
-                recs[k].cellMaxX = UInt16(i1); recs[k].cellMaxY = UInt16(j1)
-                recs[k].dx = Float(anchors[k].x - (originX + Double(i0) * cell))
-                recs[k].dy = Float(anchors[k].y - (originY + Double(j0) * cell))
-                for j in j0...j1 { for i in i0...i1 { counts[j * nx + i] += 1 } }
-            }
-            let starts = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: nx * ny + 1)
-            starts[0] = 0
-            for c in 0..<(nx * ny) { starts[c + 1] = starts[c] + counts[c] }
-            let total = Int(starts[nx * ny])
-            let itemsBuf = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(total, 1))
-            var fill = [UInt32](repeating: 0, count: nx * ny)
-            for c in 0..<(nx * ny) { fill[c] = starts[c + 1] }     // fill from the end: descending order
-            for (k, b) in boxes.enumerated() where !b.isEmpty {
-                let (i0, i1, j0, j1) = range(b)
+            for c in 0..<(nx * ny) { starts[c + 1] += starts[c] }
+            var entries = [UInt32](repeating: 0, count: Int(starts[nx * ny]))
+            var fill = Array(starts.dropFirst())           // fill from the end: descending order
+            for (k, b) in table.boxes.enumerated() where !b.isEmpty {
+                let (i0, i1, j0, j1) = cells(of: b)
                 for j in j0...j1 {
                     for i in i0...i1 {
                         let c = j * nx + i
                         fill[c] -= 1
-                        itemsBuf[Int(fill[c])] = UInt32(k)
+                        entries[Int(fill[c])] = UInt32(k)
                     }
                 }
             }
-            self.cellStart = starts
-            self.cellItems = itemsBuf
-            self.placements = .allocate(capacity: max(recs.count, 1))
-            _ = self.placements.initialize(from: recs)
-            // 64-byte aligned, so each view's winding fields sit in one cache line (see ShapeView).
-            assert(MemoryLayout<ShapeView>.stride % 64 == 0, "ShapeView must stay a whole number of cache lines")
-            let viewCount = max(shapes.count, 1)
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: viewCount * MemoryLayout<ShapeView>.stride, alignment: 64)
-            let base = raw.bindMemory(to: ShapeView.self, capacity: viewCount)
-            for (k, shape) in shapes.enumerated() { (base + k).initialize(to: ShapeView(shape)) }
-            self.views = UnsafeMutableBufferPointer(start: base, count: shapes.count)
-            self.viewBase = base
-        }
-
-        deinit {
-            UnsafeMutableRawPointer(viewBase).deallocate(); placements.deallocate(); cellStart.deallocate(); cellItems.deallocate()
+            return (starts, entries)
         }
     }
 }

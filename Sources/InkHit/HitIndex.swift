@@ -4,11 +4,21 @@ import InkGeometry
 /// this point (or within r of it)?" in view space.
 ///
 /// ```swift
-/// var b = HitIndex.Builder()
-/// let i = try b.add(shape, transform: fontUnitsToView)
-/// let index = try b.build()
-/// if let hit = index.hit(at: Point(12.5, 14), radius: 3.5) { print(hit.placement, hit.distance) }
+/// var builder = HitIndex.Builder()                       // tolerance: 0.01 view px
+/// let square = try GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(10, 0), Point(10, 10), Point(0, 10)]]))
+/// try builder.add(square, transform: .translation(20, 20))   // shape units → view px
+/// let index = builder.build()
+/// if let hit = index.hit(at: Point(32, 25), radius: 3.5) {
+///     print(hit.placement, hit.isInside, hit.distance)   // 0 false 2.0: within the radius, 2 px away
+/// }
 /// ```
+///
+/// # The hit rule
+/// The topmost (last added) placement whose ink contains the point wins; otherwise the placement whose
+/// outline is nearest, if it is within the radius. Distances that agree within the query path's rounding
+/// are ties, and ties go to the topmost: when `d*` is the least distance (its placement `k*`), a placement
+/// `p` with `d_p − d* ≤ 1e-6 × (d* + max(e_p, e_k*))` ties with it, `e` being the longer side of a
+/// placement's view box (view px). The winner is the topmost of `k*` and the placements that tie with it.
 ///
 /// # Guarantees
 /// - Every answer is exact for the stored polygons of the shapes (nonzero winding per placement; distances
@@ -17,8 +27,8 @@ import InkGeometry
 ///   distance from the glyph farther out (a point 1,000 px away is measured to ~1e-4 px). The builder
 ///   checked that every shape was flattened within `tolerance` view px of its true outline, so answers are
 ///   exact for the true outlines at every point farther than `tolerance` from the relevant boundary.
-/// - Built once, never changes; queries allocate nothing (except the `[Hit]`-returning convenience) and
-///   are safe from any number of threads at once.
+/// - Built once, never changes; queries allocate nothing (except those that return arrays) and are safe
+///   from any number of threads at once.
 /// - Query points and radii are in view px. A non-finite point is a miss. A negative or NaN radius is
 ///   treated as 0 (documented, not an error: the query path does not throw); `+∞` means "nearest glyph
 ///   anywhere".
@@ -29,6 +39,11 @@ public struct HitIndex: Sendable {
 
     let storage: Storage
 
+    /// An index without placements: every point is a miss.
+    public init() { self = Builder().build() }
+
+    init(storage: Storage) { self.storage = storage }
+
     /// Number of placements (including ones without ink).
     public var count: Int { storage.count }
     /// Union of the placements' ink boxes, view px (empty when no placement has ink).
@@ -36,26 +51,31 @@ public struct HitIndex: Sendable {
     /// The flattening tolerance every placement meets, view px.
     public var tolerance: Double { storage.tolerance }
 
-    /// Memory held by this index beyond the shared shapes, in bytes (placement records and page grid).
-    public var bytesBeyondShapes: Int {
-        storage.count * MemoryLayout<PlacementRecord>.stride
-            + storage.cellStart.count * MemoryLayout<UInt32>.stride
-            + storage.cellItems.count * MemoryLayout<UInt32>.stride
-            + storage.views.count * MemoryLayout<ShapeView>.stride
-    }
+    /// Memory held by this index beyond the shared shapes, in bytes (placement records, shape views and
+    /// page grid).
+    public var bytesBeyondShapes: Int { storage.byteCount }
     /// Number of distinct shapes referenced.
     public var uniqueShapeCount: Int { storage.shapes.count }
 }
 
 /// What the builder refuses, with the offending placement.
 public enum HitIndexError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The builder's tolerance (view px) is not finite and > 0.
     case invalidTolerance(Double)
+    /// The placement's transform has a NaN or infinite entry.
     case nonFiniteTransform(placement: Int)
+    /// The placement's transform collapses the shape to a line or a point (its smallest scale is below
+    /// 1e-12 of its largest), or scales beyond what the index's `Float` inverse can represent.
     case singularTransform(placement: Int)
+    /// The shape was flattened for `shapeTolerance` view px under this transform, coarser than the builder's
+    /// `required` tolerance.
     case shapeTooCoarse(placement: Int, shapeTolerance: Double, required: Double)
+    /// The placed shape reaches beyond ±1e9 view px.
     case coordinateOutOfRange(placement: Int)
+    /// More placements than `HitIndex.Builder.maxPlacements`.
     case tooManyPlacements(limit: Int)
 
+    /// A sentence for a user, naming the placement.
     public var description: String {
         switch self {
         case .invalidTolerance, .tooManyPlacements: return reason
@@ -88,6 +108,7 @@ public struct Hit: Sendable, Hashable {
     /// True when the point is on the placement's ink (nonzero winding).
     public var isInside: Bool
 
+    /// An answer from its parts.
     public init(placement: Int, distance: Double, isInside: Bool) {
         self.placement = placement; self.distance = distance; self.isInside = isInside
     }
@@ -112,33 +133,44 @@ struct PlacementRecord: Sendable {
 
 extension HitIndex {
     /// Collects placements, validates them and builds the index.
+    ///
+    /// Every check happens in `add(_:transform:)`, so `build()` cannot fail: a built index holds only
+    /// finite, invertible placements whose shapes meet `tolerance`.
     public struct Builder: Sendable {
         /// Flattening tolerance every placement must meet, view px.
         public let tolerance: Double
         /// Most placements one index may hold.
         public static let maxPlacements = 50_000_000
-        var items: [(shape: GlyphShape, transform: AffineTransform)] = []
 
-        /// - Parameter tolerance: view px; shapes must have been flattened at `tolerance / maxScale` or finer.
-        ///   Non-finite or non-positive values fall back to `HitIndex.defaultTolerance` — use `init(validating:)`
-        ///   to get an error instead.
-        public init(tolerance: Double = HitIndex.defaultTolerance) {
-            self.tolerance = (tolerance.isFinite && tolerance > 0) ? tolerance : HitIndex.defaultTolerance
+        struct Item {
+            var shape: GlyphShape
+            var transform: AffineTransform
         }
-        /// Like `init(tolerance:)`, but a tolerance that is not finite and > 0 throws.
-        public init(validating tolerance: Double) throws(HitIndexError) {
+        var items: [Item] = []
+
+        /// A builder whose placements must meet `HitIndex.defaultTolerance` (0.01 view px).
+        public init() { tolerance = HitIndex.defaultTolerance }
+
+        /// A builder whose placements must meet `tolerance` view px: shapes must have been flattened at
+        /// `tolerance / maxScale` shape units or finer (see `GlyphShape.tolerance`).
+        ///
+        /// - Throws: `HitIndexError.invalidTolerance` unless `tolerance` is finite and > 0.
+        public init(tolerance: Double) throws(HitIndexError) {
             guard tolerance.isFinite, tolerance > 0 else { throw .invalidTolerance(tolerance) }
             self.tolerance = tolerance
         }
 
+        /// Number of placements added so far.
         public var count: Int { items.count }
+        /// Reserves room for `n` placements.
         public mutating func reserveCapacity(_ n: Int) { items.reserveCapacity(n) }
 
-        /// Adds `shape` placed by `transform` (shape units → view px). Returns the placement's index.
+        /// Adds `shape` placed by `transform` (shape units → view px). Returns the placement's index: the
+        /// number of placements added before it. Later placements lie on top of earlier ones.
         ///
         /// - Throws: `.nonFiniteTransform`, `.singularTransform`, `.shapeTooCoarse` (the shape's tolerance
         ///   times the transform's largest scale exceeds the builder's tolerance), `.coordinateOutOfRange`,
-        ///   `.tooManyPlacements`.
+        ///   `.tooManyPlacements`. A failed `add` leaves the builder as it was.
         @discardableResult
         public mutating func add(_ shape: GlyphShape, transform: AffineTransform) throws(HitIndexError) -> Int {
             let k = items.count
@@ -151,19 +183,18 @@ extension HitIndex {
                 throw .shapeTooCoarse(placement: k, shapeTolerance: inView, required: tolerance)
             }
             if !shape.bounds.isEmpty {
-                let b = shape.bounds
-                for p in [Point(b.minX, b.minY), Point(b.maxX, b.minY), Point(b.minX, b.maxY), Point(b.maxX, b.maxY)] {
-                    let q = transform.apply(p)
-                    guard abs(q.x) <= 1e9, abs(q.y) <= 1e9 else { throw .coordinateOutOfRange(placement: k) }
+                let box = shape.bounds.applying(transform)
+                guard box.minX >= -1e9, box.maxX <= 1e9, box.minY >= -1e9, box.maxY <= 1e9 else {
+                    throw .coordinateOutOfRange(placement: k)
                 }
                 // Float32 inverse must stay meaningful.
                 guard sv.min * 1e30 > 1, sv.max < 1e30 else { throw .singularTransform(placement: k) }
             }
-            items.append((shape, transform))
+            items.append(Item(shape: shape, transform: transform))
             return k
         }
 
-        /// Builds the immutable index.
+        /// Builds the immutable index (the builder can go on collecting for another).
         public func build() -> HitIndex {
             HitIndex(storage: Storage(items: items, tolerance: tolerance))
         }

@@ -1,15 +1,30 @@
-/// A small JSON reader for job lines (RFC 8259), over UTF-8 bytes, with bounded depth. Kept here so the
-/// job format does not depend on Foundation and fuzzers drive the same parser as the CLI.
+/// A JSON value of a job line (RFC 8259), as `JSONParser` reads it. Kept here so the job format does not
+/// depend on Foundation and fuzzers drive the same parser as the CLI.
 public indirect enum JSONValue: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
-    /// A number as parsed to Double, plus its source text (to echo ids exactly).
+    /// A number as parsed to Double (±∞ beyond its range), plus its source text (to echo ids exactly).
     case number(Double, String)
+    /// A string (invalid UTF-8 repaired to U+FFFD).
     case string(String)
+    /// An array.
     case array([JSONValue])
     /// Members in source order; a duplicated key keeps its last value on lookup.
-    case object([(String, JSONValue)])
+    case object([Member])
 
+    /// One member of an object.
+    public struct Member: Sendable, Equatable {
+        /// The member's name.
+        public var key: String
+        /// Its value.
+        public var value: JSONValue
+        /// A member from its name and value.
+        public init(key: String, value: JSONValue) { self.key = key; self.value = value }
+    }
+
+    /// Equal kinds with equal contents; numbers compare by value, not by their text.
     public static func == (l: JSONValue, r: JSONValue) -> Bool {
         switch (l, r) {
         case (.null, .null): return true
@@ -17,8 +32,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         case (.number(let a, _), .number(let b, _)): return a == b
         case (.string(let a), .string(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
-        case (.object(let a), .object(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.object(let a), .object(let b)): return a == b
         default: return false
         }
     }
@@ -26,7 +40,29 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// Member lookup (last one wins); nil when absent or not an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let m) = self else { return nil }
-        return m.last(where: { $0.0 == key })?.1
+        return m.last(where: { $0.key == key })?.value
+    }
+
+    /// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
     }
 
     /// The value as compact JSON text.
@@ -35,9 +71,9 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .number(_, let text): return text
-        case .string(let s): return jsonQuote(s)
+        case .string(let s): return JSONValue.quoted(s)
         case .array(let a): return "[" + a.map(\.serialized).joined(separator: ",") + "]"
-        case .object(let m): return "{" + m.map { jsonQuote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+        case .object(let m): return "{" + m.map { JSONValue.quoted($0.key) + ":" + $0.value.serialized }.joined(separator: ",") + "}"
         }
     }
 
@@ -56,37 +92,20 @@ public indirect enum JSONValue: Sendable, Equatable {
 
 /// Why a line is not valid JSON: a message and the byte offset.
 public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
     public var message: String
+    /// Byte offset in the line where it went wrong.
     public var offset: Int
+    /// "invalid JSON at byte N: message".
     public var description: String { "invalid JSON at byte \(offset): \(message)" }
 }
 
-/// Quotes a string as a JSON string literal.
-public func jsonQuote(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 {
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-    }
-    return out + "\""
-}
-
+/// A small JSON reader for job lines (RFC 8259), over UTF-8 bytes, with bounded depth.
 public enum JSONParser {
     /// Deepest nesting accepted.
     public static let maxDepth = 64
 
+    /// Parses one JSON value filling the whole of `text` (surrounding white space allowed).
     public static func parse(_ text: String) throws(JSONError) -> JSONValue {
         var t = text
         var result: Result<JSONValue, JSONError> = .failure(JSONError(message: "empty", offset: 0))
@@ -96,6 +115,7 @@ public enum JSONParser {
         return try result.get()
     }
 
+    /// Parses one JSON value filling the whole of `bytes` (UTF-8).
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONValue {
         var r = Reader(b: bytes, i: 0)
         r.skipSpace()
@@ -120,7 +140,7 @@ public enum JSONParser {
             switch b[i] {
             case UInt8(ascii: "{"):
                 i += 1
-                var members: [(String, JSONValue)] = []
+                var members: [JSONValue.Member] = []
                 skipSpace()
                 if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
                 while true {
@@ -131,7 +151,7 @@ public enum JSONParser {
                     guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
                     i += 1
                     skipSpace()
-                    members.append((k, try value(depth: depth + 1)))
+                    members.append(JSONValue.Member(key: k, value: try value(depth: depth + 1)))
                     skipSpace()
                     guard i < b.count else { throw fail("unterminated object") }
                     if b[i] == UInt8(ascii: ",") { i += 1; continue }

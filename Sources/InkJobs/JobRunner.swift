@@ -12,13 +12,15 @@ import InkFreeType
 /// Runs `ink-hit query` jobs: one JSON job per line in, one JSON answer per query point out.
 ///
 /// Fonts are loaded once per file and face index (paths naming the same file share one load) and glyph
-/// shapes are shared through a `ShapeCache`; both caches live across jobs, within the bounds of `limits`
+/// shapes are shared through a `FontShapeCache`; both caches live across jobs, within the bounds of `limits`
 /// (over them, the runner empties both before the next job). Not thread-safe itself (use one runner per
 /// thread); what it builds is.
 public final class JobRunner {
     /// Flattening tolerance, view px.
     public let tolerance: Double
-    public let cache: ShapeCache
+    /// The shapes of every job this runner answered (its own cache, bounded by `limits`).
+    public let cache: FontShapeCache
+    /// The limits every job is held to.
     public var limits = JobLimits()
 
     /// A font file's identity (device, inode, size, modification time) and face index; a path that cannot
@@ -30,49 +32,48 @@ public final class JobRunner {
     private var fonts: [FontKey: Result<Font, FontError>] = [:]
     private var fontBytes = 0
 
-    public init(tolerance: Double = HitIndex.defaultTolerance, cache: ShapeCache = ShapeCache()) {
-        self.tolerance = (tolerance.isFinite && tolerance > 0) ? tolerance : HitIndex.defaultTolerance
+    /// A runner at the default tolerance (`HitIndex.defaultTolerance`) with a cache of its own.
+    public convenience init() {
+        self.init(validTolerance: HitIndex.defaultTolerance, cache: FontShapeCache())
+    }
+
+    /// A runner at `tolerance` view px.
+    ///
+    /// - Throws: `HitIndexError.invalidTolerance` unless `tolerance` is finite and > 0.
+    public convenience init(tolerance: Double, cache: FontShapeCache = FontShapeCache()) throws(HitIndexError) {
+        guard tolerance.isFinite, tolerance > 0 else { throw .invalidTolerance(tolerance) }
+        self.init(validTolerance: tolerance, cache: cache)
+    }
+
+    private init(validTolerance: Double, cache: FontShapeCache) {
+        self.tolerance = validTolerance
         self.cache = cache
     }
 
-    /// The error line for a job line of `byteCount` bytes, longer than `limits.maxLineBytes` (for readers
-    /// that stop reading such a line instead of passing it to `run(line:emit:)`).
-    public func lineTooLongError(byteCount: Int) -> String {
-        "{\"job\":null,\"error\":" + jsonQuote("the line has \(byteCount) bytes, more than the limit of \(limits.maxLineBytes)") + "}"
-    }
-
-    /// Answers one job line. Each output line (without newline) goes to `emit`. Returns false when the
-    /// job failed (then exactly one `{"job": …, "error": …}` line was emitted and no answers).
+    /// Answers one `ink-hit query` line (a glyph job or a text job). Each output line (without newline)
+    /// goes to `emit`. Returns false when the job failed (then exactly one `{"job": …, "error": …}` line was
+    /// emitted and no answers).
     @discardableResult
     public func run(line: String, emit: (String) -> Void) -> Bool {
-        let byteCount = line.utf8.count
-        guard byteCount <= limits.maxLineBytes else {
-            emit(lineTooLongError(byteCount: byteCount))
-            return false
-        }
-        let deadline = Deadline(seconds: limits.maxSecondsPerJob)
+        JobLoop.process(line, limits: limits, emit: emit) { (job, emit) throws(JobError) in try answer(job, emit: emit) }
+    }
+
+    /// Answers a job the loop has read: a text job or a glyph job, one line per point.
+    public func answer(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
         trimCaches()
-        var jobID = "null"
-        do throws(JobError) {
-            let value: JSONValue
-            do { value = try JSONParser.parse(line) } catch { throw JobError(error.description) }
-            if case .object = value, let id = try? GlyphJob.id(of: value) { jobID = id }
-            if case .object = value, value["text"] != nil, value["glyphs"] == nil {
-                try runText(value, deadline: deadline, emit: emit)
-                return true
-            }
-            let job = try GlyphJob(value, limits: limits)
-            let index = try buildIndex(job, deadline: deadline)
-            let answers = try answers(job, index, deadline: deadline)
-            emitAnswers(job, answers, emit: emit)
-            return true
-        } catch {
-            emit("{\"job\":" + jobID + ",\"error\":" + jsonQuote(error.message) + "}")
-            return false
+        if line.isTextJob {
+            try answerText(line.value, deadline: line.deadline, emit: emit)
+            return
         }
+        let job = try GlyphJob(line.value, limits: limits)
+        let index = try buildIndex(job, deadline: line.deadline)
+        let answers = try answers(job, index, deadline: line.deadline)
+        emitAnswers(job, answers, emit: emit)
     }
 
     /// Loads (or reuses) a job's font.
+    ///
+    /// - Throws: `JobError.font` with the font's error.
     public func font(_ ref: GlyphJob.FontRef) throws(JobError) -> Font {
         let key = Self.key(ref)
         let r: Result<Font, FontError>
@@ -83,7 +84,7 @@ public final class JobRunner {
         }
         switch r {
         case .success(let f): return f
-        case .failure(let e): throw JobError("font \(jsonQuote(ref.path)) face \(ref.index): \(e)")
+        case .failure(let e): throw .font(path: ref.path, faceIndex: ref.index, e)
         }
     }
 
@@ -100,54 +101,37 @@ public final class JobRunner {
             let font = try font(f)
             loaded.append(font)
             if seenFonts.insert(font.id).inserted { jobFontBytes += font.byteCount }
-            guard jobFontBytes <= limits.maxFontBytesPerJob else {
-                throw JobError("the job's fonts have more than \(limits.maxFontBytesPerJob) bytes (the limit)")
-            }
+            guard jobFontBytes <= limits.maxFontBytesPerJob else { throw .fontBytes(limit: limits.maxFontBytesPerJob) }
         }
-        var b = HitIndex.Builder(tolerance: tolerance)
+        var b: HitIndex.Builder
+        do { b = try HitIndex.Builder(tolerance: tolerance) } catch { preconditionFailure("the runner's tolerance is valid") }
         b.reserveCapacity(job.glyphs.count)
         var seenShapes = Set<ObjectIdentifier>()
         var shapeBytes = 0
-        for (i, g) in job.glyphs.enumerated() {
+        for i in job.glyphs.indices {
             if i & 63 == 63 && deadline.isPast {
-                throw JobError("the job took more than \(formatNumber(limits.maxSecondsPerJob)) s (the limit) "
-                               + "while placing glyph \(i) of \(job.glyphs.count)")
+                throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "placing glyph \(i) of \(job.glyphs.count)")
             }
-            let font = loaded[g.font]
-            guard Int(g.id) < font.glyphCount else {
-                throw JobError("glyphs[\(i)].id \(g.id) out of range (font \(g.font) has \(font.glyphCount) glyphs)")
+            let font = loaded[job.glyphs[i].font]
+            let p = job.placement(i, font: font)
+            guard Int(p.glyph.rawValue) < font.glyphCount else {
+                throw .invalid(field: "glyphs[\(i)].id",
+                               problem: "\(p.glyph) out of range (font \(job.glyphs[i].font) has \(font.glyphCount) glyphs)")
             }
-            let k = g.size / Double(font.unitsPerEm)
-            let t = AffineTransform(a: k, b: 0, c: 0, d: -k, tx: g.x, ty: g.y).concatenating(job.transform)
-            let em = g.size * job.transform.maxScale            // view px per em
-            guard em <= 1e9 else {
-                throw JobError("glyphs[\(i)]: \(formatNumber(em)) view px per em (size × transform scale) is beyond "
-                               + "the ±1e9 px view range")
-            }
-            do {
-                let shape = try cache.shape(font: font, glyph: g.id, viewTolerance: tolerance, transform: t)
-                if seenShapes.insert(ObjectIdentifier(shape)).inserted {
-                    shapeBytes += shape.byteCount
-                    if shapeBytes > limits.maxShapeBytesPerJob {
-                        throw JobError("glyphs[\(i)]: the job's glyph shapes need more than \(limits.maxShapeBytesPerJob) bytes "
-                                       + "(the limit; each distinct glyph and size class has its own shape)")
-                    }
-                }
-                try b.add(shape, transform: t)
-            } catch let e as JobError {
-                throw e
-            } catch let e as FontError {
-                throw JobError("glyphs[\(i)]: \(e)")
-            } catch let e as HitIndexError {
-                throw JobError("glyphs[\(i)]: \(e.reason)")
-            } catch let e as ShapeError {
-                if case .toleranceNotMet = e {
-                    throw JobError("glyphs[\(i)]: at \(formatNumber(em)) view px per em, \(e); use a larger tolerance or a smaller size")
-                }
-                throw JobError("glyphs[\(i)]: \(e)")
+            let shape: GlyphShape
+            do throws(FontError) {
+                try p.validate()
+                shape = try cache.shape(for: p, viewTolerance: tolerance)
             } catch {
-                throw JobError("glyphs[\(i)]: \(error)")
+                throw .glyph(index: i, error)
             }
+            if seenShapes.insert(ObjectIdentifier(shape)).inserted {
+                shapeBytes += shape.byteCount
+                guard shapeBytes <= limits.maxShapeBytesPerJob else {
+                    throw .shapeBytes(glyph: i, limit: limits.maxShapeBytesPerJob)
+                }
+            }
+            do { try b.add(shape, transform: p.fontUnitsToView) } catch { throw .glyph(index: i, .placement(error)) }
         }
         return b.build()
     }
@@ -163,15 +147,14 @@ public final class JobRunner {
                 while lo < points.count {
                     if lo > 0 && deadline.isPast { failedAt = lo; return }
                     let hi = min(points.count, lo + chunk)
-                    index.hit(at: UnsafeBufferPointer(rebasing: points[lo..<hi]), radius: job.radius,
-                              into: UnsafeMutableBufferPointer(rebasing: results[lo..<hi]))
+                    index.unsafeHits(for: UnsafeBufferPointer(rebasing: points[lo..<hi]), radius: job.radius,
+                                     into: UnsafeMutableBufferPointer(rebasing: results[lo..<hi]))
                     lo = hi
                 }
             }
         }
         if failedAt >= 0 {
-            throw JobError("the job took more than \(formatNumber(limits.maxSecondsPerJob)) s (the limit) "
-                           + "while answering point \(failedAt) of \(job.points.count)")
+            throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "answering point \(failedAt) of \(job.points.count)")
         }
         return out
     }
@@ -181,7 +164,7 @@ public final class JobRunner {
         for (i, h) in answers.enumerated() {
             if let h {
                 emit(prefix + String(i) + ",\"hit\":true,\"glyph\":" + String(h.placement)
-                     + ",\"distance\":" + formatNumber(h.distance, decimals: 4) + "}")
+                     + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}")
             } else {
                 emit(prefix + String(i) + ",\"hit\":false,\"glyph\":null,\"distance\":null}")
             }
@@ -211,23 +194,5 @@ public final class JobRunner {
         #endif
         return .file(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                      modified: Int64(modified.tv_sec), modifiedNanos: Int64(modified.tv_nsec), face: ref.index)
-    }
-}
-
-/// A point in time `seconds` from now on the monotonic clock (never, for a non-finite or huge limit).
-struct Deadline {
-    private let end: ContinuousClock.Instant?
-
-    init(seconds: Double) {
-        if seconds.isFinite && seconds < 1e9 {
-            end = ContinuousClock.now.advanced(by: .nanoseconds(Int64(max(0, seconds) * 1e9)))
-        } else {
-            end = nil
-        }
-    }
-
-    var isPast: Bool {
-        guard let end else { return false }
-        return ContinuousClock.now >= end
     }
 }

@@ -1,21 +1,27 @@
 import CHarfBuzz
-import InkFreeType
+@_spi(InkInternals) import InkFreeType
 
 /// A HarfBuzz font over the same bytes and face index as a FreeType `Font`, with HarfBuzz's own OpenType
 /// functions (the ones `hb-shape` uses), scaled to font units. Immutable after init, so shaping from many
 /// threads at once is safe (HarfBuzz fonts are thread-safe once immutable). All HarfBuzz calls live here.
+///
+/// One per loaded `Font`, made on first use and kept as the font's companion: it reads the font's own
+/// bytes in place (`HB_MEMORY_MODE_READONLY`, no copy) and is released with the font, before its bytes.
 final class HarfBuzzFont: @unchecked Sendable {
-    let font: Font
     private let blob: OpaquePointer
     private let face: OpaquePointer
     private let hbFont: OpaquePointer
     let unitsPerEm: Int
 
-    init(_ font: Font) {
-        self.font = font
+    /// The HarfBuzz font of `font`, shared by every layout that uses it.
+    static func of(_ font: Font) -> HarfBuzzFont { font.companion(HarfBuzzFont.self) { HarfBuzzFont(font) } }
+
+    private init(_ font: Font) {
         let (b, f, hf) = font.withUnsafeFileBytes { raw -> (OpaquePointer, OpaquePointer, OpaquePointer) in
             let base = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
-            let blob = hb_blob_create(base, UInt32(clamping: raw.count), HB_MEMORY_MODE_DUPLICATE, nil, nil)!
+            // The bytes outlive this object (the font frees them after its companions), so HarfBuzz may read
+            // them in place.
+            let blob = hb_blob_create(base, UInt32(clamping: raw.count), HB_MEMORY_MODE_READONLY, nil, nil)!
             let face = hb_face_create(blob, UInt32(clamping: font.faceIndex))!
             let hbFont = hb_font_create(face)!
             return (blob, face, hbFont)
@@ -35,7 +41,7 @@ final class HarfBuzzFont: @unchecked Sendable {
 
     /// One shaped glyph, font units (y-up offsets), cluster = UTF-16 offset into the whole paragraph.
     struct Glyph: Sendable, Hashable {
-        var id: UInt32
+        var id: GlyphID
         var cluster: Int
         var xAdvance: Double, yAdvance: Double
         var xOffset: Double, yOffset: Double
@@ -60,7 +66,7 @@ final class HarfBuzzFont: @unchecked Sendable {
         var out: [Glyph] = []
         out.reserveCapacity(Int(n))
         for i in 0..<Int(n) {
-            out.append(Glyph(id: infos[i].codepoint, cluster: Int(infos[i].cluster),
+            out.append(Glyph(id: GlyphID(infos[i].codepoint), cluster: Int(infos[i].cluster),
                              xAdvance: Double(pos[i].x_advance), yAdvance: Double(pos[i].y_advance),
                              xOffset: Double(pos[i].x_offset), yOffset: Double(pos[i].y_offset)))
         }
@@ -68,11 +74,11 @@ final class HarfBuzzFont: @unchecked Sendable {
     }
 
     /// The font's GDEF ligature caret positions for `glyph` (font units along the advance), empty if none.
-    func ligatureCarets(_ glyph: UInt32, rtl: Bool) -> [Double] {
+    func ligatureCarets(_ glyph: GlyphID, rtl: Bool) -> [Double] {
         var count: UInt32 = 16
         var carets = [hb_position_t](repeating: 0, count: 16)
         let total = hb_ot_layout_get_ligature_carets(hbFont, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR,
-                                                     glyph, 0, &count, &carets)
+                                                     glyph.rawValue, 0, &count, &carets)
         guard total > 0 else { return [] }
         return carets.prefix(Int(min(count, total))).map(Double.init)
     }

@@ -25,7 +25,7 @@ struct LayoutEngine {
          attachments: [TextAttachment]) {
         self.map = map; self.style = style; self.paragraph = paragraph
         self.attachmentAt = attachmentAt; self.attachments = attachments
-        hb = style.fonts.map(HarfBuzzFont.init)
+        hb = style.fonts.map(HarfBuzzFont.of)
         k = style.fonts.map { style.size / Double($0.unitsPerEm) }
         shapingText = map.utf16.map { ($0 < 0x20 || ($0 >= 0x7F && $0 < 0xA0)) ? 0x20 : $0 }
     }
@@ -43,7 +43,7 @@ struct LayoutEngine {
         var isNewline: Bool
     }
 
-    mutating func run() throws {
+    mutating func run() {
         // Paragraphs end at U+000A, U+000D (CR LF counts once), U+2029.
         var pStart = 0
         var paragraphs: [(Range<Int>, Int)] = []     // (content range, separator length)
@@ -135,8 +135,8 @@ struct LayoutEngine {
             let baseScalar = scalars[si]
             var f = -1
             let isCommon = HarfBuzzFont.script(of: baseScalar) == HarfBuzzFont.scriptCommon
-            if isCommon, style.fonts[prevFont].glyphIndex(for: baseScalar) != nil { f = prevFont }
-            if f < 0 { f = style.fonts.firstIndex { $0.glyphIndex(for: baseScalar) != nil } ?? 0 }
+            if isCommon, style.fonts[prevFont].glyph(for: baseScalar) != nil { f = prevFont }
+            if f < 0 { f = style.fonts.firstIndex { $0.glyph(for: baseScalar) != nil } ?? 0 }
             prevFont = f
             while si < scalars.count && map.scalarUTF16[firstScalar + si] < gEnd {
                 fontOf[si] = f
@@ -222,7 +222,7 @@ struct LayoutEngine {
 
     func shapeEllipsis() -> (glyphs: [HarfBuzzFont.Glyph], font: Int, width: Double)? {
         let e: [UInt16] = [0x2026]
-        guard let f = style.fonts.firstIndex(where: { $0.glyphIndex(for: "\u{2026}") != nil }) else { return nil }
+        guard let f = style.fonts.firstIndex(where: { $0.glyph(for: "\u{2026}") != nil }) else { return nil }
         let gl = e.withUnsafeBufferPointer { hb[f].shape($0, range: 0..<1, rtl: false, script: 0) }
         return (gl, f, gl.reduce(0) { $0 + $1.xAdvance } * k[f])
     }

@@ -21,8 +21,11 @@ public struct TextHit: Sendable, Hashable {
     public var utf8: Range<Int>
     /// Index of the grapheme (Swift `Character`) where `utf16` starts.
     public var character: Int
+    /// Index into `TextLayout.lines`.
     public var line: Int
+    /// Tag of the link over the character (the last link given when links overlap), nil when none.
     public var link: String?
+    /// Tag of the attachment hit, nil when the hit is on text.
     public var attachment: String?
     /// Signed distance to the hit outline (or box), view px, negative inside.
     public var distance: Double
@@ -31,11 +34,59 @@ public struct TextHit: Sendable, Hashable {
 
 /// Where a caret goes for a point: an insertion offset and which side it sticks to.
 public struct CaretPosition: Sendable, Hashable {
-    public enum Affinity: String, Sendable, Hashable { case upstream, downstream }
+    /// Which side an offset at a line break sticks to.
+    public enum Affinity: String, Sendable, Hashable {
+        /// The end of the earlier line (the character before the offset).
+        case upstream
+        /// The start of the later line (the character at the offset).
+        case downstream
+    }
     /// UTF-16 insertion offset (0...length).
     public var utf16: Int
+    /// Which line the caret is on when the offset is a line break.
     public var affinity: Affinity
+    /// Index into `TextLayout.lines`.
     public var line: Int
+}
+
+/// Where a caret is drawn for a UTF-16 offset: a vertical segment at `x` from `top` to `bottom` (layout px),
+/// and the same segment in view px.
+public struct CaretRect: Sendable, Hashable {
+    /// The UTF-16 offset (0...length).
+    public var utf16: Int
+    /// Index into `TextLayout.lines`.
+    public var line: Int
+    /// The caret's x, layout px.
+    public var x: Double
+    /// Top of the line's content (its line box top), layout px.
+    public var top: Double
+    /// The line's descent below its baseline, layout px.
+    public var bottom: Double
+    /// The caret's top end, view px.
+    public var viewTop: Point
+    /// The caret's bottom end, view px.
+    public var viewBottom: Point
+}
+
+/// One character's box: what box-based hit-testing uses.
+public struct CharacterBox: Sendable, Hashable {
+    /// Its share of the glyph advance × the line box, layout px.
+    public var box: Rect
+    /// The bounding box of `box` in view px (exactly `box` mapped when the transform neither rotates nor
+    /// shears).
+    public var viewBounds: Rect
+    /// The character's UTF-16 range.
+    public var utf16: Range<Int>
+    /// Index into `TextLayout.lines`.
+    public var line: Int
+}
+
+/// A link under a point and the hit that found it.
+public struct LinkHit: Sendable, Hashable {
+    /// The link, as given to the layout.
+    public var link: TextLink
+    /// Where on it the point is (the character, its distance).
+    public var hit: TextHit
 }
 
 /// How `hit(at:radius:mode:)` decides.
@@ -47,15 +98,16 @@ public enum TextHitMode: Sendable, Hashable {
     case characterBoxes
     /// Line boxes.
     case lineBoxes
+    /// By the ink only: `.ink(boxesForGlyphsWithoutInk: false)`.
     public static let ink = TextHitMode.ink(boxesForGlyphsWithoutInk: false)
 }
 
 extension TextLayout {
     /// The character, link and attachment under `point` (view px), within `radius` (view px).
     ///
-    /// Attachments first (their boxes, also inside a link range); then the glyph by DESIGN.md's rule
-    /// (topmost ink containing the point, else the nearest outline within the radius). A negative or NaN
-    /// radius counts as 0; a non-finite point is a miss.
+    /// Attachments first (their boxes, also inside a link range); then the glyph by the hit rule of
+    /// `HitIndex` (topmost ink containing the point, else the nearest outline within the radius). A
+    /// negative or NaN radius counts as 0; a non-finite point is a miss. Allocates nothing beyond the answer.
     public func hit(at point: Point, radius: Double = 0, mode: TextHitMode = .ink) -> TextHit? {
         guard point.isFinite else { return nil }
         // Attachments lie on top of the text: a box containing the point wins; otherwise ink containing the
@@ -94,8 +146,9 @@ extension TextLayout {
             return nil
         case .characterBoxes:
             guard let l = layoutPoint(point) else { return nil }
-            for (b, r, line) in characterBoxes() where b.contains(l) {
-                return makeHit(glyph: glyphIndex(at: r.lowerBound), range: r, line: line, attachment: nil, distance: 0, kind: .box)
+            for c in charBoxes where c.box.contains(l) {
+                return makeHit(glyph: glyphIndex(at: c.utf16.lowerBound), range: c.utf16, line: c.line, attachment: nil,
+                               distance: 0, kind: .box)
             }
             return nil
         case .lineBoxes:
@@ -110,7 +163,7 @@ extension TextLayout {
     /// The link under `point` (view px) within `radius`: the topmost link glyph (or attachment in a link)
     /// whose ink contains the point, else the one whose outline is nearest within the radius (ties → topmost).
     /// Whitespace has no ink, so the space after a link never hits it.
-    public func link(at point: Point, radius: Double = 0) -> (link: TextLink, hit: TextHit)? {
+    public func link(at point: Point, radius: Double = 0) -> LinkHit? {
         guard let h = linkIndex.hit(at: point, radius: radius) else { return nil }
         let item = linkItem[h.placement]
         let hit: TextHit
@@ -123,7 +176,7 @@ extension TextLayout {
                           attachment: pa.attachment.tag, distance: h.distance, kind: h.isInside ? .ink : .radius)
         }
         guard let l = links.last(where: { $0.range.overlaps(hit.utf16) }) else { return nil }
-        return (l, hit)
+        return LinkHit(link: l, hit: hit)
     }
 
     /// Where a caret would go for `point` (view px): the nearest line, then the nearest character edge
@@ -140,11 +193,12 @@ extension TextLayout {
         let line = lines[li]
         // Edges: for each character box on the line, its leading and trailing offsets.
         var best: (Double, Int) = (Double.infinity, line.utf16.lowerBound)
-        for (b, r, bl) in characterBoxes() where bl == li {
+        for c in charBoxes where c.line == li {
+            let r = c.utf16
             let rtl = glyphIndex(at: r.lowerBound).map { glyphs[$0].isRightToLeft } ?? false
             let leftOffset = rtl ? r.upperBound : r.lowerBound
             let rightOffset = rtl ? r.lowerBound : r.upperBound
-            for (x, o) in [(b.minX, leftOffset), (b.maxX, rightOffset)] where abs(l.x - x) < best.0 {
+            for (x, o) in [(c.box.minX, leftOffset), (c.box.maxX, rightOffset)] where abs(l.x - x) < best.0 {
                 best = (abs(l.x - x), o)
             }
         }
@@ -157,14 +211,47 @@ extension TextLayout {
         return CaretPosition(utf16: offset, affinity: affinity, line: li)
     }
 
-    /// Per-character (grapheme) boxes, layout px: the glyph advance split across the graphemes of its
-    /// cluster, from the line's top to its bottom. What box-based hit-testing uses.
-    public func characterBoxes() -> [(box: Rect, utf16: Range<Int>, line: Int)] { charBoxes }
+    /// Where the caret goes for UTF-16 offset `utf16` (0...length): on the line holding the character at
+    /// the offset (downstream) or the one before it (upstream, for an offset at a line break), at the
+    /// leading edge of the character that starts there, or else the trailing edge of the one that ends
+    /// there; at the line's content start on an empty line. Nil for an offset outside 0...length.
+    /// In mixed-direction text one offset can have two positions: `affinity` picks the character after
+    /// the offset (downstream) or before it (upstream).
+    public func caretRect(at utf16: Int, affinity: CaretPosition.Affinity = .downstream) -> CaretRect? {
+        guard utf16 >= 0, utf16 <= map.length, !lines.isEmpty else { return nil }
+        var li = lines.lastIndex { $0.utf16.lowerBound <= utf16 } ?? 0
+        if affinity == .upstream, li > 0, lines[li].utf16.lowerBound == utf16 { li -= 1 }
+        let line = lines[li]
+        func edge(_ c: CharacterBox, leading: Bool) -> Double {
+            let rtl = glyphIndex(at: c.utf16.lowerBound).map { glyphs[$0].isRightToLeft } ?? false
+            return leading != rtl ? c.box.minX : c.box.maxX
+        }
+        let onLine = charBoxes.lazy.filter { $0.line == li }
+        let starting = onLine.first { $0.utf16.lowerBound == utf16 }
+        let ending = onLine.first { $0.utf16.upperBound == utf16 }
+        let x: Double
+        switch (affinity, starting, ending) {
+        case (.downstream, let s?, _), (.upstream, let s?, nil): x = edge(s, leading: true)
+        case (_, _, let e?): x = edge(e, leading: false)
+        default: x = line.contentBox.minX
+        }
+        let top = line.contentBox.minY, bottom = line.contentBox.maxY
+        return CaretRect(utf16: utf16, line: li, x: x, top: top, bottom: bottom,
+                         viewTop: Point(x, top).applying(transform), viewBottom: Point(x, bottom).applying(transform))
+    }
+
+    /// Per-character (grapheme) boxes, layout px and view px: the glyph advance split across the graphemes
+    /// of its cluster, from the line's top to its bottom, plus one per attachment. What box-based
+    /// hit-testing uses.
+    public func characterBoxes() -> [CharacterBox] { charBoxes }
 
     /// One pass over the glyphs (a cluster's glyphs are contiguous), plus attachments.
     static func computeCharacterBoxes(glyphs: [Glyph], lines: [Line], attachments: [PlacedAttachment],
-                                      map: TextIndexMap) -> [(box: Rect, utf16: Range<Int>, line: Int)] {
-        var out: [(box: Rect, utf16: Range<Int>, line: Int)] = []
+                                      map: TextIndexMap, transform: AffineTransform) -> [CharacterBox] {
+        var out: [CharacterBox] = []
+        func add(_ box: Rect, _ r: Range<Int>, _ line: Int) {
+            out.append(CharacterBox(box: box, viewBounds: box.applying(transform), utf16: r, line: line))
+        }
         var gi = 0
         while gi < glyphs.count {
             let g = glyphs[gi]
@@ -187,20 +274,20 @@ extension TextLayout {
             for (n, r) in parts.enumerated() {
                 let f0 = Double(n) / Double(parts.count), f1 = Double(n + 1) / Double(parts.count)
                 let (a, b) = g.isRightToLeft ? (1 - f1, 1 - f0) : (f0, f1)
-                out.append((Rect(minX: x0 + a * adv, minY: line.box.minY, maxX: x0 + b * adv, maxY: line.box.maxY), r, g.line))
+                add(Rect(minX: x0 + a * adv, minY: line.box.minY, maxX: x0 + b * adv, maxY: line.box.maxY), r, g.line)
             }
         }
         for pa in attachments {
             let line = lines[pa.line]
-            out.append((Rect(minX: pa.box.minX, minY: line.box.minY, maxX: pa.box.maxX, maxY: line.box.maxY),
-                        pa.attachment.at..<(pa.attachment.at + 1), pa.line))
+            add(Rect(minX: pa.box.minX, minY: line.box.minY, maxX: pa.box.maxX, maxY: line.box.maxY),
+                pa.attachment.at..<(pa.attachment.at + 1), pa.line)
         }
         return out
     }
 
     // MARK: Helpers
 
-    func layoutPoint(_ p: Point) -> Point? { transform.inverted().map { $0.apply(p) } }
+    func layoutPoint(_ p: Point) -> Point? { transform.inverted().map { p.applying($0) } }
 
     func glyphIndex(at utf16: Int) -> Int? {
         guard utf16 >= 0, utf16 < glyphAt.count, glyphAt[utf16] >= 0 else { return nil }

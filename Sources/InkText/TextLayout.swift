@@ -13,6 +13,9 @@ import InkFreeType
 /// if let hit = layout.hit(at: Point(70, 12), radius: 3.5) { print(hit.utf16, hit.link ?? "-") }
 /// ```
 ///
+/// Glyph shapes come from a `FontShapeCache` (the process-wide `.shared` one unless another is given), so
+/// laying out the same fonts again costs shaping and placement only.
+///
 /// Shaping is HarfBuzz's (its OpenType functions, as `hb-shape`), on the same font bytes as FreeType;
 /// bidi is UAX #9 through FriBidi; lines break at spaces, between CJK ideographs and after hyphens, and a
 /// word longer than the line breaks between graphemes. Immutable and `Sendable` once built.
@@ -21,7 +24,8 @@ public struct TextLayout: Sendable {
     public struct Glyph: Sendable, Hashable {
         /// Index into `fonts`.
         public var font: Int
-        public var id: UInt32
+        /// The glyph in that font.
+        public var id: GlyphID
         /// Origin on the baseline, layout px.
         public var x: Double, y: Double
         /// px per em.
@@ -30,34 +34,46 @@ public struct TextLayout: Sendable {
         public var utf16: Range<Int>
         /// Advance along the line, layout px.
         public var advance: Double
+        /// Index into `lines`.
         public var line: Int
+        /// True in a right-to-left run.
         public var isRightToLeft: Bool
+        /// True for the "…" that ends a line cut by `maxLines`.
         public var isEllipsis: Bool
     }
     /// One line.
     public struct Line: Sendable, Hashable {
         /// Line box (layout px): from the top of the tallest ascent to the bottom of the line gap.
         public var box: Rect
+        /// The baseline's y, layout px.
         public var baseline: Double
         /// UTF-16 range of the line's text in logical order (trailing spaces and newline included).
         public var utf16: Range<Int>
-        /// Box of the inked and advancing content (no trailing spaces), layout px.
+        /// Box of the inked and advancing content (no trailing spaces), layout px: from the top of the
+        /// line box to the descent below the baseline.
         public var contentBox: Rect
     }
     /// An attachment as placed.
     public struct PlacedAttachment: Sendable, Hashable {
+        /// The attachment as given.
         public var attachment: TextAttachment
         /// Box on the baseline, layout px.
         public var box: Rect
+        /// Index into `lines`.
         public var line: Int
     }
 
+    /// The text laid out.
     public let text: String
     /// Fonts referenced by `glyphs[i].font`.
     public let fonts: [Font]
+    /// Every glyph, line by line in visual order (left to right).
     public let glyphs: [Glyph]
+    /// The lines, top to bottom.
     public let lines: [Line]
+    /// The attachments, in the order they were placed.
     public let attachments: [PlacedAttachment]
+    /// The links as given.
     public let links: [TextLink]
     /// Layout → view.
     public let transform: AffineTransform
@@ -75,7 +91,7 @@ public struct TextLayout: Sendable {
     /// placement → (glyph index or -1 - attachment index), for `linkIndex`.
     let linkItem: [Int]
     let carets: [Int: [Double]]   // glyph index → ligature caret fractions (0...1) along the advance
-    let charBoxes: [(box: Rect, utf16: Range<Int>, line: Int)]
+    let charBoxes: [CharacterBox]
     /// UTF-16 offset → first glyph whose cluster holds it (-1: none).
     let glyphAt: [Int32]
 
@@ -87,37 +103,42 @@ public struct TextLayout: Sendable {
     /// - Parameters:
     ///   - transform: layout → view (the space of query points and radii).
     ///   - tolerance: flattening tolerance, view px.
-    ///   - cache: shapes are shared through it (one per font, glyph and tolerance class).
-    /// - Throws: `TextError` for invalid settings, links or attachments; `FontError`/`ShapeError` from fonts.
+    ///   - cache: glyph shapes are shared through it (one per font, glyph and size class); the process-wide
+    ///     `FontShapeCache.shared` unless given another.
+    /// - Throws: `TextError` for invalid settings, links or attachments, and (as `.glyph`) a font's error
+    ///   for a glyph that cannot be placed.
     public init(text: String, style: TextStyle, paragraph: ParagraphStyle = ParagraphStyle(),
                 links: [TextLink] = [], attachments: [TextAttachment] = [],
                 transform: AffineTransform = .identity, tolerance: Double = HitIndex.defaultTolerance,
-                cache: ShapeCache = ShapeCache()) throws {
-        guard !style.fonts.isEmpty else { throw TextError.noFonts }
-        guard style.size.isFinite, style.size > 0 else { throw TextError.invalidSize(style.size) }
-        if let w = paragraph.width, !(w.isFinite && w > 0) { throw TextError.invalidWidth(w) }
-        if let m = paragraph.maxLines, m < 1 { throw TextError.invalidMaxLines(m) }
-        guard paragraph.origin.isFinite else { throw TextError.invalidOrigin }
+                cache: FontShapeCache = .shared) throws(TextError) {
+        guard !style.fonts.isEmpty else { throw .noFonts }
+        guard style.size.isFinite, style.size > 0 else { throw .invalidSize(style.size) }
+        if let w = paragraph.width, !(w.isFinite && w > 0) { throw .invalidWidth(w) }
+        if let m = paragraph.maxLines, m < 1 { throw .invalidMaxLines(m) }
+        guard paragraph.origin.isFinite else { throw .invalidOrigin }
         let map = TextIndexMap(text)
-        guard map.length <= Self.maxLength else { throw TextError.tooLong(length: map.length, limit: Self.maxLength) }
+        guard map.length <= Self.maxLength else { throw .tooLong(length: map.length, limit: Self.maxLength) }
         for (i, l) in links.enumerated() where l.range.isEmpty || l.range.lowerBound < 0 || l.range.upperBound > map.length {
-            throw TextError.linkOutOfRange(index: i, range: l.range, length: map.length)
+            throw .linkOutOfRange(index: i, range: l.range, length: map.length)
         }
         var attachmentAt: [Int: Int] = [:]
         for (i, a) in attachments.enumerated() {
             guard a.at >= 0, a.at < map.length, map.utf16[a.at] == 0xFFFC else {
-                throw TextError.attachmentNotOnPlaceholder(index: i, at: a.at)
+                throw .attachmentNotOnPlaceholder(index: i, at: a.at)
             }
             guard a.width.isFinite, a.width >= 0, a.ascent.isFinite, a.descent.isFinite, a.ascent + a.descent >= 0,
                   a.cornerRadius.isFinite, a.cornerRadius >= 0 else {
-                throw TextError.invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius must be finite, width ≥ 0, height ≥ 0")
+                throw .invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius must be finite, width ≥ 0, height ≥ 0")
             }
-            if attachmentAt[a.at] != nil { throw TextError.invalidAttachment(index: i, reason: "two attachments at offset \(a.at)") }
+            if attachmentAt[a.at] != nil { throw .invalidAttachment(index: i, reason: "two attachments at offset \(a.at)") }
             attachmentAt[a.at] = i
         }
+        let indexTolerance: HitIndex.Builder
+        do { indexTolerance = try HitIndex.Builder(tolerance: tolerance) } catch { throw .index(error) }
+        guard transform.inverted() != nil else { throw .invalidTransform(transform) }
         var engine = LayoutEngine(map: map, style: style, paragraph: paragraph, attachmentAt: attachmentAt,
                                   attachments: attachments)
-        try engine.run()
+        engine.run()
 
         self.text = text
         self.map = map
@@ -130,7 +151,7 @@ public struct TextLayout: Sendable {
         self.truncated = engine.truncated
         self.carets = engine.carets
         self.charBoxes = Self.computeCharacterBoxes(glyphs: engine.glyphs, lines: engine.lines,
-                                                    attachments: engine.placedAttachments, map: map)
+                                                    attachments: engine.placedAttachments, map: map, transform: transform)
         var glyphAt = [Int32](repeating: -1, count: map.length + 1)
         for (gi, g) in engine.glyphs.enumerated() where !g.isEllipsis {
             for o in g.utf16 where o >= 0 && o < glyphAt.count && glyphAt[o] < 0 { glyphAt[o] = Int32(gi) }
@@ -139,32 +160,41 @@ public struct TextLayout: Sendable {
 
         // Hit indexes: ink of every glyph; attachment boxes; link glyphs and attachments in link ranges.
         func inLink(_ r: Range<Int>) -> Bool { links.contains { $0.range.overlaps(r) } }
-        var ink = HitIndex.Builder(tolerance: tolerance)
-        var linkB = HitIndex.Builder(tolerance: tolerance)
+        var ink = indexTolerance, linkB = indexTolerance
         var inkGlyph: [Int] = [], linkItem: [Int] = []
         for (gi, g) in engine.glyphs.enumerated() {
-            let font = style.fonts[g.font]
-            let k = g.size / Double(font.unitsPerEm)
-            let t = AffineTransform(a: k, b: 0, c: 0, d: -k, tx: g.x, ty: g.y).concatenating(transform)
+            let placement = Self.placement(g, fonts: style.fonts, transform: transform)
             let shape: GlyphShape
-            do { shape = try cache.shape(font: font, glyph: g.id, viewTolerance: tolerance, transform: t) }
-            catch FontError.noOutline { continue }           // bitmap-only glyphs: boxes only when asked
-            if shape.bounds.isEmpty { continue }
-            do { try ink.add(shape, transform: t) } catch { throw TextError.index("glyph \(gi): \(error)") }
+            do throws(FontError) {
+                try placement.validate()
+                shape = try cache.shape(for: placement, viewTolerance: tolerance)
+                if shape.bounds.isEmpty { continue }
+                do { try ink.add(shape, transform: placement.fontUnitsToView) } catch { throw .placement(error) }
+            } catch .noOutline {
+                continue                                          // bitmap-only glyphs: boxes only when asked
+            } catch {
+                throw .glyph(glyph: gi, utf16: g.utf16.lowerBound, error)
+            }
             inkGlyph.append(gi)
             if inLink(g.utf16) && !g.isEllipsis {
-                do { try linkB.add(shape, transform: t) } catch { throw TextError.index("glyph \(gi): \(error)") }
+                do { try linkB.add(shape, transform: placement.fontUnitsToView) } catch {
+                    throw .glyph(glyph: gi, utf16: g.utf16.lowerBound, .placement(error))
+                }
                 linkItem.append(gi)
             }
         }
-        var att = HitIndex.Builder(tolerance: tolerance)
+        var att = indexTolerance
         for (ai, pa) in engine.placedAttachments.enumerated() {
-            let shape = try Self.boxShape(pa.box, cornerRadius: pa.attachment.cornerRadius,
-                                          tolerance: tolerance / max(transform.maxScale, 1e-300))
-            do { try att.add(shape, transform: transform) } catch { throw TextError.index("attachment \(ai): \(error)") }
-            if inLink(pa.attachment.at..<(pa.attachment.at + 1)) {
-                do { try linkB.add(shape, transform: transform) } catch { throw TextError.index("attachment \(ai): \(error)") }
-                linkItem.append(-1 - ai)
+            let shape = try Self.boxShape(pa.box, cornerRadius: pa.attachment.cornerRadius, maxScale: transform.maxScale,
+                                          viewTolerance: tolerance, attachment: attachmentAt[pa.attachment.at] ?? ai)
+            do throws(HitIndexError) {
+                try att.add(shape, transform: transform)
+                if inLink(pa.attachment.at..<(pa.attachment.at + 1)) {
+                    try linkB.add(shape, transform: transform)
+                    linkItem.append(-1 - ai)
+                }
+            } catch {
+                throw .attachmentPlacement(index: ai, error)
             }
         }
         self.inkIndex = ink.build()
@@ -177,27 +207,46 @@ public struct TextLayout: Sendable {
         self.linkItem = linkItem
     }
 
-    /// A (rounded) box as a shape in layout px.
-    static func boxShape(_ r: Rect, cornerRadius: Double, tolerance: Double) throws -> GlyphShape {
+    /// Glyph `index` of `glyphs` as a placement: its font, id, size and origin, seen through `transform`.
+    /// Its `outline(into:)` draws the glyph in view px; `fontUnitsToView` is the map the hit index uses.
+    public func placement(of index: Int) -> GlyphPlacement {
+        Self.placement(glyphs[index], fonts: fonts, transform: transform)
+    }
+
+    static func placement(_ g: Glyph, fonts: [Font], transform: AffineTransform) -> GlyphPlacement {
+        GlyphPlacement(font: fonts[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: transform)
+    }
+
+    /// A (rounded) box as a shape in layout px, flattened for `viewTolerance` under a transform of largest
+    /// scale `maxScale` (a box without rounding is exact).
+    ///
+    /// - Throws: `.invalidAttachment` when the box does not fit the index's `Float` coordinates or its
+    ///   corners are too large to flatten within the tolerance.
+    static func boxShape(_ r: Rect, cornerRadius: Double, maxScale: Double, viewTolerance: Double,
+                         attachment: Int) throws(TextError) -> GlyphShape {
         let rad = min(cornerRadius, r.width / 2, r.height / 2)
-        return try GlyphShape(tolerance: max(tolerance, 1e-9)) { sink in
-            if r.width <= 0 || r.height <= 0 { return }
-            if rad <= 0 {
-                sink.move(to: Point(r.minX, r.minY)); sink.addLine(to: Point(r.maxX, r.minY))
-                sink.addLine(to: Point(r.maxX, r.maxY)); sink.addLine(to: Point(r.minX, r.maxY)); sink.closeSubpath()
-                return
+        do {
+            return try GlyphShape(viewTolerance: viewTolerance, maxScale: maxScale) { sink in
+                guard r.width > 0, r.height > 0 else { return }
+                guard rad > 0 else {
+                    sink.move(to: Point(r.minX, r.minY)); sink.addLine(to: Point(r.maxX, r.minY))
+                    sink.addLine(to: Point(r.maxX, r.maxY)); sink.addLine(to: Point(r.minX, r.maxY)); sink.closeSubpath()
+                    return
+                }
+                let k = 0.5522847498 * rad
+                sink.move(to: Point(r.minX + rad, r.minY))
+                sink.addLine(to: Point(r.maxX - rad, r.minY))
+                sink.addCurve(to: Point(r.maxX, r.minY + rad), control1: Point(r.maxX - rad + k, r.minY), control2: Point(r.maxX, r.minY + rad - k))
+                sink.addLine(to: Point(r.maxX, r.maxY - rad))
+                sink.addCurve(to: Point(r.maxX - rad, r.maxY), control1: Point(r.maxX, r.maxY - rad + k), control2: Point(r.maxX - rad + k, r.maxY))
+                sink.addLine(to: Point(r.minX + rad, r.maxY))
+                sink.addCurve(to: Point(r.minX, r.maxY - rad), control1: Point(r.minX + rad - k, r.maxY), control2: Point(r.minX, r.maxY - rad + k))
+                sink.addLine(to: Point(r.minX, r.minY + rad))
+                sink.addCurve(to: Point(r.minX + rad, r.minY), control1: Point(r.minX, r.minY + rad - k), control2: Point(r.minX + rad - k, r.minY))
+                sink.closeSubpath()
             }
-            let k = 0.5522847498 * rad
-            sink.move(to: Point(r.minX + rad, r.minY))
-            sink.addLine(to: Point(r.maxX - rad, r.minY))
-            sink.addCurve(to: Point(r.maxX, r.minY + rad), control1: Point(r.maxX - rad + k, r.minY), control2: Point(r.maxX, r.minY + rad - k))
-            sink.addLine(to: Point(r.maxX, r.maxY - rad))
-            sink.addCurve(to: Point(r.maxX - rad, r.maxY), control1: Point(r.maxX, r.maxY - rad + k), control2: Point(r.maxX - rad + k, r.maxY))
-            sink.addLine(to: Point(r.minX + rad, r.maxY))
-            sink.addCurve(to: Point(r.minX, r.maxY - rad), control1: Point(r.minX + rad - k, r.maxY), control2: Point(r.minX, r.maxY - rad + k))
-            sink.addLine(to: Point(r.minX, r.minY + rad))
-            sink.addCurve(to: Point(r.minX + rad, r.minY), control1: Point(r.minX, r.minY + rad - k), control2: Point(r.minX + rad - k, r.minY))
-            sink.closeSubpath()
+        } catch {
+            throw .invalidAttachment(index: attachment, reason: "its box cannot be hit-tested: \(error)")
         }
     }
 }

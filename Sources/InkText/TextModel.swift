@@ -1,4 +1,5 @@
 import InkGeometry
+import InkHit
 import InkFreeType
 
 /// A font fallback chain and a size: for each character the first font that has it is used.
@@ -7,13 +8,17 @@ public struct TextStyle: Sendable, Hashable {
     public var fonts: [Font]
     /// px per em (layout px).
     public var size: Double
+    /// A style from a fallback chain and a size.
     public init(fonts: [Font], size: Double) { self.fonts = fonts; self.size = size }
 }
 
 /// A link: a half-open UTF-16 range (NSRange-compatible offsets) and the caller's tag.
 public struct TextLink: Sendable, Hashable {
+    /// The linked text, UTF-16 offsets (half-open; must be non-empty and inside the text).
     public var range: Range<Int>
+    /// Whatever the caller wants back when the link is hit (a URL, an id).
     public var tag: String
+    /// A link over `range` (UTF-16 offsets) tagged `tag`.
     public init(range: Range<Int>, tag: String) { self.range = range; self.tag = tag }
 }
 
@@ -21,10 +26,19 @@ public struct TextLink: Sendable, Hashable {
 /// Sizes are layout px; it sits on the baseline (ascent above, descent below). Hit as its box (with
 /// corners rounded by `cornerRadius`), before any text, also inside a link range.
 public struct TextAttachment: Sendable, Hashable {
+    /// UTF-16 offset of the U+FFFC placeholder it stands on.
     public var at: Int
-    public var width: Double, ascent: Double, descent: Double
+    /// Advance width, layout px (≥ 0).
+    public var width: Double
+    /// Height above the baseline, layout px.
+    public var ascent: Double
+    /// Depth below the baseline, layout px (ascent + descent ≥ 0).
+    public var descent: Double
+    /// Whatever the caller wants back when the attachment is hit.
     public var tag: String
+    /// Corner radius of the hit box, layout px (≥ 0; clamped to half the box's shorter side).
     public var cornerRadius: Double
+    /// An attachment on the placeholder at UTF-16 offset `at`.
     public init(at: Int, width: Double, ascent: Double, descent: Double, tag: String, cornerRadius: Double = 0) {
         self.at = at; self.width = width; self.ascent = ascent; self.descent = descent
         self.tag = tag; self.cornerRadius = cornerRadius
@@ -33,7 +47,15 @@ public struct TextAttachment: Sendable, Hashable {
 
 /// Paragraph settings.
 public struct ParagraphStyle: Sendable, Hashable {
-    public enum Alignment: String, Sendable, Hashable { case left, center, right }
+    /// Where a line's content sits within the wrap width.
+    public enum Alignment: String, Sendable, Hashable {
+        /// Flush with the left edge.
+        case left
+        /// Centred.
+        case center
+        /// Flush with the right edge.
+        case right
+    }
     /// Wrap width, layout px (nil: no wrapping, only explicit newlines break lines).
     public var width: Double?
     public var alignment: Alignment
@@ -43,8 +65,18 @@ public struct ParagraphStyle: Sendable, Hashable {
     public var direction: Direction
     /// Top-left of the text box in layout px.
     public var origin: Point
-    public enum Direction: Sendable, Hashable { case auto, leftToRight, rightToLeft }
+    /// A paragraph's base direction.
+    public enum Direction: Sendable, Hashable {
+        /// From the first strong character (UAX #9 rules P2–P3), left to right when there is none.
+        case auto
+        /// Left to right.
+        case leftToRight
+        /// Right to left.
+        case rightToLeft
+    }
 
+    /// Paragraph settings; the defaults: no wrapping, left aligned, no line limit, automatic direction,
+    /// origin (0, 0).
     public init(width: Double? = nil, alignment: Alignment = .left, maxLines: Int? = nil,
                 direction: Direction = .auto, origin: Point = .zero) {
         self.width = width; self.alignment = alignment; self.maxLines = maxLines
@@ -53,18 +85,36 @@ public struct ParagraphStyle: Sendable, Hashable {
 }
 
 /// Why text could not be laid out.
-public enum TextError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `TextStyle.fonts` is empty.
     case noFonts
+    /// The size is not finite and > 0.
     case invalidSize(Double)
+    /// The wrap width is not finite and > 0.
     case invalidWidth(Double)
+    /// `maxLines` is below 1.
     case invalidMaxLines(Int)
+    /// The origin is not finite.
     case invalidOrigin
+    /// The layout → view transform is not finite or not invertible.
+    case invalidTransform(AffineTransform)
+    /// Link `index` has an empty range or one outside the text.
     case linkOutOfRange(index: Int, range: Range<Int>, length: Int)
+    /// Attachment `index` does not stand on a U+FFFC.
     case attachmentNotOnPlaceholder(index: Int, at: Int)
+    /// Attachment `index` has invalid sizes or shares its placeholder.
     case invalidAttachment(index: Int, reason: String)
+    /// The text is longer than `TextLayout.maxLength` UTF-16 units.
     case tooLong(length: Int, limit: Int)
-    case index(String)
+    /// Laid-out glyph `glyph` (an index into `TextLayout.glyphs`) could not be placed: its font's error,
+    /// with the UTF-16 offset of the character it draws.
+    case glyph(glyph: Int, utf16: Int, FontError)
+    /// Attachment `index`'s box could not be placed in the hit index.
+    case attachmentPlacement(index: Int, HitIndexError)
+    /// The transform or tolerance is not usable by a hit index.
+    case index(HitIndexError)
 
+    /// A sentence for a user.
     public var description: String {
         switch self {
         case .noFonts: return "text needs at least one font"
@@ -72,13 +122,16 @@ public enum TextError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidWidth(let w): return "width must be finite and > 0 (got \(w))"
         case .invalidMaxLines(let n): return "maxLines must be ≥ 1 (got \(n))"
         case .invalidOrigin: return "origin must be finite"
+        case .invalidTransform(let t): return "transform \(t) must be finite and invertible"
         case .linkOutOfRange(let i, let r, let n):
             return "links[\(i)] range \(r.lowerBound)..<\(r.upperBound) is outside the text (UTF-16 length \(n)) or empty"
         case .attachmentNotOnPlaceholder(let i, let at):
             return "attachments[\(i)].at \(at) is not the UTF-16 offset of a U+FFFC in the text"
         case .invalidAttachment(let i, let why): return "attachments[\(i)]: \(why)"
         case .tooLong(let n, let l): return "text has \(n) UTF-16 units, more than the limit \(l)"
-        case .index(let m): return m
+        case .glyph(let g, let o, let e): return "glyph \(g) (the character at UTF-16 offset \(o)): \(e)"
+        case .attachmentPlacement(let i, let e): return "attachments[\(i)]: \(e.reason)"
+        case .index(let e): return e.description
         }
     }
 }

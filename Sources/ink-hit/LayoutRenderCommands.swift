@@ -1,7 +1,5 @@
 import ArgumentParser
 import InkGeometry
-import InkHit
-import InkFreeType
 import InkText
 import InkJobs
 
@@ -14,35 +12,19 @@ struct Layout: ParsableCommand {
         job that places the same glyphs: fonts, size, glyphs (font, id, x, y in layout px; "cluster" = UTF-16
         offset of the glyph's cluster start), transform, radius and points. `ink-hit query` on the output gives
         the same hit and glyph answers, except for points on attachments (glyph jobs have no boxes; their
-        boxes are listed under "attachments", which `query` ignores). Failed jobs get an error line.
+        boxes are listed under "attachments", which `query` ignores). A glyph job, or any job that cannot be
+        laid out, gets an error line; the exit status is 1 if any job failed.
         """
     )
-    @Argument(help: "Text job file; '-' or nothing reads standard input.")
-    var file: String?
-    @Option(help: "Flattening tolerance in view px.")
-    var tolerance: Double = HitIndex.defaultTolerance
+    @OptionGroup var options: JobOptions
 
     func run() throws {
-        guard let reader = LineReader(path: file) else { printError("ink-hit: cannot open \(file ?? "-")"); throw ExitCode(2) }
-        let runner = JobRunner(tolerance: tolerance)
-        var out = Output()
-        var failed = false
-        while let line = reader.next() {
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            var id = "null"
-            do {
-                let v = try JSONParser.parse(line)
-                if let i = try? GlyphJob.id(of: v) { id = i }
-                let job = try TextJob(v, limits: runner.limits)
-                out.line(runner.glyphJobJSON(job, try runner.layout(job)))
-            } catch let e as JobError {
-                out.line("{\"job\":\(id),\"error\":\(jsonQuote(e.message))}"); failed = true
-            } catch let e as JSONError {
-                out.line("{\"job\":null,\"error\":\(jsonQuote(e.description))}"); failed = true
-            }
-            out.flush()
+        let runner = try options.runner()
+        try options.run(limits: runner.limits) { (line, emit) throws(JobError) in
+            guard line.isTextJob else { throw .wrongKind("ink-hit layout takes text jobs (with \"text\"), not glyph jobs") }
+            let job = try TextJob(line.value, limits: runner.limits)
+            emit(runner.glyphJobJSON(job, try runner.layout(job)))
         }
-        if failed { throw ExitCode(1) }
     }
 }
 
@@ -51,88 +33,51 @@ struct Render: ParsableCommand {
         commandName: "render",
         abstract: "Draw a text job: outlines, inflated region, links, attachments, line boxes and its points.",
         discussion: """
-        Renders the first text job of FILE (or the job with --id) to an SVG in view space: glyph outlines, the
-        region within the job's radius of the ink, link ranges (blue), attachments (purple boxes), line boxes
-        (dashed), and each query point coloured by its answer (green on ink, orange within the radius, blue
-        for links, purple for attachments, grey for misses).
+        Renders one text job of FILE to an SVG in view space: the job with --id, or else the first text job.
+        It shows glyph outlines, the region within the job's radius of the ink, link ranges (blue),
+        attachments (purple boxes), line boxes (dashed), and each query point coloured by its answer (green on
+        ink, orange within the radius, blue for links, purple for attachments, grey for misses).
+
+        Every line of FILE gets one output line: {"job": ..., "rendered": "OUT.svg", "glyphs": N, "lines": L,
+        "points": P} for the job drawn, {"job": ..., "skipped": "..."} for the others, or an error line. The
+        exit status is 1 if a job failed or no job was drawn.
         """
     )
-    @Argument(help: "Text job file; '-' reads standard input.")
-    var file: String?
+    @OptionGroup var options: JobOptions
     @Option(help: "Output SVG path.")
     var svg: String
-    @Option(help: "Job id to render (default: the first job).")
+    @Option(help: "Id of the job to render (a string id, or a number as written in the job).")
     var id: String?
 
     func run() throws {
-        guard let reader = LineReader(path: file) else { printError("ink-hit: cannot open \(file ?? "-")"); throw ExitCode(2) }
-        let runner = JobRunner()
-        while let line = reader.next() {
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            guard let v = try? JSONParser.parse(line) else { continue }
-            if let id, (try? GlyphJob.id(of: v)) != jsonQuote(id) && (try? GlyphJob.id(of: v)) != id { continue }
-            do {
-                let job = try TextJob(v, limits: runner.limits)
+        let runner = try options.runner()
+        var drawn = false
+        var failure: Error?
+        do {
+            try options.run(limits: runner.limits) { (line, emit) throws(JobError) in
+                let wanted = id.map { line.idJSON == $0 || line.idJSON == JSONValue.quoted($0) } ?? !drawn
+                guard wanted, !drawn else {
+                    emit("{\"job\":\(line.idJSON),\"skipped\":" + JSONValue.quoted(
+                        drawn ? "one job per picture: \(svg) already holds a job" : "not the job asked for (--id \(id ?? ""))") + "}")
+                    return
+                }
+                guard line.isTextJob else { throw .wrongKind("ink-hit render draws text jobs (with \"text\"), not glyph jobs") }
+                let job = try TextJob(line.value, limits: runner.limits)
                 let layout = try runner.layout(job)
-                try write(job, layout)
-                print("wrote \(svg): \(layout.glyphs.count) glyphs, \(layout.lines.count) lines, \(job.points.count) points")
-                return
-            } catch let e as JobError {
-                printError("ink-hit render: \(e.message)")
-                throw ExitCode(1)
+                var picture = LayoutPicture(layout: layout, radius: job.radius)
+                picture.samples = job.points.map { ($0, layout.hit(at: $0, radius: job.radius)) }
+                if let failure = picture.write(to: svg) { throw .wrongKind(failure) }
+                drawn = true
+                emit("{\"job\":\(job.idJSON),\"rendered\":\(JSONValue.quoted(svg)),\"glyphs\":\(layout.glyphs.count),"
+                     + "\"lines\":\(layout.lines.count),\"points\":\(job.points.count)}")
             }
+        } catch {
+            failure = error
         }
-        printError("ink-hit render: no text job\(id.map { " with id \($0)" } ?? "") in \(file ?? "-")")
-        throw ExitCode(1)
-    }
-
-    func write(_ job: TextJob, _ layout: TextLayout) throws {
-        let t = layout.transform
-        var bounds = Rect.empty
-        for l in layout.lines { for p in corners(l.box) { bounds.add(t.apply(p)) } }
-        for p in job.points where p.isFinite { bounds.add(p) }
-        if bounds.isEmpty { bounds = Rect(minX: 0, minY: 0, maxX: 100, maxY: 100) }
-        bounds = bounds.outsetBy(10 + job.radius)
-        var doc = SVGDocument(width: bounds.width, height: bounds.height)
-        doc.add("<g transform=\"translate(\(formatNumber(-bounds.minX, decimals: 2)) \(formatNumber(-bounds.minY, decimals: 2)))\">")
-        // Line boxes.
-        for l in layout.lines {
-            doc.add("<path d=\"\(polygon(corners(l.box).map(t.apply)))\" fill=\"none\" stroke=\"#b0b8c0\" stroke-dasharray=\"3 2\" stroke-width=\"0.6\"/>")
+        if !drawn {
+            printError("ink-hit render: no text job\(id.map { " with id \($0)" } ?? "") was drawn")
+            throw ExitCode(failure == nil ? 1 : (failure as? ExitCode)?.rawValue ?? 1)
         }
-        // Outlines (all glyphs), link glyphs separately.
-        var all = "", linked = ""
-        for g in layout.glyphs {
-            let f = layout.fonts[g.font]
-            let k = g.size / Double(f.unitsPerEm)
-            let gt = AffineTransform(a: k, b: 0, c: 0, d: -k, tx: g.x, ty: g.y).concatenating(t)
-            var sink = TransformingSink(SVGPathSink(decimals: 2), transform: gt)
-            try? f.outline(glyph: g.id, into: &sink)
-            if layout.links.contains(where: { $0.range.overlaps(g.utf16) }) { linked += sink.base.path + " " } else { all += sink.base.path + " " }
-        }
-        let r = formatNumber(2 * job.radius)
-        if job.radius > 0 {
-            doc.add("<path d=\"\(all)\(linked)\" fill=\"#ffe2b0\" stroke=\"#ffe2b0\" stroke-width=\"\(r)\" stroke-linejoin=\"round\"/>")
-        }
-        doc.add("<path d=\"\(all)\" fill=\"#20242a\" fill-opacity=\"0.85\"/>")
-        doc.add("<path d=\"\(linked)\" fill=\"#1f5fd1\" fill-opacity=\"0.9\"/>")
-        for a in layout.attachments {
-            doc.add("<path d=\"\(polygon(corners(a.box).map(t.apply)))\" fill=\"#b07ad8\" fill-opacity=\"0.5\" stroke=\"#7a3fb0\" stroke-width=\"0.8\"><title>\(xmlEscape(a.attachment.tag))</title></path>")
-        }
-        for p in job.points where p.isFinite {
-            let color: String
-            if let h = layout.hit(at: p, radius: job.radius) {
-                color = h.attachment != nil ? "#7a3fb0" : (h.link != nil ? "#1f5fd1" : (h.kind == .ink ? "#1a9e3a" : "#e07b00"))
-            } else { color = "#9aa5b1" }
-            doc.add("<circle cx=\"\(formatNumber(p.x, decimals: 2))\" cy=\"\(formatNumber(p.y, decimals: 2))\" r=\"0.55\" fill=\"\(color)\"/>")
-        }
-        doc.add("</g>")
-        try doc.write(to: svg)
-    }
-
-    func corners(_ r: Rect) -> [Point] {
-        [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]
-    }
-    func polygon(_ ps: [Point]) -> String {
-        "M " + ps.map { formatNumber($0.x, decimals: 2) + " " + formatNumber($0.y, decimals: 2) }.joined(separator: " L ") + " Z"
+        if let failure { throw failure }
     }
 }

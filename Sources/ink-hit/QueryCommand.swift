@@ -6,7 +6,9 @@ struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Answer hit-test jobs: one JSON job per line in, one JSON answer per point out.",
         discussion: """
-        Each input line is a job (lines end at \\n; a \\r before it is ignored):
+        Each input line is a job (lines end at \\n; a \\r before it is ignored; blank lines are skipped).
+        Answers are written as soon as a job's line is complete, so a program can keep one `ink-hit query`
+        running and pipe jobs to it one at a time.
 
           {"id": "para-1",                       string or number, echoed as "job"
            "fonts": [{"path": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "index": 0}],
@@ -23,7 +25,8 @@ struct Query: ParsableCommand {
         Output, one line per point:
           {"job":"para-1","i":0,"hit":true,"glyph":0,"distance":-0.42}
         "glyph" indexes the job's "glyphs" (null on a miss). Rule: the topmost (last) glyph whose ink
-        contains the point; otherwise the glyph with the nearest outline within "radius" (ties: topmost).
+        contains the point; otherwise the glyph with the nearest outline within "radius"; distances equal
+        within 1e-6 of (distance + glyph size) are ties, which go to the topmost.
         "distance" is the signed distance in view px to that glyph's outline (negative inside; null on a miss).
         A point with a coordinate beyond the range of a double is a miss.
 
@@ -45,8 +48,9 @@ struct Query: ParsableCommand {
         Attachments are hit as their boxes, before text.
 
         A job that cannot be answered (malformed JSON, unreadable font, glyph id or font index out of range,
-        wrong types, singular transform, negative radius) gets one {"job": ..., "error": "..."} line and no
-        answers; the next job still runs; the exit status is 1 if any job failed. Unknown keys are ignored.
+        wrong types, singular transform, negative radius, a line over the limit) gets one
+        {"job": ..., "error": "..."} line and no answers; the next job still runs; the exit status is 1 if
+        any job failed, 2 if the input could not be read or the output not written. Unknown keys are ignored.
 
         Limits (each exceeded limit fails that job only, with an error naming it): lines up to 64 MiB,
         1,000,000 glyphs, 10,000,000 points and 256 fonts per job, 1 GiB of font files and 1 GiB of glyph
@@ -54,42 +58,10 @@ struct Query: ParsableCommand {
         """
     )
 
-    @Argument(help: "Job file (JSON lines); '-' or nothing reads standard input.")
-    var file: String?
-
-    @Option(help: "Flattening tolerance in view px (Hausdorff bound between curves and polygons).")
-    var tolerance: Double = HitIndex.defaultTolerance
-
-    @Option(help: "Seconds one job may take; a slower job fails with an error line and no answers.")
-    var timeLimit: Double = JobLimits().maxSecondsPerJob
-
-    func validate() throws {
-        guard tolerance.isFinite, tolerance > 0, tolerance <= 1 else {
-            throw ValidationError("--tolerance must be in (0, 1] px")
-        }
-        guard timeLimit > 0, timeLimit <= 86_400 else {
-            throw ValidationError("--time-limit must be in (0, 86400] seconds")
-        }
-    }
+    @OptionGroup var options: JobOptions
 
     func run() throws {
-        guard let reader = LineReader(path: file) else {
-            printError("ink-hit: cannot open \(file ?? "-")")
-            throw ExitCode(2)
-        }
-        let runner = JobRunner(tolerance: tolerance)
-        runner.limits.maxSecondsPerJob = timeLimit
-        var out = Output()
-        var failed = 0
-        while let line = reader.next() {
-            if let n = reader.overlongBytes {                                // longer than JobLimits.maxLineBytes
-                out.line(runner.lineTooLongError(byteCount: n)); out.flush(); failed += 1; continue
-            }
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }   // blank lines are not jobs
-            if !runner.run(line: line, emit: { out.line($0) }) { failed += 1 }
-            out.flush()
-        }
-        out.flush()
-        if failed > 0 { throw ExitCode(1) }
+        let runner = try options.runner()
+        try options.run(limits: runner.limits) { (job, emit) throws(JobError) in try runner.answer(job, emit: emit) }
     }
 }

@@ -23,7 +23,7 @@ struct ConcurrencyTests {
 
     @Test func eightThreadsGetTheSingleThreadedOutlines() throws {
         let font = try Fonts.load(Fonts.dejaVuSans)
-        let glyphs = (0..<200).map { UInt32(($0 * 31) % font.glyphCount) }
+        let glyphs = (0..<200).map { GlyphID(UInt32(($0 * 31) % font.glyphCount)) }
         let expected = try glyphs.map { try font.outline(glyph: $0) }
         let expectedAdvances = try glyphs.map { try font.advance(of: $0) }
 
@@ -38,7 +38,7 @@ struct ConcurrencyTests {
                 outlines.append((try? font.outline(glyph: glyphs[i])) ?? .empty)
                 advances.append((try? font.advance(of: glyphs[i])) ?? -1)
                 _ = font.kerning(glyphs[i], glyphs[(i + 1) % glyphs.count])
-                _ = font.glyphIndex(for: "a")
+                _ = font.glyph(for: "a")
             }
             // Undo the thread's order.
             var ordered = [GlyphOutline](repeating: .empty, count: glyphs.count)

@@ -1,17 +1,18 @@
 import Foundation
 import InkFreeType
 import InkGeometry
+import InkTestSupport
 
-/// Real fonts from Debian packages (fonts-dejavu-core, fonts-dejavu-extra, fonts-droid-fallback).
+/// Real fonts from Debian packages (the paths are InkTestSupport's `TestFonts`).
 enum Fonts {
-    static let dejaVuSans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-    static let dejaVuSerif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
-    static let dejaVuSansMono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
-    static let droidFallback = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
+    static let dejaVuSans = TestFonts.sans
+    static let dejaVuSerif = TestFonts.serif
+    static let dejaVuSansMono = TestFonts.mono
+    static let droidFallback = TestFonts.cjk
 
     static let all = [dejaVuSans, dejaVuSerif, dejaVuSansMono, droidFallback]
 
-    static func load(_ path: String) throws -> Font { try Font(path: path) }
+    static func load(_ path: String) throws -> Font { try TestFonts.load(path) }
 
     static func bytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -34,16 +35,6 @@ struct TempDir {
     }
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// Deterministic pseudo-random bytes (a 64-bit LCG), so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return state ^ (state >> 29)
-    }
 }
 
 /// Splits recorded elements into contours (each starting at a `.move`).

@@ -1,6 +1,7 @@
 import Foundation
 import InkFreeType
 import InkGeometry
+import InkTestSupport
 import Testing
 
 @Suite("FontError: bad files, bad indices, never a trap")
@@ -40,7 +41,7 @@ struct FontErrorTests {
     @Test func randomBytesAreNotAFont() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
-        var rng = SeededGenerator(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let noise = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &rng) }
         let file = try dir.write("noise.ttf", noise)
         #expect(throws: FontError.notAFont) { try Font(path: file) }
@@ -64,16 +65,38 @@ struct FontErrorTests {
         #expect(throws: FontError.notAFont) { try Font(bytes: head) }
     }
 
-    /// Cut DejaVu Sans at many lengths: each either fails to open with a `FontError`, or opens and every
-    /// glyph either loads (and decomposes) or fails with a `FontError`.
+    /// Cut DejaVu Sans at many lengths: data too short to probe is not a font; longer cuts either fail to
+    /// open or open, and then every glyph either loads — its decomposed outline inside the control box
+    /// FreeType computes on its own — or fails with a glyph-data error. The whole file loads every glyph.
     @Test(arguments: [1, 4, 12, 100, 620_000, 700_000, 759_000])
     func truncatedAtAnyLengthNeverTraps(_ length: Int) throws {
-        let bytes = Array(try Fonts.bytes(Fonts.dejaVuSans).prefix(length))
-        let font: Font
-        do { font = try Font(bytes: bytes) } catch { return }
-        for glyph in 0..<UInt32(font.glyphCount) {
-            if let outline = try? font.outline(glyph: glyph) { _ = outline.elements }
+        let whole = try Fonts.bytes(Fonts.dejaVuSans)
+        let bytes = Array(whole.prefix(length))
+        if length <= 100 {
+            #expect(throws: FontError.notAFont) { try Font(bytes: bytes) }
+            return
         }
+        let font: Font
+        do { font = try Font(bytes: bytes) } catch {
+            #expect(length < whole.count, "the whole file opens: \(error)")
+            return
+        }
+        var failed = 0
+        for glyph in font.glyphIDs {
+            do {
+                let outline = try font.outline(glyph: glyph)
+                var bounds = BoundsSink()
+                outline.decompose(into: &bounds)
+                #expect(bounds.bounds == (try font.controlBox(glyph: glyph)), "glyph \(glyph)")
+            } catch {
+                failed += 1
+                switch error {
+                case .freeType, .brokenOutline: break
+                default: Issue.record("glyph \(glyph): unexpected \(error)")
+                }
+            }
+        }
+        if length >= whole.count { #expect(failed == 0, "every glyph of the whole file loads") }
     }
 
     /// Overwrites bytes of the glyf, head and hmtx tables: FreeType reports Invalid_Outline /
@@ -83,7 +106,7 @@ struct FontErrorTests {
         let glyf = try #require(tableRange("glyf", in: original))
         let head = try #require(tableRange("head", in: original))
         let hmtx = try #require(tableRange("hmtx", in: original))
-        var rng = SeededGenerator(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var failures = 0, successes = 0
         for _ in 0..<10 {
             var bytes = original
@@ -92,7 +115,7 @@ struct FontErrorTests {
             for _ in 0..<5 { bytes[Int.random(in: head, using: &rng)] = .random(in: 0...255, using: &rng) }
             for _ in 0..<20 { bytes[Int.random(in: hmtx, using: &rng)] = .random(in: 0...255, using: &rng) }
             guard let font = try? Font(bytes: bytes) else { failures += 1; continue }
-            for glyph in 0..<UInt32(min(font.glyphCount, 300)) {
+            for glyph in font.glyphIDs.prefix(300) {
                 do {
                     let outline = try font.outline(glyph: glyph)
                     var bounds = BoundsSink()
@@ -101,7 +124,10 @@ struct FontErrorTests {
                     successes += 1
                 } catch {
                     failures += 1
-                    #expect(!error.description.isEmpty)
+                    switch error {
+                    case .freeType, .brokenOutline, .tooManyPoints: break
+                    default: Issue.record("glyph \(glyph): not a glyph-data error: \(error)")
+                    }
                 }
             }
         }
@@ -134,21 +160,23 @@ struct FontErrorTests {
     @Test func glyphOutOfRange() throws {
         let font = try Fonts.load(Fonts.dejaVuSans)
         let count = font.glyphCount
-        let expected = FontError.glyphOutOfRange(glyph: UInt32(count), glyphCount: count)
-        #expect(throws: expected) { try font.outline(glyph: UInt32(count)) }
-        #expect(throws: expected) { try font.advance(of: UInt32(count)) }
-        #expect(throws: expected) { try font.controlBox(glyph: UInt32(count)) }
+        let expected = FontError.glyphOutOfRange(glyph: GlyphID(UInt32(count)), glyphCount: count)
+        #expect(throws: expected) { try font.outline(glyph: GlyphID(UInt32(count))) }
+        #expect(throws: expected) { try font.advance(of: GlyphID(UInt32(count))) }
+        #expect(throws: expected) { try font.controlBox(glyph: GlyphID(UInt32(count))) }
         var sink = RecordingSink()
-        #expect(throws: FontError.glyphOutOfRange(glyph: .max, glyphCount: count)) {
-            try font.outline(glyph: .max, into: &sink)
+        #expect(throws: FontError.glyphOutOfRange(glyph: GlyphID(.max), glyphCount: count)) {
+            try font.outline(glyph: GlyphID(.max), into: &sink)
         }
         #expect(sink.elements.isEmpty)
-        #expect(try font.outline(glyph: UInt32(count - 1)).points.count >= 0)
+        // The last valid glyph loads, and its outline's box is FreeType's own control box.
+        let last = GlyphID(UInt32(count - 1))
+        #expect(try font.outline(glyph: last).controlBox == font.controlBox(glyph: last))
     }
 
     @Test func tooManyPoints() throws {
         let font = try Fonts.load(Fonts.dejaVuSans)
-        let o = try #require(font.glyphIndex(for: "o"))
+        let o = try #require(font.glyph(for: "o"))
         #expect(throws: FontError.tooManyPoints(glyph: o, count: 24, limit: 10)) {
             try font.outline(glyph: o, maxPoints: 10)
         }

@@ -19,7 +19,7 @@ struct FontTests {
         let font = try Fonts.load(Fonts.droidFallback)
         #expect(font.unitsPerEm == 256)            // yes: a 256-unit em
         #expect(font.glyphCount > 40_000)
-        let zhong = try #require(font.glyphIndex(for: "中"))
+        let zhong = try #require(font.glyph(for: "中"))
         #expect(try font.outline(glyph: zhong).contourCount >= 2)
         #expect(try font.advance(of: zhong) == 256)
     }
@@ -38,37 +38,37 @@ struct FontTests {
 
     @Test func glyphLookup() throws {
         let font = try Fonts.load(Fonts.dejaVuSans)
-        #expect(font.glyphIndex(for: "l") == 79)
-        #expect(font.glyphIndex(for: "o") == 82)
-        #expect(font.glyphIndex(for: "\u{10FFFD}") == nil)     // private use, unmapped
-        #expect(font.glyphIndex(for: "\u{0}") == nil)
+        #expect(font.glyph(for: "l") == 79)
+        #expect(font.glyph(for: "o") == 82)
+        #expect(font.glyph(for: "\u{10FFFD}") == nil)     // private use, unmapped
+        #expect(font.glyph(for: "\u{0}") == nil)
     }
 
     @Test func advancesInFontUnits() throws {
         let sans = try Fonts.load(Fonts.dejaVuSans)
-        #expect(try sans.advance(of: sans.glyphIndex(for: "l")!) == 569)
-        #expect(try sans.advance(of: sans.glyphIndex(for: "o")!) == 1253)
-        #expect(try sans.advance(of: sans.glyphIndex(for: " ")!) == 651)
+        #expect(try sans.advance(of: sans.glyph(for: "l")!) == 569)
+        #expect(try sans.advance(of: sans.glyph(for: "o")!) == 1253)
+        #expect(try sans.advance(of: sans.glyph(for: " ")!) == 651)
 
         let mono = try Fonts.load(Fonts.dejaVuSansMono)
         for scalar in "Wil.0 @mM".unicodeScalars {
-            #expect(try mono.advance(of: #require(mono.glyphIndex(for: scalar))) == 1233)
+            #expect(try mono.advance(of: #require(mono.glyph(for: scalar))) == 1233)
         }
     }
 
     @Test func kerningFromKernTable() throws {
         let sans = try Fonts.load(Fonts.dejaVuSans)
         #expect(sans.hasKerning)
-        let a = try #require(sans.glyphIndex(for: "A")), v = try #require(sans.glyphIndex(for: "V"))
+        let a = try #require(sans.glyph(for: "A")), v = try #require(sans.glyph(for: "V"))
         #expect(sans.kerning(a, v) == -131)
         #expect(sans.kerning(a, a) == 57)                      // yes, DejaVu spaces "AA" apart
-        #expect(sans.kerning(sans.glyphIndex(for: "T")!, sans.glyphIndex(for: "o")!) == -348)
-        #expect(sans.kerning(sans.glyphIndex(for: "l")!, sans.glyphIndex(for: "l")!) == 0)
+        #expect(sans.kerning(sans.glyph(for: "T")!, sans.glyph(for: "o")!) == -348)
+        #expect(sans.kerning(sans.glyph(for: "l")!, sans.glyph(for: "l")!) == 0)
         #expect(sans.kerning(a, 1_000_000) == 0)               // out of range: 0, no trap
 
         let mono = try Fonts.load(Fonts.dejaVuSansMono)
         #expect(!mono.hasKerning)
-        #expect(mono.kerning(mono.glyphIndex(for: "A")!, mono.glyphIndex(for: "V")!) == 0)
+        #expect(mono.kerning(mono.glyph(for: "A")!, mono.glyph(for: "V")!) == 0)
     }
 
     @Test func identityIsTheLoadedFace() throws {
@@ -92,7 +92,7 @@ struct FontTests {
         #expect(fromBytes.glyphCount == fromPath.glyphCount)
         #expect(fromBytes.unitsPerEm == fromPath.unitsPerEm)
         #expect(fromBytes.familyName == fromPath.familyName)
-        for glyph in 0..<UInt32(fromPath.glyphCount) {
+        for glyph in fromPath.glyphIDs {
             #expect(try fromBytes.outline(glyph: glyph) == fromPath.outline(glyph: glyph))
             #expect(try fromBytes.advance(of: glyph) == fromPath.advance(of: glyph))
         }

@@ -39,18 +39,16 @@ struct MemoryTests {
     static func round(_ bytes: [UInt8], _ k: Int) throws -> Int {
         let font = try Font(bytes: bytes)
         let tinyFont = try Font(bytes: Self.tiny)
-        let o = font.glyphIndex(for: "o") ?? 0
-        _ = try font.outline(glyph: UInt32(k % font.glyphCount))
-        let cache = ShapeCache()
+        let o = font.glyph(for: "o") ?? 0
+        _ = try font.outline(glyph: GlyphID(UInt32(k % font.glyphCount)))
+        let cache = FontShapeCache()
         var builder = HitIndex.Builder()
-        var sources: [(Font, UInt32)] = [(tinyFont, 1)]
+        var sources: [(Font, GlyphID)] = [(tinyFont, 1)]
         if k % 10 == 0 { sources.append((tinyFont, 2)) }
         if k % 100 == 0 { sources.append((font, o)) }
         for n in 0..<6 {
             let (f, g) = sources[n % sources.count]
-            let s = 16 / Double(f.unitsPerEm)
-            let t = AffineTransform(a: s, b: 0, c: 0, d: -s, tx: Double(n) * 30, ty: 40)
-            try builder.add(try cache.shape(font: f, glyph: g, viewTolerance: builder.tolerance, transform: t), transform: t)
+            try builder.add(GlyphPlacement(font: f, glyph: g, size: 16, origin: Point(Double(n) * 30, 40)), cache: cache)
         }
         let index = builder.build()
         var hits = 0

@@ -6,7 +6,7 @@ import Testing
 struct OutlineTests {
     @Test func lowercaseOHasTwoContours() throws {
         let font = try Fonts.load(Fonts.dejaVuSans)
-        let outline = try font.outline(glyph: #require(font.glyphIndex(for: "o")))
+        let outline = try font.outline(glyph: #require(font.glyph(for: "o")))
         #expect(outline.contourCount == 2)
         #expect(outline.contourEnds == [11, 23])
         #expect(contours(of: outline.elements).count == 2)
@@ -15,20 +15,20 @@ struct OutlineTests {
     /// Golden: "l" is a rectangle; every number can be checked by eye against the raw points.
     @Test func goldenLowercaseL() throws {
         let font = try Fonts.load(Fonts.dejaVuSans)
-        let outline = try font.outline(glyph: #require(font.glyphIndex(for: "l")))
+        let outline = try font.outline(glyph: #require(font.glyph(for: "l")))
         #expect(outline.points == [Point(193, 1556), Point(377, 1556), Point(377, 0), Point(193, 0)])
         #expect(outline.tags == [1, 1, 1, 1])
         #expect(outline.contourEnds == [3])
         #expect(svg(outline) == "M 193 1556 L 377 1556 L 377 0 L 193 0 L 193 1556 Z")
 
         var viaFont = SVGPathSink()
-        try font.outline(glyph: #require(font.glyphIndex(for: "l")), into: &viaFont)
+        try font.outline(glyph: #require(font.glyph(for: "l")), into: &viaFont)
         #expect(viaFont.path == svg(outline))
     }
 
     @Test func goldenCapitalI() throws {
         let font = try Fonts.load(Fonts.dejaVuSans)
-        let outline = try font.outline(glyph: #require(font.glyphIndex(for: "I")))
+        let outline = try font.outline(glyph: #require(font.glyph(for: "I")))
         #expect(outline.points == [Point(201, 1493), Point(403, 1493), Point(403, 0), Point(201, 0)])
         #expect(svg(outline) == "M 201 1493 L 403 1493 L 403 0 L 201 0 L 201 1493 Z")
     }
@@ -37,7 +37,7 @@ struct OutlineTests {
     /// `FT_Outline_Decompose` would print 875 and 392 (it truncates to whole font units).
     @Test func goldenLowercaseOKeepsHalfUnits() throws {
         let font = try Fonts.load(Fonts.dejaVuSans)
-        let outline = try font.outline(glyph: #require(font.glyphIndex(for: "o")))
+        let outline = try font.outline(glyph: #require(font.glyph(for: "o")))
         #expect(svg(outline) == """
             M 627 991 Q 479 991 393 875.5 Q 307 760 307 559 Q 307 358 392.5 242.5 Q 478 127 627 127 \
             Q 774 127 860 243 Q 946 359 946 559 Q 946 758 860 874.5 Q 774 991 627 991 Z \
@@ -56,7 +56,7 @@ struct OutlineTests {
         let font = try Fonts.load(path)
         var halves = 0
         for scalar in "abcdefghijklmnopqrstuvwxyzOQS&@%8".unicodeScalars {
-            let outline = try font.outline(glyph: #require(font.glyphIndex(for: scalar)))
+            let outline = try font.outline(glyph: #require(font.glyph(for: scalar)))
             let emitted = Set(outline.elements.compactMap { e -> Point? in
                 if case .quad(_, let p) = e { return p } else { return nil }
             })
@@ -81,7 +81,7 @@ struct OutlineTests {
     func everyContourIsClosedAndBoundsMatch(_ path: String) throws {
         let font = try Fonts.load(path)
         let step = max(1, font.glyphCount / 3000)               // about 3,000 glyphs per font
-        for glyph in stride(from: UInt32(0), to: UInt32(font.glyphCount), by: step) {
+        for glyph in stride(from: GlyphID(0), to: GlyphID(UInt32(font.glyphCount)), by: step) {
             let outline = try font.outline(glyph: glyph)
             let elements = outline.elements
             let parts = contours(of: elements)
@@ -107,19 +107,19 @@ struct OutlineTests {
 
     @Test func spaceHasAnEmptyOutline() throws {
         let font = try Fonts.load(Fonts.dejaVuSans)
-        let outline = try font.outline(glyph: #require(font.glyphIndex(for: " ")))
+        let outline = try font.outline(glyph: #require(font.glyph(for: " ")))
         #expect(outline == .empty)
         #expect(outline.isEmpty)
         #expect(outline.elements.isEmpty)
         #expect(outline.controlBox.isEmpty)
-        #expect(try font.controlBox(glyph: font.glyphIndex(for: " ")!).isEmpty)
+        #expect(try font.controlBox(glyph: font.glyph(for: " ")!).isEmpty)
     }
 
     /// A composite glyph (é = e + acute) comes out flattened into one simple outline.
     @Test func compositeGlyphs() throws {
         let font = try Fonts.load(Fonts.dejaVuSans)
-        let eAcute = try font.outline(glyph: #require(font.glyphIndex(for: "é")))
-        let e = try font.outline(glyph: #require(font.glyphIndex(for: "e")))
+        let eAcute = try font.outline(glyph: #require(font.glyph(for: "é")))
+        let e = try font.outline(glyph: #require(font.glyph(for: "e")))
         #expect(eAcute.contourCount == e.contourCount + 1)
         #expect(Array(eAcute.points.prefix(e.points.count)) == e.points)
     }

@@ -1,10 +1,11 @@
 import Testing
 import InkGeometry
+import InkTestSupport
 
-/// Stock sinks and adapters: SVG goldens written by hand, formatNumber, the normalizing and
+/// Stock sinks and adapters: SVG goldens written by hand, DecimalText.string, the normalizing and
 /// transforming adapters, element replay.
 struct SinkTests {
-    // MARK: formatNumber
+    // MARK: DecimalText
 
     struct NumberCase: Sendable, CustomTestStringConvertible {
         var v: Double, decimals: Int, want: String
@@ -37,19 +38,19 @@ struct SinkTests {
     ]
 
     @Test(arguments: numbers)
-    func formatNumberCases(_ c: NumberCase) {
-        #expect(formatNumber(c.v, decimals: c.decimals) == c.want)
+    func decimalTextCases(_ c: NumberCase) {
+        #expect(DecimalText.string(c.v, maxFractionDigits: c.decimals) == c.want)
     }
 
-    @Test func formatNumberDefaultsToThreeDecimals() {
-        #expect(formatNumber(1.23456) == "1.235")
+    @Test func decimalTextDefaultsToThreeDecimals() {
+        #expect(DecimalText.string(1.23456) == "1.235")
     }
 
-    /// Regression, fails today: the doc promises "no exponent", but at |v| · 10^decimals ≥ 9e15 the
+    /// Regression (fixed): the doc promises "no exponent", but at |v| · 10^decimals ≥ 9e15 the
     /// function falls back to `String(v)`, which prints `1e+16`.
     @Test(arguments: [(1e16, "10000000000000000"), (-2e20, "-200000000000000000000")])
-    func formatNumberNeverPrintsAnExponent(_ c: (Double, String)) {
-        let s = formatNumber(c.0, decimals: 0)
+    func decimalTextNeverPrintsAnExponent(_ c: (Double, String)) {
+        let s = DecimalText.string(c.0, maxFractionDigits: 0)
         #expect(!s.contains("e"), "\(s)")
         #expect(s == c.1)
     }
@@ -198,7 +199,7 @@ struct SinkTests {
 
     @Test func outputIsAlwaysWellFormed() {
         // Random junk streams: the output must be (move, segment+, close)* with finite points only.
-        var rng = GeoRng(2024)
+        var rng = SplitMix64(seed: 2024)
         for _ in 0..<200 {
             var n = NormalizingSink(RecordingSink())
             for _ in 0..<30 {

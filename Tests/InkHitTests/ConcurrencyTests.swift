@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import InkGeometry
+import InkTestSupport
 import InkHit
 import Testing
 
@@ -8,10 +9,10 @@ import Testing
 /// single-threaded answers (run under `swift test --sanitize=thread` by `.ci/run`).
 struct ConcurrencyTests {
     static func scene() throws -> (HitIndex, [Point]) {
-        var rng = Rng(2024)
-        let shapes = try (0..<6).map { _ in try GlyphShape(polygon: Shapes.randomBlob(&rng, size: 1000)) }
+        var rng = SplitMix64(seed: 2024)
+        let shapes = try (0..<6).map { _ in try GlyphShape(polygon: TestShapes.randomBlob(&rng, size: 1000)) }
         var b = HitIndex.Builder()
-        for k in 0..<1500 { try b.add(shapes[k % shapes.count], transform: randomTransform(&rng, kind: k % 4)) }
+        for k in 0..<1500 { try b.add(shapes[k % shapes.count], transform: TestShapes.randomTransform(&rng, kind: k % 4)) }
         let points = (0..<3000).map { _ in Point(rng.range(-10, 260), rng.range(-10, 260)) }
         return (b.build(), points)
     }
@@ -31,7 +32,7 @@ struct ConcurrencyTests {
         for i in order {
             for (k, r) in radii.enumerated() { a.hits[k][i] = index.hit(at: points[i], radius: r) }
             a.contains[i] = index.contains(points[i])
-            index.hits(at: points[i], radius: 2.5, into: &buffer)
+            index.allHits(at: points[i], radius: 2.5, into: &buffer)
             a.all[i] = buffer
         }
         return a
@@ -72,10 +73,10 @@ struct ConcurrencyTests {
         let (index, points) = try Self.scene()
         for r in Self.radii {
             let single = points.map { index.hit(at: $0, radius: r) }
-            #expect(index.hit(at: points, radius: r) == single)
+            #expect(index.hits(for: points, radius: r) == single)
             var out = [Hit?](repeating: nil, count: points.count)
             points.withUnsafeBufferPointer { p in
-                out.withUnsafeMutableBufferPointer { o in index.hitConcurrently(at: p, radius: r, into: o, chunks: 16) }
+                out.withUnsafeMutableBufferPointer { o in index.unsafeConcurrentHits(for: p, radius: r, into: o, chunks: 16) }
             }
             #expect(out == single, "r = \(r)")
         }
@@ -83,23 +84,24 @@ struct ConcurrencyTests {
 
     /// Indexes built on several threads at once from the same shared shapes are identical.
     @Test func buildingFromSharedShapesOnManyThreads() throws {
-        var rng = Rng(9)
-        let shapes = try (0..<4).map { _ in try GlyphShape(polygon: Shapes.randomBlob(&rng, size: 1000)) }
-        let transforms = (0..<400).map { k in randomTransform(&rng, kind: k % 4) }
+        var rng = SplitMix64(seed: 9)
+        let shapes = try (0..<4).map { _ in try GlyphShape(polygon: TestShapes.randomBlob(&rng, size: 1000)) }
+        let transforms = (0..<400).map { k in TestShapes.randomTransform(&rng, kind: k % 4) }
         let points = (0..<500).map { _ in Point(rng.range(0, 220), rng.range(0, 220)) }
-        @Sendable func build() -> [Hit?] {
+        @Sendable func build() throws(HitIndexError) -> [Hit?] {
             var b = HitIndex.Builder()
-            for (k, t) in transforms.enumerated() { try? b.add(shapes[k % 4], transform: t) }
+            for (k, t) in transforms.enumerated() { try b.add(shapes[k % 4], transform: t) }
             let index = b.build()
             return points.map { index.hit(at: $0, radius: 1.5) }
         }
-        let expected = build()
-        final class Results: @unchecked Sendable { let lock = NSLock(); var all: [[Hit?]] = [] }
+        let expected = try build()
+        #expect(expected.contains { $0 != nil } && expected.contains { $0 == nil }, "the points see hits and misses")
+        final class Results: @unchecked Sendable { let lock = NSLock(); var all: [Result<[Hit?], HitIndexError>] = [] }
         let results = Results()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let r = build()
+            let r = Result { () throws(HitIndexError) in try build() }
             results.lock.lock(); results.all.append(r); results.lock.unlock()
         }
-        #expect(results.all.count == 8 && results.all.allSatisfy { $0 == expected })
+        #expect(results.all.count == 8 && results.all.allSatisfy { (try? $0.get()) == expected })
     }
 }

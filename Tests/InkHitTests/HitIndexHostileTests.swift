@@ -1,4 +1,5 @@
 import InkGeometry
+import InkTestSupport
 @testable import InkHit
 import Testing
 
@@ -8,8 +9,8 @@ import Testing
 struct HitIndexHostileTests {
     /// `count` unit-ish blobs scattered over a `side` × `side` page.
     static func scatteredIndex(count: Int, side: Double, seed: UInt64 = 5) throws -> ([(GlyphShape, AffineTransform)], HitIndex) {
-        var rng = Rng(seed)
-        let shapes = try (0..<8).map { _ in try GlyphShape(polygon: Shapes.randomBlob(&rng, size: 1000)) }
+        var rng = SplitMix64(seed: seed)
+        let shapes = try (0..<8).map { _ in try GlyphShape(polygon: TestShapes.randomBlob(&rng, size: 1000)) }
         var items: [(GlyphShape, AffineTransform)] = []
         var b = HitIndex.Builder()
         for _ in 0..<count {
@@ -22,22 +23,19 @@ struct HitIndexHostileTests {
     }
 
     /// r = 1e300, the largest finite radius and +∞ all mean "the nearest glyph anywhere": the same answer
-    /// as brute force, and quick even on 20,000 placements from far outside the page.
-    @Test(arguments: [1e300, Double.greatestFiniteMagnitude, Double.infinity])
-    func enormousRadiusAnswersTheNearestGlyphQuickly(radius: Double) throws {
+    /// as brute force, even on 20,000 placements from far outside the page (a hang fails the time limit).
+    @Test(.timeLimit(.minutes(2)), arguments: [1e300, Double.greatestFiniteMagnitude, Double.infinity])
+    func enormousRadiusAnswersTheNearestGlyph(radius: Double) throws {
         let (items, index) = try Self.scatteredIndex(count: 20_000, side: 3000)
         let probes = [Point(-5000, 1500), Point(1500, 1e6), Point(1e9, -1e9), Point(1500.5, 1499.5), Point(-1e11, 7)]
-        let start = ContinuousClock.now
         var answers: [Hit?] = []
         for p in probes { answers.append(index.hit(at: p, radius: radius)) }
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed < .seconds(2), "5 queries with r = \(radius) took \(elapsed)")
         for (p, h) in zip(probes, answers) {
             let hit = try #require(h, "\(p): a glyph is always within r = \(radius)")
             // Brute force over every placement's stored edges, in view space.
             var best = Double.infinity
             for (s, t) in items {
-                for (a, b) in s.storedEdges { best = min(best, Segment.distance(p, t.apply(a), t.apply(b))) }
+                for e in s.storedEdges { best = min(best, e.applying(t).distance(to: p)) }
             }
             #expect(abs(abs(hit.distance) - best) <= 1e-6 * max(1, best), "\(p): \(hit.distance) vs brute \(best)")
         }
@@ -64,22 +62,20 @@ struct HitIndexHostileTests {
         var loops: [Point] = []
         for k in 0..<(50 * 16) {
             let a = Double(k) * 2 * Double.pi / 16
-            let (s, c) = sinCos(a)
-            loops.append(Point((100 + Double(k % 16)) * c, (100 + Double(k % 16)) * s))
+            loops.append(Point(100 + Double(k % 16), 0).applying(.rotation(a)))
         }
         var star: [Point] = []
         for k in 0..<2000 {
-            let (s, c) = sinCos(Double(k) * 2 * Double.pi * 997 / 2000)
-            star.append(Point(500 * c, 500 * s))
+            star.append(Point(500, 0).applying(.rotation(Double(k) * 2 * Double.pi * 997 / 2000)))
         }
-        var rng = Rng(11)
+        var rng = SplitMix64(seed: 11)
         for poly in [Polygon(contours: [loops]), Polygon(contours: [star])] {
             let shape = try GlyphShape(polygon: poly)
             let edges = shape.storedEdges
             for _ in 0..<300 {
                 let p = Point(rng.range(-550, 550), rng.range(-550, 550))
                 var d = Double.infinity
-                for (a, b) in edges { d = min(d, Segment.distance(p, a, b)) }
+                for e in edges { d = min(d, e.distance(to: p)) }
                 guard d > 1e-6 else { continue }
                 #expect(shape.winding(at: p) == Winding.number(p, edges: edges), "\(p)")
                 #expect(abs(shape.distance(to: p) - d) <= 1e-4)
@@ -117,19 +113,20 @@ struct HitIndexHostileTests {
     }
 
     /// A denormal or huge tolerance is a shape error or a coarse-but-honest shape, never a hang: a tolerance
-    /// far below the curve's size caps the curve (`toleranceNotMet`) instead of cutting it into millions.
-    @Test(arguments: [Double.leastNonzeroMagnitude, 1e-300, 1e-12, 1e300, Double.greatestFiniteMagnitude])
+    /// far below the curve's size caps the curve (`toleranceNotMet`) instead of cutting it into millions;
+    /// a huge one leaves each curve a single chord whose recorded error is the true bound (0.25·|P0−2C+P1|).
+    @Test(.timeLimit(.minutes(1)), arguments: [Double.leastNonzeroMagnitude, 1e-300, 1e-12, 1e300, Double.greatestFiniteMagnitude])
     func extremeFlatteningTolerances(tolerance: Double) throws {
         let circle: [PathElement] = [.move(Point(100, 0)), .quad(control: Point(100, 100), to: Point(0, 100)),
                                      .quad(control: Point(-100, 100), to: Point(-100, 0)), .close]
-        let start = ContinuousClock.now
-        do {
+        if tolerance < 1 {
+            #expect(throws: ShapeError.toleranceNotMet(curves: 2)) { try GlyphShape(elements: circle, tolerance: tolerance) }
+        } else {
             let s = try GlyphShape(elements: circle, tolerance: tolerance)
-            #expect(s.tolerance == tolerance && s.edgeCount > 0)
-        } catch let e as ShapeError {
-            #expect(!e.description.isEmpty)
+            // Two chords and the closing line; each quadratic's chord is 0.25·|(100,0) − 2(100,100) + (0,100)| away.
+            #expect(s.edgeCount == 3)
+            #expect(abs(s.tolerance - 0.25 * 100 * 2.0.squareRoot()) < 1e-9)
         }
-        #expect(ContinuousClock.now - start < .seconds(2))
     }
 
     /// A shape's grid costs more per edge the longer its edges are (each edge is listed in every cell it
@@ -143,9 +140,9 @@ struct HitIndexHostileTests {
             let shape = try GlyphShape(polygon: Polygon(contours: [zigzag]), limits: ShapeLimits(maxBytes: maxBytes))
             #expect(shape.byteCount <= maxBytes, "\(shape.byteCount) bytes")
             #expect(shape.winding(at: Point(500, 0.1)) == Winding.number(Point(500, 0.1), edges: shape.storedEdges))
-        } catch let e as ShapeError {
-            guard case .tooLarge(let limit) = e else { Issue.record("unexpected \(e)"); return }
-            #expect(limit == maxBytes && !e.description.isEmpty)
+        } catch {
+            guard case .tooLarge(let limit) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(limit == maxBytes)
         }
     }
 
@@ -153,16 +150,14 @@ struct HitIndexHostileTests {
     /// few placements spanning the whole page among many small ones were listed in every page cell, so
     /// memory grew as n^1.5 (measured: 20,000 + 60 big → ~600 B per placement; 1,000,000 + 1,000 big →
     /// 8 GB and 47 s to build).
-    @Test(arguments: [0, 60, 600])
+    @Test(.timeLimit(.minutes(2)), arguments: [0, 60, 600])
     func pageGridMemoryPerPlacement(big: Int) throws {
         let sq = try GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(1, 0), Point(1, 1), Point(0, 1)]]))
-        var rng = Rng(3)
-        var b = HitIndex.Builder(tolerance: 1)
+        var rng = SplitMix64(seed: 3)
+        var b = try HitIndex.Builder(tolerance: 1)
         for _ in 0..<big { try b.add(sq, transform: .scale(1e6, 1e6)) }
         for _ in 0..<20_000 { try b.add(sq, transform: .translation(rng.range(0, 1e6), rng.range(0, 1e6))) }
-        let start = ContinuousClock.now
         let index = b.build()
-        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(index.bytesBeyondShapes <= 64 * index.count + 4 << 20, "\(index.bytesBeyondShapes / index.count) B per placement")
         // Still right: inside a big square everything is ink; a small one far from others is found by r.
         #expect(big == 0 || index.contains(Point(5e5, 5e5)))

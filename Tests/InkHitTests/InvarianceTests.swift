@@ -1,5 +1,6 @@
 import Testing
 import InkGeometry
+import InkTestSupport
 import InkHit
 
 /// Invariance oracles for HitIndex: answers only grow with the radius, are unchanged when shapes and
@@ -7,12 +8,12 @@ import InkHit
 struct InvarianceTests {
     typealias Item = (GlyphShape, AffineTransform)
 
-    /// Five random blobs (2000 units) placed `count` times with `randomTransform(kind:)` (view ~[0, 250]²).
+    /// Five random blobs (2000 units) placed `count` times with `TestShapes.randomTransform(kind:)` (view ~[0, 250]²).
     static func scene(seed: UInt64, kind: Int, count: Int) throws -> [Item] {
-        var rng = Rng(seed)
+        var rng = SplitMix64(seed: seed)
         var shapes: [GlyphShape] = []
-        for _ in 0..<5 { shapes.append(try GlyphShape(polygon: Shapes.randomBlob(&rng, size: 2000))) }
-        return (0..<count).map { _ in (shapes[rng.int(shapes.count)], randomTransform(&rng, kind: kind)) }
+        for _ in 0..<5 { shapes.append(try GlyphShape(polygon: TestShapes.randomBlob(&rng, size: 2000))) }
+        return (0..<count).map { _ in (shapes[rng.int(shapes.count)], TestShapes.randomTransform(&rng, kind: kind)) }
     }
 
     static func index(_ items: [Item], then g: AffineTransform = .identity) throws -> HitIndex {
@@ -28,13 +29,13 @@ struct InvarianceTests {
     @Test(arguments: [0, 1, 2, 3])
     func hitsOnlyGrowWithRadius(kind: Int) throws {
         let index = try Self.index(try Self.scene(seed: 300 &+ UInt64(kind), kind: kind, count: 40))
-        var rng = Rng(41 &+ UInt64(kind))
+        var rng = SplitMix64(seed: 41 &+ UInt64(kind))
         for _ in 0..<1500 {
             let p = Point(rng.range(-30, 280), rng.range(-30, 280))
             var previousSet: [Int: Hit] = [:]
             var previousHit: Hit? = nil
             for (i, r) in Self.radii.enumerated() {
-                let hits = index.hits(at: p, radius: r)
+                let hits = index.allHits(at: p, radius: r)
                 let set = Dictionary(hits.map { ($0.placement, $0) }, uniquingKeysWith: { a, _ in a })
                 #expect(set.count == hits.count, "a placement is listed once")
                 for (k, h) in previousSet {
@@ -68,7 +69,7 @@ struct InvarianceTests {
         var description: String { rawValue }
 
         /// G and its scale s.
-        func make(_ rng: inout Rng) -> (AffineTransform, Double) {
+        func make(_ rng: inout SplitMix64) -> (AffineTransform, Double) {
             switch self {
             case .similarity:
                 let s = rng.range(0.5, 3)
@@ -87,7 +88,7 @@ struct InvarianceTests {
     /// Whether p is too close to a decision for rounding not to matter: near some outline (inside/outside),
     /// near the radius, or with two outlines at nearly the same distance (nearest-wins tie).
     static func isNearADecision(_ oracle: BruteForce, _ p: Point, radius r: Double) -> Bool {
-        var ds = oracle.placements.indices.map { oracle.distance($0, p) }
+        var ds = (0..<oracle.count).map { oracle.distance($0, p) }
         ds.sort()
         if let first = ds.first, first < 1e-3 { return true }
         if ds.contains(where: { abs($0 - r) < 1e-3 }) { return true }
@@ -98,7 +99,7 @@ struct InvarianceTests {
     @Test(arguments: [0, 1, 2, 3], GKind.allCases)
     func answersAreUnchangedUnderASimilarityOfShapesAndPoints(kind: Int, g gKind: GKind) throws {
         let items = try Self.scene(seed: 900 &+ UInt64(kind), kind: kind, count: 30)
-        var rng = Rng(17 &+ UInt64(kind) &* 31)
+        var rng = SplitMix64(seed: 17 &+ UInt64(kind) &* 31)
         let (g, s) = gKind.make(&rng)
         #expect(g.isSimilarity && abs(g.maxScale - s) <= 1e-12 * s, "test setup: G is a similarity of scale s")
         let a = try Self.index(items), b = try Self.index(items, then: g)
@@ -108,7 +109,7 @@ struct InvarianceTests {
             let p = Point(rng.range(-20, 270), rng.range(-20, 270))
             for r in [0, 2, 6.0] {
                 if Self.isNearADecision(oracle, p, radius: r) { continue }
-                let q = g.apply(p)
+                let q = p.applying(g)
                 let ha = a.hit(at: p, radius: r), hb = b.hit(at: q, radius: s * r)
                 #expect(ha?.placement == hb?.placement, "p=\(p) r=\(r): \(String(describing: ha)) vs \(String(describing: hb))")
                 #expect(ha?.isInside == hb?.isInside)
@@ -117,7 +118,7 @@ struct InvarianceTests {
                     #expect(abs(hb.distance - want) <= 1e-4 * max(abs(want), s), "distance \(hb.distance) vs s·\(ha.distance)")
                 }
                 #expect(a.contains(p) == b.contains(q))
-                let la = a.hits(at: p, radius: r), lb = b.hits(at: q, radius: s * r)
+                let la = a.allHits(at: p, radius: r), lb = b.allHits(at: q, radius: s * r)
                 #expect(Set(la.map(\.placement)) == Set(lb.map(\.placement)), "hits at p=\(p) r=\(r)")
                 compared += 1
             }
@@ -131,10 +132,10 @@ struct InvarianceTests {
         let items = try Self.scene(seed: 4242, kind: 1, count: 25)
         let t = AffineTransform.translation(1024, -2048)
         let a = try Self.index(items), b = try Self.index(items, then: t)
-        var rng = Rng(5)
+        var rng = SplitMix64(seed: 5)
         for _ in 0..<1000 {
             let p = Point(rng.range(0, 250), rng.range(0, 250))
-            let ha = a.hit(at: p, radius: 4), hb = b.hit(at: t.apply(p), radius: 4)
+            let ha = a.hit(at: p, radius: 4), hb = b.hit(at: p.applying(t), radius: 4)
             #expect(ha?.placement == hb?.placement)
             if let ha, let hb { #expect(abs(ha.distance - hb.distance) <= 1e-6) }
         }
@@ -156,7 +157,7 @@ struct InvarianceTests {
             for p in [Point(8, 9), Point(3.5, 4.5), Point(12.9, 13.9)] {
                 let h = try #require(index.hit(at: p))
                 #expect(h.placement == copies - 1 && h.isInside)
-                #expect(index.hits(at: p).map(\.placement) == Array((0..<copies).reversed()), "ties → topmost first")
+                #expect(index.allHits(at: p).map(\.placement) == Array((0..<copies).reversed()), "ties → topmost first")
             }
             // Outside, equidistant from every copy: ties go to the topmost too.
             let h = try #require(index.hit(at: Point(15, 9), radius: 3))
@@ -187,7 +188,7 @@ struct InvarianceTests {
         let p = Point(50, 15)     // inside 0 (15 from its edge), 0.5 from 1's outline
         let h = try #require(index.hit(at: p, radius: 5))
         #expect(h.placement == 0 && h.isInside && abs(h.distance + 15) <= 1e-6)
-        let all = index.hits(at: p, radius: 5)
+        let all = index.allHits(at: p, radius: 5)
         #expect(all.map(\.placement) == [0, 1])
         #expect(abs(all[1].distance - 0.5) <= 1e-6 && !all[1].isInside)
         // Inside both: the later one wins even though the point is deeper in the earlier one.

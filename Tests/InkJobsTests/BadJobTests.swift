@@ -48,9 +48,9 @@ struct BadJobTests {
     ]
 
     @Test(arguments: cases.indices)
-    func badJobGetsOneErrorLineAndTheNextJobRuns(_ i: Int) {
+    func badJobGetsOneErrorLineAndTheNextJobRuns(_ i: Int) throws {
         let (name, line, fragment) = Self.cases[i]
-        let (out, ok) = runJobs([line, Self.good])
+        let (out, ok) = try runJobs([line, Self.good])
         #expect(ok == [false, true], "\(name)")
         #expect(out.count == 3, "\(name): one error line + two answers")
         let err = out.first?["error"] as? String ?? ""
@@ -58,38 +58,38 @@ struct BadJobTests {
         #expect(out.dropFirst().allSatisfy { $0["job"] as? String == "good" && $0["hit"] != nil })
     }
 
-    @Test func errorLineEchoesTheJobID() {
-        let (out, _) = runJobs([Self.job(#""id":42,"radius":-2"#)])
+    @Test func errorLineEchoesTheJobID() throws {
+        let (out, _) = try runJobs([Self.job(#""id":42,"radius":-2"#)])
         #expect(out.count == 1)
         #expect(out[0]["job"] as? Int == 42)
         #expect(out[0]["error"] != nil)
     }
 
-    @Test func unknownKeysAreIgnoredAndNumericIDsEchoed() {
-        let (out, ok) = runJobs([Self.job(#""id":7,"colour":"red","nested":{"a":[1,2]}"#)])
+    @Test func unknownKeysAreIgnoredAndNumericIDsEchoed() throws {
+        let (out, ok) = try runJobs([Self.job(#""id":7,"colour":"red","nested":{"a":[1,2]}"#)])
         #expect(ok == [true])
         #expect(out.count == 2)
         #expect(out.allSatisfy { $0["job"] as? Int == 7 })
     }
 
-    @Test func nonFinitePointIsAMiss() {
-        let (out, ok) = runJobs([Self.job(#""points":[[1e400,25],[-1e400,1e400],[4,29]]"#)])
+    @Test func nonFinitePointIsAMiss() throws {
+        let (out, ok) = try runJobs([Self.job(#""points":[[1e400,25],[-1e400,1e400],[4,29]]"#)])
         #expect(ok == [true])
         #expect(out.count == 3)
         #expect(out[0]["hit"] as? Bool == false && out[1]["hit"] as? Bool == false)
         #expect(out[2]["hit"] as? Bool == true)
     }
 
-    @Test func emptyLayoutAnswersMisses() {
-        let (out, ok) = runJobs([Self.job(#""glyphs":[]"#)])
+    @Test func emptyLayoutAnswersMisses() throws {
+        let (out, ok) = try runJobs([Self.job(#""glyphs":[]"#)])
         #expect(ok == [true])
         #expect(out.count == 2)
         #expect(out.allSatisfy { $0["hit"] as? Bool == false && $0["glyph"] is NSNull && $0["distance"] is NSNull })
     }
 
-    @Test func glyphWithoutInkNeverHits() {
+    @Test func glyphWithoutInkNeverHits() throws {
         // Glyph 3 in DejaVu Sans is the space: no outline, never hit, even with a radius.
-        let (out, ok) = runJobs([Self.job(#""glyphs":[{"font":0,"id":3,"x":0,"y":40}],"radius":5,"points":[[5,30]]"#)])
+        let (out, ok) = try runJobs([Self.job(#""glyphs":[{"font":0,"id":3,"x":0,"y":40}],"radius":5,"points":[[5,30]]"#)])
         #expect(ok == [true])
         #expect(out.first?["hit"] as? Bool == false)
     }

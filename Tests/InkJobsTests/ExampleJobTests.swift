@@ -14,7 +14,7 @@ struct ExampleJobTests {
         let expected = try Fixture.lines("\(set)-expected.jsonl").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
         }
-        let (got, ok) = runJobs(jobs)
+        let (got, ok) = try runJobs(jobs)
         #expect(ok.allSatisfy { $0 })
         #expect(got.count == expected.count)
         var checked = 0
@@ -47,7 +47,7 @@ struct ExampleJobTests {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
         }
         for tol in [0.002, 0.04] {
-            let (got, _) = runJobs(jobs, tolerance: tol)
+            let (got, _) = try runJobs(jobs, tolerance: tol)
             for (g, e) in zip(got, expected) where (e["boundary_margin"] as! Double) >= 0.05 {
                 #expect(g["glyph"] as? Int == e["glyph"] as? Int, "tolerance \(tol) job \(e["job"]!) point \(e["i"]!)")
             }

@@ -113,10 +113,10 @@ struct HostileInputTests {
     ]
 
     @Test(arguments: errorCases.indices)
-    func hostileJobGetsOneClearErrorAndTheNextJobRuns(_ i: Int) {
+    func hostileJobGetsOneClearErrorAndTheNextJobRuns(_ i: Int) throws {
         let (name, line, fragment) = Self.errorCases[i]
         let start = ContinuousClock.now
-        let (out, ok) = runJobs([line, Self.good])
+        let (out, ok) = try runJobs([line, Self.good])
         #expect(ContinuousClock.now - start < .seconds(20), "\(name) took too long")
         #expect(ok == [false, true], "\(name): \(out.first ?? [:])")
         #expect(out.count == 3, "\(name): one error line + two answers")
@@ -128,7 +128,7 @@ struct HostileInputTests {
     /// Lines that are odd but answerable get defined answers.
     @Test func oddButValidJobsGetDefinedAnswers() throws {
         // Duplicate keys: the last one wins.
-        var (out, ok) = runJobs([Self.job(#""size":10,"size":40"#)])
+        var (out, ok) = try runJobs([Self.job(#""size":10,"size":40"#)])
         #expect(ok == [true] && out.map { $0["hit"] as? Bool } == [true, false])
         // A huge-magnitude id number is echoed as written.
         let runner = JobRunner()
@@ -136,7 +136,7 @@ struct HostileInputTests {
         runner.run(line: Self.job(#""id":123456789012345678901234567890"#)) { lines.append($0) }
         #expect(lines.first?.hasPrefix(#"{"job":123456789012345678901234567890,"#) == true)
         // Escapes and non-ASCII in the id are echoed as valid JSON.
-        (out, ok) = runJobs([Self.job(#""id":"tab\there \"quoted\" \u00e9 \ud83d\ude00""#)])
+        (out, ok) = try runJobs([Self.job(#""id":"tab\there \"quoted\" \u00e9 \ud83d\ude00""#)])
         #expect(ok == [true] && out.first?["job"] as? String == "tab\there \"quoted\" é 😀")
         // Invalid UTF-8 inside a string is repaired (U+FFFD), not an error.
         let bytes = Array(Self.job(#""id":"Xy""#).utf8)
@@ -146,17 +146,17 @@ struct HostileInputTests {
         #expect(runner.run(line: String(decoding: broken, as: UTF8.self)) { lines.append($0) })
         #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
         // -0 and exponents are numbers like any other.
-        (out, ok) = runJobs([Self.job(#""glyphs":[{"font":0,"id":82,"x":-0,"y":4E1}],"radius":0E0"#)])
+        (out, ok) = try runJobs([Self.job(#""glyphs":[{"font":0,"id":82,"x":-0,"y":4E1}],"radius":0E0"#)])
         #expect(ok == [true] && out.first?["hit"] as? Bool == true)
         // A nearly singular (but invertible) shear is answered.
-        (out, ok) = runJobs([Self.job(#""transform":[1,0,1,1.0000001,0,0]"#)])
+        (out, ok) = try runJobs([Self.job(#""transform":[1,0,1,1.0000001,0,0]"#)])
         #expect(ok == [true] && out.count == 2)
     }
 
     /// r = 1e300: every point gets the nearest glyph, even far away, and quickly.
     @Test func enormousRadiusAnswersTheNearestGlyph() throws {
         let start = ContinuousClock.now
-        let (out, ok) = runJobs([Self.job(#""radius":1e300,"points":[[4,29],[12,29],[-5e8,3e8],[1e9,1e9],[1e300,0]]"#)])
+        let (out, ok) = try runJobs([Self.job(#""radius":1e300,"points":[[4,29],[12,29],[-5e8,3e8],[1e9,1e9],[1e300,0]]"#)])
         #expect(ContinuousClock.now - start < .seconds(5))
         #expect(ok == [true] && out.count == 5)
         #expect(out.prefix(4).allSatisfy { $0["hit"] as? Bool == true && $0["glyph"] as? Int == 0 })

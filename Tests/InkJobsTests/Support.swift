@@ -1,5 +1,6 @@
 import Foundation
 import InkJobs
+import InkTestSupport
 
 enum Fixture {
     static let dir: String = {
@@ -13,16 +14,11 @@ enum Fixture {
     }
 }
 
-enum Fonts {
-    static let sans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-    static let serif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
-    static let mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
-    static let cjk = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
-}
+typealias Fonts = TestFonts
 
 /// Runs job lines through a fresh runner; returns (output objects, per-job success flags).
-func runJobs(_ lines: [String], tolerance: Double = 0.01) -> ([[String: Any]], [Bool]) {
-    let runner = JobRunner(tolerance: tolerance)
+func runJobs(_ lines: [String], tolerance: Double = 0.01) throws -> ([[String: Any]], [Bool]) {
+    let runner = try JobRunner(tolerance: tolerance)
     var out: [[String: Any]] = []
     var ok: [Bool] = []
     for l in lines {

@@ -112,7 +112,8 @@ func attachmentWinsOverOverlappingInk(_ text: String) throws {
 @Test func placeholderWithoutAttachmentIsText() throws {
     let l = try layout("a\u{FFFC}b")
     #expect(l.attachments.isEmpty)
-    #expect(l.glyphs.contains { $0.utf16 == 1..<2 && $0.id == Fonts.sans.glyphIndex(for: "\u{FFFC}") })
+    let placeholder = try Fonts.sans.glyph(for: "\u{FFFC}")
+    #expect(l.glyphs.contains { $0.utf16 == 1..<2 && $0.id == placeholder })
 }
 
 // MARK: - Invalid settings throw typed errors
@@ -146,7 +147,8 @@ func textError(_ body: () throws -> Void) -> TextError? {
     for atts in bad {
         let e = textError { _ = try layout(text, attachments: atts) }
         guard case .invalidAttachment(let i, let reason)? = e else { Issue.record("\(atts): \(String(describing: e))"); continue }
-        #expect(i == atts.count - 1 && !reason.isEmpty)
+        #expect(i == atts.count - 1)
+        #expect(reason.contains(atts.count == 2 ? "two attachments at offset 1" : "must be finite"), "\(reason)")
     }
 }
 
@@ -170,9 +172,13 @@ func textError(_ body: () throws -> Void) -> TextError? {
         #expect(e == .linkOutOfRange(index: 0, range: r, length: 4), "link \(r): \(String(describing: e))")
     }
     #expect(textError { _ = try layout(text, links: [TextLink(range: 0..<4, tag: "all")]) } == nil)
-    // Every error says what was wrong.
-    for e: TextError in [.noFonts, .invalidSize(0), .invalidWidth(.nan), .invalidMaxLines(0), .invalidOrigin,
-                         .linkOutOfRange(index: 1, range: 0..<9, length: 4), .attachmentNotOnPlaceholder(index: 0, at: 3)] {
-        #expect(!e.description.isEmpty)
-    }
+    // Every error says what was wrong, naming the value.
+    let messages: [(TextError, String)] = [
+        (.noFonts, "at least one font"), (.invalidSize(0), "size must be finite and > 0 (got 0.0)"),
+        (.invalidWidth(.nan), "width must be finite and > 0 (got nan)"), (.invalidMaxLines(0), "maxLines must be ≥ 1 (got 0)"),
+        (.invalidOrigin, "origin must be finite"),
+        (.linkOutOfRange(index: 1, range: 0..<9, length: 4), "links[1] range 0..<9 is outside the text (UTF-16 length 4)"),
+        (.attachmentNotOnPlaceholder(index: 0, at: 3), "attachments[0].at 3 is not the UTF-16 offset of a U+FFFC"),
+    ]
+    for (e, fragment) in messages { #expect(e.description.contains(fragment), "\(e.description)") }
 }

@@ -23,7 +23,7 @@ let mappingCases: [MappingCase] = [
 
 @Test(arguments: mappingCases)
 func inkHitsReportRangesFromSwiftAndHarfBuzz(_ c: MappingCase) throws {
-    let fonts = c.fonts.map(Fonts.font)
+    let fonts = try c.fonts.map(Fonts.font)
     let l = try layout(c.text, fonts: fonts, size: 48)
     let swift = SwiftOffsets(c.text)
     var checked = 0

@@ -110,7 +110,7 @@ let wrapCases: [WrapCase] = [
 
 @Test(arguments: wrapCases)
 func wrappingIsGreedyAtBreakOpportunities(_ c: WrapCase) throws {
-    let fonts = c.fonts.map(Fonts.font)
+    let fonts = try c.fonts.map(Fonts.font)
     let oracle = try Wrapper(c.text, fonts: fonts, size: c.size)
     var multiLine = false
     for w in c.widths {

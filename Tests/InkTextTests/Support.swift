@@ -2,28 +2,28 @@ import Foundation
 import Testing
 import InkGeometry
 import InkFreeType
+import InkTestSupport
 @testable import InkText
 
-/// Real fonts from Debian packages (fonts-dejavu-core, fonts-droid-fallback).
+/// Real fonts from Debian packages, each loaded once; a missing font is an error of the test that uses
+/// it, never a crash of the whole test process.
 enum Fonts {
-    static let sansPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-    static let serifPath = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
-    static let monoPath = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
-    static let droidPath = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
+    static let sansPath = TestFonts.sans
+    static let serifPath = TestFonts.serif
+    static let monoPath = TestFonts.mono
+    static let droidPath = TestFonts.cjk
 
-    static let sans = try! Font(path: sansPath)
-    static let serif = try! Font(path: serifPath)
-    static let mono = try! Font(path: monoPath)
-    static let droid = try! Font(path: droidPath)
+    private static let loaded: [String: Result<Font, Error>] = Dictionary(uniqueKeysWithValues:
+        [sansPath, serifPath, monoPath, droidPath].map { path in (path, Result { try TestFonts.load(path) }) })
 
-    static func font(_ path: String) -> Font {
-        switch path {
-        case sansPath: return sans
-        case serifPath: return serif
-        case monoPath: return mono
-        case droidPath: return droid
-        default: return try! Font(path: path)
-        }
+    static var sans: Font { get throws { try font(sansPath) } }
+    static var serif: Font { get throws { try font(serifPath) } }
+    static var mono: Font { get throws { try font(monoPath) } }
+    static var droid: Font { get throws { try font(droidPath) } }
+
+    static func font(_ path: String) throws -> Font {
+        if let r = loaded[path] { return try r.get() }
+        return try TestFonts.load(path)
     }
 }
 
@@ -36,19 +36,19 @@ struct OracleError: Error, CustomStringConvertible {
 }
 
 /// Lays out `text` with one style; the common case in these tests.
-func layout(_ text: String, fonts: [Font] = [Fonts.sans], size: Double = 40, width: Double? = nil,
+func layout(_ text: String, fonts: [Font]? = nil, size: Double = 40, width: Double? = nil,
             alignment: ParagraphStyle.Alignment = .left, maxLines: Int? = nil,
             direction: ParagraphStyle.Direction = .auto, origin: Point = Point(10, 20),
             links: [TextLink] = [], attachments: [TextAttachment] = [],
             transform: Transform = .identity) throws -> TextLayout {
-    try TextLayout(text: text, style: TextStyle(fonts: fonts, size: size),
+    try TextLayout(text: text, style: TextStyle(fonts: fonts ?? [Fonts.sans], size: size),
                    paragraph: ParagraphStyle(width: width, alignment: alignment, maxLines: maxLines,
                                              direction: direction, origin: origin),
                    links: links, attachments: attachments, transform: transform, cache: sharedCache)
 }
 
 /// Shapes shared by all layouts of the tests (as an app would share them).
-let sharedCache = ShapeCache()
+let sharedCache = FontShapeCache()
 
 // MARK: - hb-shape, the independent shaping oracle
 

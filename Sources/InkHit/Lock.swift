@@ -7,11 +7,14 @@ import Darwin
 #endif
 
 /// A mutual-exclusion lock over a pthread mutex (available on every platform the package builds on,
-/// unlike `Synchronization.Mutex`, which needs macOS 15).
-final class Lock: @unchecked Sendable {
+/// unlike `Synchronization.Mutex`, which needs macOS 15). ThreadSanitizer sees the ordering a pthread
+/// mutex gives, but not that of `Mutex`, whose futex lives in the (uninstrumented) standard library.
+///
+/// Not API: shared with InkFreeType and InkText through `@_spi(InkInternals)`.
+@_spi(InkInternals) public final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -24,25 +27,9 @@ final class Lock: @unchecked Sendable {
     }
 
     /// Runs `body` while holding the lock.
-    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
-    }
-}
-
-/// Hands out `Font` ids: 1, 2, 3, … in the order fonts are loaded, unique for the life of the process.
-enum FontIDs {
-    private final class Counter: @unchecked Sendable {
-        let lock = Lock()
-        var last: UInt64 = 0              // guarded by `lock`
-    }
-    private static let counter = Counter()
-
-    static func next() -> UInt64 {
-        counter.lock.withLock {
-            counter.last &+= 1
-            return counter.last
-        }
     }
 }

@@ -1,0 +1,56 @@
+import InkGeometry
+import InkHit
+
+/// What names a font glyph's outline in a shape cache: the font's `id` and the glyph.
+public struct FontGlyph: Hashable, Sendable {
+    /// `Font.id` of the loaded font.
+    public var font: UInt64
+    /// The glyph in that font.
+    public var glyph: GlyphID
+    /// The key of `glyph` in `font`.
+    public init(font: Font, glyph: GlyphID) { self.font = font.id; self.glyph = glyph }
+}
+
+/// A shape cache for font glyphs: one flattened shape per (font, glyph, size class).
+public typealias FontShapeCache = ShapeCache<FontGlyph>
+
+/// The process-wide cache behind `FontShapeCache.shared`.
+private let sharedFontShapes = FontShapeCache(maxBytes: 64 << 20)
+
+extension ShapeCache where Key == FontGlyph {
+    /// The process-wide cache that glyph placements and text layouts use unless given another: 64 MiB of
+    /// shapes (a Latin glyph at text sizes takes a few kB), oldest evicted first. Shapes of a font outlive
+    /// it here until they are evicted.
+    public static var shared: FontShapeCache { sharedFontShapes }
+
+    /// The shape of `glyph` in `font`, fine enough that placements whose font-units → view transform has
+    /// largest scale at most `maxScale` meet `viewTolerance` view px.
+    ///
+    /// - Throws: `FontError` from the font (glyph out of range, no outline, broken outline, …), or
+    ///   `FontError.shape` when the outline cannot be flattened (a tolerance that cannot be met, too many
+    ///   edges, …).
+    public func shape(font: Font, glyph: GlyphID, viewTolerance: Double = HitIndex.defaultTolerance,
+                      maxScale: Double) throws(FontError) -> GlyphShape {
+        let pxPerEm = maxScale * Double(font.unitsPerEm)
+        return try shape(for: FontGlyph(font: font, glyph: glyph), viewTolerance: viewTolerance, maxScale: maxScale,
+                         invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
+            (tolerance, fastDistance) throws(FontError) -> GlyphShape in
+            let outline = try font.outline(glyph: glyph)
+            do throws(ShapeError) {
+                return try GlyphShape(tolerance: tolerance, limits: limits, fastDistance: fastDistance) { sink in
+                    outline.decompose(into: &sink)
+                }
+            } catch {
+                throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
+            }
+        }
+    }
+
+    /// The shape `placement` needs to meet `viewTolerance` view px.
+    ///
+    /// - Throws: as `shape(font:glyph:viewTolerance:maxScale:)`.
+    public func shape(for placement: GlyphPlacement, viewTolerance: Double = HitIndex.defaultTolerance) throws(FontError) -> GlyphShape {
+        try shape(font: placement.font, glyph: placement.glyph, viewTolerance: viewTolerance,
+                  maxScale: placement.fontUnitsToView.maxScale)
+    }
+}

@@ -1,0 +1,98 @@
+import InkGeometry
+import InkHit
+
+/// One glyph of one font at one size and origin, seen through a layout → view transform: the one place the
+/// mapping from font units to view px is written.
+///
+/// A glyph with id `g` at size `s` (px per em) and origin `(x, y)` puts font point `(u, v)` (y-up) at layout
+/// point `(x + u*s/upem, y - v*s/upem)` (px, y-down, the origin on the baseline), and `transform` takes
+/// layout px to view px (CGAffineTransform order).
+///
+/// ```swift
+/// let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+/// let o = GlyphPlacement(font: sans, glyph: sans.glyph(for: "o")!, size: 16, origin: Point(10, 30))
+/// var builder = HitIndex.Builder()
+/// try builder.add(o, cache: .shared)      // flattened once, shared by every index
+/// ```
+public struct GlyphPlacement: Sendable, Hashable {
+    /// The font the glyph comes from.
+    public var font: Font
+    /// The glyph, by its id in `font`.
+    public var glyph: GlyphID
+    /// px per em (layout px).
+    public var size: Double
+    /// The glyph's origin on the baseline, layout px.
+    public var origin: Point
+    /// Layout px → view px.
+    public var transform: AffineTransform
+
+    /// A placement; `transform` maps layout px to view px (identity: they are the same).
+    public init(font: Font, glyph: GlyphID, size: Double, origin: Point = .zero, transform: AffineTransform = .identity) {
+        self.font = font; self.glyph = glyph; self.size = size; self.origin = origin; self.transform = transform
+    }
+
+    /// Font units (y-up) → layout px (y-down): scale by `size / unitsPerEm`, flip y, move to `origin`.
+    public var fontUnitsToLayout: AffineTransform {
+        let k = size / Double(font.unitsPerEm)
+        return AffineTransform(a: k, b: 0, c: 0, d: -k, tx: origin.x, ty: origin.y)
+    }
+
+    /// Font units (y-up) → view px: `fontUnitsToLayout` then `transform`.
+    public var fontUnitsToView: AffineTransform { fontUnitsToLayout.concatenating(transform) }
+
+    /// View px per em: the size times the transform's largest scale.
+    public var viewPxPerEm: Double { size * transform.maxScale }
+
+    /// Checks what the font cannot: the size is finite and > 0, the origin finite, and the glyph drawn no
+    /// larger than 1e9 view px per em (the index's view range).
+    ///
+    /// - Throws: `FontError.invalidPlacement`, `.glyphOutOfRange`.
+    public func validate() throws(FontError) {
+        guard size.isFinite, size > 0 else {
+            throw .invalidPlacement(reason: "size must be finite and > 0 (got \(DecimalText.string(size)))")
+        }
+        guard origin.isFinite else { throw .invalidPlacement(reason: "the origin must be finite") }
+        guard Int(glyph.rawValue) < font.glyphCount else {
+            throw .glyphOutOfRange(glyph: glyph, glyphCount: font.glyphCount)
+        }
+        let em = viewPxPerEm
+        guard em <= 1e9 else {
+            throw .invalidPlacement(reason: "\(DecimalText.string(em)) view px per em (size × transform scale) is beyond "
+                                    + "the ±1e9 px view range")
+        }
+    }
+
+    /// Drives `sink` with the glyph's unhinted outline in view px. On error the sink sees nothing.
+    ///
+    /// - Throws: as `Font.outline(glyph:maxPoints:)`.
+    public func outline<S: OutlineSink>(into sink: inout S) throws(FontError) {
+        let o = try font.outline(glyph: glyph)
+        var t = TransformingSink(sink, transform: fontUnitsToView)
+        o.decompose(into: &t)
+        sink = t.base
+    }
+
+    /// The glyph's control box (outline points, control points included) mapped to view px: a box that
+    /// holds its ink. Empty for a glyph without outline points.
+    ///
+    /// - Throws: as `Font.controlBox(glyph:)`.
+    public func viewBounds() throws(FontError) -> Rect {
+        try font.controlBox(glyph: glyph).applying(fontUnitsToView)
+    }
+}
+
+extension HitIndex.Builder {
+    /// Adds `placement`: its glyph's shape from `cache` (flattened there once per font, glyph and size class)
+    /// placed by `placement.fontUnitsToView`. Returns the placement's index. A glyph without ink (a space)
+    /// is added too, and never hit.
+    ///
+    /// - Throws: `FontError` — the placement's own checks (`validate()`), the font's (`.noOutline` for a
+    ///   bitmap-only glyph, a broken outline, …), `.shape` when its outline cannot be flattened for this
+    ///   scale, `.placement` when the index refuses it.
+    @discardableResult
+    public mutating func add(_ placement: GlyphPlacement, cache: FontShapeCache = .shared) throws(FontError) -> Int {
+        try placement.validate()
+        let shape = try cache.shape(for: placement, viewTolerance: tolerance)
+        do { return try add(shape, transform: placement.fontUnitsToView) } catch { throw .placement(error) }
+    }
+}

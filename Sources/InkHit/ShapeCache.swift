@@ -1,0 +1,115 @@
+import InkGeometry
+
+/// Shares flattened shapes: one `GlyphShape` per (key, tolerance class, fill rule), built on first use and
+/// handed to every placement of that outline, in any index. `Key` is whatever names an outline: the
+/// embedder's own glyph ids for custom outlines, `FontGlyph` (InkFreeType) for font glyphs.
+///
+/// ```swift
+/// let cache = ShapeCache<Int>()                    // keyed by the engine's own glyph numbers
+/// let shape = try cache.shape(for: 7, viewTolerance: 0.01, maxScale: 2) { sink in
+///     sink.move(to: Point(0, 0)); sink.addLine(to: Point(5, 0)); sink.addLine(to: Point(0, 5)); sink.closeSubpath()
+/// }
+/// ```
+///
+/// Tolerance classes are powers of two in shape units: a request for tolerance `t` gets the shape
+/// flattened at the largest power of two `≤ t`, so one shape serves every scale within a factor of two and
+/// the requested bound always holds.
+///
+/// Thread-safe (`Sendable`): lookups take a lock; a missing shape is built outside the lock (two threads
+/// racing on one key may both build it; the first stored wins). The cache holds at most `maxBytes` of
+/// shapes: storing one more evicts the oldest entries until it fits (indexes that hold an evicted shape keep
+/// it alive). `count` and `byteCount` report its size.
+public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
+    struct Entry: Hashable { var key: Key; var toleranceExponent: Int; var fillRule: FillRule }
+    struct Table {
+        var shapes: [Entry: GlyphShape] = [:]
+        /// Insertion order, for eviction; `order[head...]` are live (a key may appear after its eviction
+        /// only if it was stored again).
+        var order: [Entry] = []
+        var head = 0
+        var bytes = 0
+    }
+    private final class LockedTable: @unchecked Sendable {
+        private let lock = Lock()
+        private var table = Table()                     // guarded by `lock`
+        func withLock<R>(_ body: (inout Table) -> R) -> R { lock.withLock { body(&table) } }
+    }
+    private let table = LockedTable()
+
+    /// Limits every shape built through the cache must stay within.
+    public let limits: ShapeLimits
+    /// Distances within this many view px of a shape's box are answered from precomputed near lists (fast);
+    /// farther ones are still exact, only slower. Touch radii up to about this value stay fast.
+    public let fastDistancePx: Double
+    /// Most bytes of shapes the cache keeps (`GlyphShape.byteCount` summed).
+    public let maxBytes: Int
+
+    /// - Parameters:
+    ///   - fastDistancePx: view px, clamped to 0…64 (non-finite or negative: 4).
+    ///   - maxBytes: the cache's budget in bytes (≥ 0); `Int.max` keeps everything.
+    public init(limits: ShapeLimits = .default, fastDistancePx: Double = 4, maxBytes: Int = Int.max) {
+        self.limits = limits
+        self.fastDistancePx = (fastDistancePx.isFinite && fastDistancePx >= 0) ? min(fastDistancePx, 64) : 4
+        self.maxBytes = max(0, maxBytes)
+    }
+
+    /// The largest power of two ≤ `t` (for finite t > 0).
+    public static func toleranceClass(_ t: Double) -> Double {
+        Double(sign: .plus, exponent: t.exponent, significand: 1)
+    }
+
+    /// The shape for `key`, drawn by `outline` in its own units when it is not cached yet, flattened finely
+    /// enough that every placement whose largest scale is at most `maxScale` (view px per shape unit) meets
+    /// `viewTolerance` view px.
+    ///
+    /// - Throws: `ShapeError.invalidTolerance` when `viewTolerance / maxScale` is not a positive normal
+    ///   number; any other `ShapeError` from building the shape.
+    public func shape(for key: Key, viewTolerance: Double = HitIndex.defaultTolerance, maxScale: Double,
+                      fillRule: FillRule = .nonZero, outline: (inout GlyphShape.Sink) -> Void) throws(ShapeError) -> GlyphShape {
+        try shape(for: key, viewTolerance: viewTolerance, maxScale: maxScale, fillRule: fillRule,
+                  invalid: { ShapeError.invalidTolerance($0) }) {
+            (tolerance, fastDistance) throws(ShapeError) -> GlyphShape in
+            try GlyphShape(tolerance: tolerance, fillRule: fillRule, limits: limits, fastDistance: fastDistance, outline: outline)
+        }
+    }
+
+    /// The general form of `shape(for:viewTolerance:maxScale:fillRule:outline:)`: `make` builds the shape
+    /// for the class tolerance and the fast-distance margin (both shape units) it is given, and may fail
+    /// with its own error type (a font's, say).
+    ///
+    /// - Throws: `invalid(tolerance)` when `viewTolerance / maxScale` is not a positive normal number;
+    ///   whatever `make` throws.
+    public func shape<E: Error>(for key: Key, viewTolerance: Double, maxScale: Double, fillRule: FillRule = .nonZero,
+                                invalid: (_ tolerance: Double) -> E,
+                                make: (_ tolerance: Double, _ fastDistance: Double) throws(E) -> GlyphShape) throws(E) -> GlyphShape {
+        let t = viewTolerance / maxScale
+        guard viewTolerance.isFinite, viewTolerance > 0, t.isNormal, t > 0 else { throw invalid(t) }
+        let entry = Entry(key: key, toleranceExponent: Int(t.exponent), fillRule: fillRule)
+        if let s = table.withLock({ $0.shapes[entry] }) { return s }
+        // The class serves scales from viewTolerance / (2·class) up: size the margin for the smallest.
+        let cls = Self.toleranceClass(t)
+        let shape = try make(cls, fastDistancePx * 2 * cls / viewTolerance)
+        return table.withLock { t in
+            if let existing = t.shapes[entry] { return existing }
+            let size = shape.byteCount
+            while t.bytes + size > maxBytes && t.head < t.order.count {
+                let old = t.order[t.head]
+                t.head += 1
+                if let s = t.shapes.removeValue(forKey: old) { t.bytes -= s.byteCount }
+            }
+            if t.head > 1024 && t.head * 2 > t.order.count { t.order.removeFirst(t.head); t.head = 0 }
+            guard t.bytes + size <= maxBytes else { return shape }     // larger than the whole budget
+            t.shapes[entry] = shape
+            t.order.append(entry)
+            t.bytes += size
+            return shape
+        }
+    }
+
+    /// Number of cached shapes.
+    public var count: Int { table.withLock { $0.shapes.count } }
+    /// Bytes held by the cached shapes (`GlyphShape.byteCount` summed).
+    public var byteCount: Int { table.withLock { $0.bytes } }
+    /// Drops every cached shape (indexes that hold shapes keep them alive).
+    public func removeAll() { table.withLock { $0 = Table() } }
+}

@@ -1,0 +1,102 @@
+import InkGeometry
+
+/// Readers for the members glyph, text and scene jobs share: each checks the JSON type and the value, and
+/// throws a `JobError` naming the member.
+enum JobFields {
+    /// `"id"`: a string or a number, returned as its JSON text (echoed in every answer).
+    static func id(of v: JSONValue) throws(JobError) -> String {
+        guard let idv = v["id"] else { throw .missing(field: "\"id\"") }
+        switch idv {
+        case .string, .number: return idv.serialized
+        default: throw .wrongType(field: "\"id\"", expected: "a string or a number", got: idv.typeName)
+        }
+    }
+
+    /// `"fonts"`: a non-empty array of `{"path", "index"}`.
+    static func fonts(of v: JSONValue, limits: JobLimits) throws(JobError) -> [GlyphJob.FontRef] {
+        guard let fv = v["fonts"] else { throw .missing(field: "\"fonts\"") }
+        guard case .array(let fa) = fv else { throw .wrongType(field: "\"fonts\"", expected: "an array", got: fv.typeName) }
+        guard !fa.isEmpty else { throw .invalid(field: "\"fonts\"", problem: "is empty") }
+        guard fa.count <= limits.maxFonts else { throw .tooMany(what: "fonts", limit: limits.maxFonts) }
+        var fonts: [GlyphJob.FontRef] = []
+        for (i, f) in fa.enumerated() {
+            guard case .object = f else { throw .wrongType(field: "fonts[\(i)]", expected: "an object", got: f.typeName) }
+            guard case .string(let path)? = f["path"] else {
+                throw .wrongType(field: "fonts[\(i)].path", expected: "a string", got: f["path"]?.typeName ?? "nothing")
+            }
+            fonts.append(GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0)))
+        }
+        return fonts
+    }
+
+    /// `"transform"`: optional, 6 finite numbers, invertible (identity when absent or null).
+    static func transform(of v: JSONValue) throws(JobError) -> AffineTransform {
+        guard let tv = v["transform"], tv != .null else { return .identity }
+        guard case .array(let ta) = tv, ta.count == 6 else {
+            throw .wrongType(field: "\"transform\"", expected: "an array of 6 numbers", got: tv.typeName)
+        }
+        var m: [Double] = []
+        for (i, e) in ta.enumerated() { m.append(try finite(e, "transform[\(i)]")) }
+        let t = AffineTransform(a: m[0], b: m[1], c: m[2], d: m[3], tx: m[4], ty: m[5])
+        guard t.inverted() != nil else {
+            throw .invalid(field: "\"transform\" \(t)", problem: "is singular: it collapses the text to a line or point")
+        }
+        return t
+    }
+
+    /// `"radius"`: optional, finite and ≥ 0 (0 when absent or null).
+    static func radius(of v: JSONValue) throws(JobError) -> Double {
+        guard let rv = v["radius"], rv != .null else { return 0 }
+        let r = try finite(rv, "radius")
+        guard r >= 0 else { throw .invalid(field: "\"radius\"", problem: "must be ≥ 0 (got \(r))") }
+        return r
+    }
+
+    /// `"points"`: `[x, y]` pairs of numbers. JSON numbers beyond Double's range parse as ±∞: such a point
+    /// is a miss.
+    static func points(of v: JSONValue, limits: JobLimits) throws(JobError) -> [Point] {
+        guard let pv = v["points"] else { throw .missing(field: "\"points\"") }
+        guard case .array(let pa) = pv else { throw .wrongType(field: "\"points\"", expected: "an array", got: pv.typeName) }
+        guard pa.count <= limits.maxPoints else { throw .tooMany(what: "points", limit: limits.maxPoints) }
+        var points: [Point] = []
+        points.reserveCapacity(pa.count)
+        for (i, p) in pa.enumerated() {
+            guard case .array(let xy) = p, xy.count == 2,
+                  case .number(let x, _) = xy[0], case .number(let y, _) = xy[1] else {
+                throw .wrongType(field: "points[\(i)]", expected: "[x, y] with two numbers", got: p.serialized.prefix(40) + "")
+            }
+            points.append(Point(x, y))
+        }
+        return points
+    }
+
+    /// A finite number.
+    static func finite(_ v: JSONValue?, _ name: String) throws(JobError) -> Double {
+        guard let v else { throw .missing(field: name) }
+        guard case .number(let d, let text) = v else { throw .wrongType(field: name, expected: "a number", got: v.typeName) }
+        guard d.isFinite else { throw .invalid(field: name, problem: "\(text) is out of range") }
+        return d
+    }
+
+    /// A finite number > 0.
+    static func positive(_ v: JSONValue, _ name: String) throws(JobError) -> Double {
+        let d = try finite(v, name)
+        guard d > 0 else { throw .invalid(field: name, problem: "must be > 0 (got \(d))") }
+        return d
+    }
+
+    /// An integer (a JSON number with no fraction, below 9e15 in magnitude); `def` when absent or null.
+    static func int(_ v: JSONValue?, _ name: String, default def: Int) throws(JobError) -> Int {
+        guard let v, v != .null else { return def }
+        guard case .number(let d, let text) = v else { throw .wrongType(field: name, expected: "an integer", got: v.typeName) }
+        guard d == d.rounded(), abs(d) < 9e15 else { throw .invalid(field: name, problem: "must be an integer (got \(text))") }
+        return Int(d)
+    }
+
+    /// A string, or nil when absent or null.
+    static func string(_ v: JSONValue?, _ name: String) throws(JobError) -> String? {
+        guard let v, v != .null else { return nil }
+        guard case .string(let s) = v else { throw .wrongType(field: name, expected: "a string", got: v.typeName) }
+        return s
+    }
+}
