@@ -14,6 +14,9 @@ struct JobOptions: ParsableArguments {
     @Option(help: "Seconds one job may take; a slower job fails with an error line and no answers.")
     var timeLimit: Double = JobLimits().maxSecondsPerJob
 
+    @Option(help: "Longest job line in bytes; a longer line gets an error line (it is never held in memory).")
+    var maxLineBytes: Int = JobLimits().maxLineBytes
+
     func validate() throws {
         guard tolerance.isFinite, tolerance > 0, tolerance <= 1 else {
             throw ValidationError("--tolerance must be in (0, 1] px")
@@ -21,12 +24,16 @@ struct JobOptions: ParsableArguments {
         guard timeLimit > 0, timeLimit <= 86_400 else {
             throw ValidationError("--time-limit must be in (0, 86400] seconds")
         }
+        guard maxLineBytes >= 1, maxLineBytes <= JobLimits().maxLineBytes else {
+            throw ValidationError("--max-line-bytes must be in 1...\(JobLimits().maxLineBytes)")
+        }
     }
 
     /// A runner with these options (the tolerance was validated).
     func runner() throws -> JobRunner {
         let r = try JobRunner(tolerance: tolerance)
         r.limits.maxSecondsPerJob = timeLimit
+        r.limits.maxLineBytes = maxLineBytes
         return r
     }
 
