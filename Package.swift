@@ -52,6 +52,11 @@ let package = Package(
         .testTarget(name: "InkHitTests", dependencies: ["InkHit", "InkGeometry", "InkTestSupport"]),
         .testTarget(name: "InkFreeTypeTests", dependencies: ["InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
         .testTarget(name: "InkTextTests", dependencies: ["InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
+        // Every Swift block of README.md and the DocC articles, compiled and run (see the test's doc comment).
+        .testTarget(
+            name: "DocumentationSnippetTests",
+            dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText", "InkJobs"]
+        ),
         .testTarget(
             name: "InkJobsTests",
             dependencies: ["InkJobs", "InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"],

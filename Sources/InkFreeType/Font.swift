@@ -133,8 +133,9 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
 
     /// The unhinted outline of `glyph`, in font units (y-up), copied out of FreeType once.
     ///
-    /// - Parameter maxPoints: refuse glyphs with more outline points than this (a bound on work for
-    ///   untrusted fonts).
+    /// - Parameters:
+    ///   - glyph: the glyph, `0..<glyphCount`.
+    ///   - maxPoints: refuse glyphs with more outline points than this (a bound on work for untrusted fonts).
     /// - Throws: `.glyphOutOfRange` (checked before FreeType is called), `.noOutline` (bitmap-only glyph),
     ///   `.tooManyPoints`, `.brokenOutline` (contours that break the rules on `GlyphOutline`), or
     ///   `.freeType` (e.g. `Invalid_Outline`, `Invalid_Composite`, `Invalid_Table` for corrupt glyph data).

@@ -36,7 +36,11 @@ public struct GlyphOutline: Sendable, Hashable {
 
     /// Makes an outline from raw arrays, checking every rule listed under *Guarantees*.
     ///
-    /// - Parameter glyph: the glyph id to name in an error message (it is not stored).
+    /// - Parameters:
+    ///   - points: the outline points, font units, y-up.
+    ///   - tags: one tag per point (`onCurveBit`, `cubicBit`).
+    ///   - contourEnds: the index of each contour's last point.
+    ///   - glyph: the glyph id to name in an error message (it is not stored).
     /// - Throws: `FontError.brokenOutline` naming the first rule that does not hold.
     public init(points: [Point], tags: [UInt8], contourEnds: [Int], glyph: GlyphID = .notdef) throws(FontError) {
         if let problem = GlyphOutline.problem(points: points, tags: tags, contourEnds: contourEnds) {

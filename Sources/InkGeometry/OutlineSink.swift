@@ -58,7 +58,9 @@ extension Sequence where Element == PathElement {
 
 /// Records every element (a stock sink; `[PathElement]` is a sink too).
 public struct RecordingSink: OutlineSink, Sendable {
+    /// Every element received, in order.
     public private(set) var elements: [PathElement] = []
+    /// A recorder with no elements.
     public init() {}
     public mutating func move(to p: Point) { elements.move(to: p) }
     public mutating func addLine(to p: Point) { elements.addLine(to: p) }
@@ -72,7 +74,9 @@ public struct RecordingSink: OutlineSink, Sendable {
 /// The bounds of every point handed over, control points included (so it is the control box, a
 /// superset of the exact curve bounds), in the units of the incoming space.
 public struct BoundsSink: OutlineSink, Sendable {
+    /// The box of every point seen so far (`Rect.empty` before the first).
     public private(set) var bounds: Rect = .empty
+    /// An empty box.
     public init() {}
     public mutating func move(to p: Point) { bounds.expand(toInclude: p) }
     public mutating func addLine(to p: Point) { bounds.expand(toInclude: p) }
@@ -86,8 +90,11 @@ public struct BoundsSink: OutlineSink, Sendable {
 /// Writes an SVG path string (`M x y L x y Q cx cy x y C … Z`), coordinates in the incoming space,
 /// printed with at most `decimals` fractional digits and no trailing zeros. Also the golden format of the tests.
 public struct SVGPathSink: OutlineSink, Sendable {
+    /// The path so far.
     public private(set) var path: String = ""
+    /// Fractional digits printed per coordinate (0…9).
     public let decimals: Int
+    /// A writer printing at most `decimals` (clamped to 0…9) fractional digits per coordinate.
     public init(decimals: Int = 3) { self.decimals = max(0, min(decimals, 9)) }
 
     private mutating func emit(_ cmd: String, _ pts: Point...) {
@@ -104,8 +111,11 @@ public struct SVGPathSink: OutlineSink, Sendable {
 
 /// Adapter: applies an affine transform to every point, then hands it to `base`.
 public struct TransformingSink<Base: OutlineSink>: OutlineSink {
+    /// The sink that receives the mapped points.
     public var base: Base
+    /// The map applied to every point, from the incoming space to `base`'s.
     public let transform: AffineTransform
+    /// Maps every point by `transform` before handing it to `base`.
     public init(_ base: Base, transform: AffineTransform) { self.base = base; self.transform = transform }
     public mutating func move(to p: Point) { base.move(to: p.applying(transform)) }
     public mutating func addLine(to p: Point) { base.addLine(to: p.applying(transform)) }
@@ -126,6 +136,7 @@ public struct TransformingSink<Base: OutlineSink>: OutlineSink {
 ///   callers that care check the count);
 /// - a segment arriving before any `move` starts its contour at the origin (0, 0).
 public struct NormalizingSink<Base: OutlineSink>: OutlineSink {
+    /// The sink that receives the well-formed stream.
     public var base: Base
     private var start = Point.zero
     private var current = Point.zero
@@ -134,6 +145,7 @@ public struct NormalizingSink<Base: OutlineSink>: OutlineSink {
     /// Number of calls dropped because a coordinate was NaN or infinite.
     public private(set) var droppedNonFinite = 0
 
+    /// Normalizes the stream before `base` sees it.
     public init(_ base: Base) { self.base = base }
 
     private mutating func beginSegment() {

@@ -76,8 +76,10 @@ public struct Polygon: Hashable, Sendable {
 /// Collects a (flattened) outline into a `Polygon`. Curves are replaced by their chord — wrap it in a
 /// `FlatteningSink` to keep a tolerance bound.
 public struct PolygonSink: OutlineSink, Sendable {
+    /// The contours ended so far (see `result` for all of them).
     public private(set) var polygon = Polygon()
     private var current: [Point] = []
+    /// An empty collector.
     public init() {}
     public mutating func move(to p: Point) { flush(); current = [p] }
     public mutating func addLine(to p: Point) { current.append(p) }
@@ -90,6 +92,7 @@ public struct PolygonSink: OutlineSink, Sendable {
         if !current.isEmpty { polygon.contours.append(current) }
         current = []
     }
+    /// Every contour, the last one included.
     public var result: Polygon { var s = self; s.flush(); return s.polygon }
 }
 

@@ -71,9 +71,12 @@ public final class GlyphShape: @unchecked Sendable {
     /// - Parameters:
     ///   - tolerance: the largest Hausdorff distance allowed between a curve and its polyline, shape units
     ///     (finite, > 0); segments grow as 1/√tolerance. An outline without curves is exact whatever it is.
+    ///   - fillRule: which winding numbers are ink.
+    ///   - limits: bounds on the shape's edges, grid and bytes.
     ///   - fastDistance: how far around the outline's box distance queries are answered from precomputed
     ///     lists, shape units (default: 30 % of the box's longer side); farther points are still exact,
     ///     only slower.
+    ///   - draw: draws the outline into the sink, in shape units.
     /// - Throws: `ShapeError.invalidTolerance` for a tolerance that is not finite and > 0,
     ///   `.nonFiniteCoordinate` when the outline has NaN/∞ points, `.toleranceNotMet` when a curve would
     ///   need more than `Flattening.maxSegmentsPerCurve` segments, `.tooManyEdges` / `.tooLarge` beyond
@@ -95,8 +98,11 @@ public final class GlyphShape: @unchecked Sendable {
     ///   - viewTolerance: the Hausdorff bound wanted in view px (finite, > 0).
     ///   - maxScale: the largest singular value of any transform the shape will be placed with (1 when the
     ///     outline is already in view px).
+    ///   - fillRule: which winding numbers are ink.
+    ///   - limits: bounds on the shape's edges, grid and bytes.
     ///   - fastDistancePx: view px around the outline's box within which distance queries (touch radii) are
     ///     answered from precomputed lists, at `maxScale`.
+    ///   - draw: draws the outline into the sink, in shape units.
     /// - Throws: as `init(tolerance:fillRule:limits:fastDistance:outline:)`; `.invalidTolerance` also when
     ///   `viewTolerance / maxScale` is not a positive normal number.
     public convenience init(viewTolerance: Double = HitIndex.defaultTolerance, maxScale: Double = 1,

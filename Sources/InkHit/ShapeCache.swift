@@ -13,14 +13,16 @@ import InkGeometry
 ///
 /// Tolerance classes are powers of two in shape units: a request for tolerance `t` gets the shape
 /// flattened at the largest power of two `≤ t`, so one shape serves every scale within a factor of two and
-/// the requested bound always holds.
+/// the requested bound always holds. A shape that came out exact (an outline without curves, tolerance 0)
+/// serves every scale: it is kept once per key and fill rule.
 ///
 /// Thread-safe (`Sendable`): lookups take a lock; a missing shape is built outside the lock (two threads
 /// racing on one key may both build it; the first stored wins). The cache holds at most `maxBytes` of
 /// shapes: storing one more evicts the oldest entries until it fits (indexes that hold an evicted shape keep
 /// it alive). `count` and `byteCount` report its size.
 public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
-    struct Entry: Hashable { var key: Key; var toleranceExponent: Int; var fillRule: FillRule }
+    /// A cached shape's key: `toleranceExponent` nil for an exact shape (it serves every class).
+    struct Entry: Hashable { var key: Key; var toleranceExponent: Int?; var fillRule: FillRule }
     struct Table {
         var shapes: [Entry: GlyphShape] = [:]
         /// Insertion order, for eviction; `order[head...]` are live (a key may appear after its eviction
@@ -45,6 +47,7 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
     public let maxBytes: Int
 
     /// - Parameters:
+    ///   - limits: bounds every shape built through the cache must stay within.
     ///   - fastDistancePx: view px, clamped to 0…64 (non-finite or negative: 4).
     ///   - maxBytes: the cache's budget in bytes (≥ 0); `Int.max` keeps everything.
     public init(limits: ShapeLimits = .default, fastDistancePx: Double = 4, maxBytes: Int = Int.max) {
@@ -84,11 +87,13 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
                                 make: (_ tolerance: Double, _ fastDistance: Double) throws(E) -> GlyphShape) throws(E) -> GlyphShape {
         let t = viewTolerance / maxScale
         guard viewTolerance.isFinite, viewTolerance > 0, t.isNormal, t > 0 else { throw invalid(t) }
-        let entry = Entry(key: key, toleranceExponent: Int(t.exponent), fillRule: fillRule)
-        if let s = table.withLock({ $0.shapes[entry] }) { return s }
+        let exact = Entry(key: key, toleranceExponent: nil, fillRule: fillRule)
+        var entry = Entry(key: key, toleranceExponent: Int(t.exponent), fillRule: fillRule)
+        if let s = table.withLock({ $0.shapes[exact] ?? $0.shapes[entry] }) { return s }
         // The class serves scales from viewTolerance / (2·class) up: size the margin for the smallest.
         let cls = Self.toleranceClass(t)
         let shape = try make(cls, fastDistancePx * 2 * cls / viewTolerance)
+        if shape.tolerance == 0 { entry = exact }
         return table.withLock { t in
             if let existing = t.shapes[entry] { return existing }
             let size = shape.byteCount

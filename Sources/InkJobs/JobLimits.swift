@@ -35,5 +35,6 @@ public struct JobLimits: Sendable, Hashable {
     /// … or more than this many font entries (failed loads included).
     public var maxCachedFonts = 64
 
+    /// The default limits listed above.
     public init() {}
 }

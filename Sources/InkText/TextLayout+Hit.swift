@@ -29,6 +29,7 @@ public struct TextHit: Sendable, Hashable {
     public var attachment: String?
     /// Signed distance to the hit outline (or box), view px, negative inside.
     public var distance: Double
+    /// Ink, radius or box: how the hit was decided.
     public var kind: Kind
 }
 

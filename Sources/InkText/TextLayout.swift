@@ -101,6 +101,11 @@ public struct TextLayout: Sendable {
     /// Lays out `text`.
     ///
     /// - Parameters:
+    ///   - text: the text; offsets everywhere are UTF-16 offsets into it.
+    ///   - style: the font fallback chain and the size.
+    ///   - paragraph: wrap width, alignment, line limit, direction and origin.
+    ///   - links: UTF-16 ranges with tags; a range must be non-empty and inside the text.
+    ///   - attachments: inline boxes, each on a U+FFFC of the text.
     ///   - transform: layout → view (the space of query points and radii).
     ///   - tolerance: flattening tolerance, view px.
     ///   - cache: glyph shapes are shared through it (one per font, glyph and size class); the process-wide

@@ -58,6 +58,7 @@ public struct ParagraphStyle: Sendable, Hashable {
     }
     /// Wrap width, layout px (nil: no wrapping, only explicit newlines break lines).
     public var width: Double?
+    /// Where each line's content sits within `width` (ignored without a width).
     public var alignment: Alignment
     /// Most lines; the last kept line ends with "…" when text was cut (nil: no limit).
     public var maxLines: Int?

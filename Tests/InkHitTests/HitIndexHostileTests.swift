@@ -43,7 +43,7 @@ struct HitIndexHostileTests {
 
     /// Found while writing the test above (fixed): r = +∞ searched only a ±1e12 px window, so a point 1e15 px
     /// away missed at r = ∞ but hit at r = 1e300. Also checked: a finite
-    /// point beyond ~1e154 px misses at any r (its squared distance overflows), though DESIGN.md promises
+    /// point beyond ~1e154 px misses at any r (its squared distance overflows), though the hit rule promises
     /// "+∞ means nearest glyph anywhere".
     @Test func infiniteRadiusReachesPointsFarFromThePage() throws {
         var b = HitIndex.Builder()
@@ -146,7 +146,7 @@ struct HitIndexHostileTests {
         }
     }
 
-    /// DESIGN.md: ≤ 64 bytes per placement beyond the shapes. Before the page grid bounded its entries, a
+    /// The budget: ≤ 64 bytes per placement beyond the shapes. Before the page grid bounded its entries, a
     /// few placements spanning the whole page among many small ones were listed in every page cell, so
     /// memory grew as n^1.5 (measured: 20,000 + 60 big → ~600 B per placement; 1,000,000 + 1,000 big →
     /// 8 GB and 47 s to build).

@@ -4,7 +4,7 @@ import InkJobs
 
 /// The curve-exact example jobs: every point at least 0.05 px from a deciding boundary must match.
 struct ExampleJobTests {
-    /// `example`: shared/examples; `heldout`: 16 jobs made by scripts/curve_exact (Latin with kerning,
+    /// `example`: two jobs made outside this project with a curve-exact tool; `heldout`: 16 jobs made by scripts/curve_exact (Latin with kerning,
     /// ligatures, marks, astral letters, CJK, overlapping glyphs, 200 px singles, 30° rotation, 2.5× scale,
     /// radius 0 / 2 / 3.5); `stress`: 12 more (make_stress_jobs.py: other DejaVu styles, 7 to 150 px,
     /// shear, 3 × 0.7 scale, y-flip, 73° rotation, radius 1 to 8).

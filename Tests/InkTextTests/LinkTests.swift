@@ -149,7 +149,7 @@ func spaceAfterLinkAtLineEndNeverHitsIt(_ radius: Double) throws {
     #expect(l.caret(at: Point(500, 1000))?.utf16 == 16)
 }
 
-/// DESIGN.md: "a non-finite query point is a miss" — `hit` and `link` guard it, `caret` must too.
+/// The hit rule: "a non-finite query point is a miss" — `hit` and `link` guard it, `caret` must too.
 @Test func caretAtNonFinitePointIsNil() throws {
     let l = try layout("alpha beta", size: 20)
     for p in [Point(.nan, 3), Point(3, .nan), Point(.infinity, 3), Point(3, -.infinity)] {
