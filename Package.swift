@@ -57,6 +57,8 @@ let package = Package(
             name: "DocumentationSnippetTests",
             dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText", "InkJobs"]
         ),
+        // The built `ink-hit` binary run as a process: exit statuses, stdin and files, every subcommand.
+        .testTarget(name: "InkHitCLITests", dependencies: ["InkJobs", "InkTestSupport"]),
         .testTarget(
             name: "InkJobsTests",
             dependencies: ["InkJobs", "InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"],

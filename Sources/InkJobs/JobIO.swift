@@ -72,6 +72,7 @@ public final class JobInput {
         var line: [UInt8] = []
         var length = 0                      // bytes of the line so far, kept or not
         var readAny = false
+        var last: UInt8 = 0                 // the line's last byte, kept or not
         var ended = false
         while !ended {
             if start == end {
@@ -91,12 +92,16 @@ public final class JobInput {
             }
             let piece = stop - start
             if length + piece <= maxBytes + 1 { line.append(contentsOf: chunk[start..<stop]) }   // +1: a "\r"
+            if piece > 0 { last = chunk[stop - 1] }
             length += piece
             ended = stop < end
             start = ended ? stop + 1 : end
         }
         guard readAny else { return nil }
-        if length <= maxBytes + 1, line.last == 0x0D { line.removeLast(); length -= 1 }
+        if length > 0, last == 0x0D {       // a "\r" before the "\n" is not part of the line, kept or not
+            if length <= maxBytes + 1 { line.removeLast() }
+            length -= 1
+        }
         guard length <= maxBytes else { return .tooLong(bytes: length) }
         return .text(String(decoding: line, as: UTF8.self))
     }

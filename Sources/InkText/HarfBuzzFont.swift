@@ -33,6 +33,14 @@ final class HarfBuzzFont: @unchecked Sendable {
         hb_font_make_immutable(hbFont)
     }
 
+    /// The bytes HarfBuzz reads (its blob's data and length), for tests that check it reads the font's own
+    /// bytes in place.
+    var blobData: (address: UnsafeRawPointer?, count: Int) {
+        var n: UInt32 = 0
+        let p = hb_blob_get_data(blob, &n)
+        return (p.map { UnsafeRawPointer($0) }, Int(n))
+    }
+
     deinit {
         hb_font_destroy(hbFont)
         hb_face_destroy(face)
