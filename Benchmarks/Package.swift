@@ -3,7 +3,7 @@
 // on InkHit never resolves the benchmark harness. Run from this directory:
 //
 //   swift package --allow-writing-to-package-directory benchmark          # all benchmarks (release)
-//   swift package benchmark thresholds check --filter '.*\.query\..*\.(batch|single)'   # 0 allocations/query
+//   swift package benchmark thresholds check --filter '.*\.query\..*\.(batch|unsafe|single)'   # 0 allocations/query
 //   swift run -c release ink-bench-summary                                # the table of BENCHMARKS.md
 //
 // See README.md here and BENCHMARKS.md at the repository root.
@@ -19,17 +19,23 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
-        // Workloads ("page", rotated page, '@', CJK line, scaling) and the Swift baselines that need only
-        // InkHit's public API: brute force over stored edges, per-character glyph boxes.
+        // Workloads ("page", rotated page, '@', CJK line, scaling; laid out with InkText's TextLayout), the
+        // CJK-fallback layout workload, and the Swift baselines that need only InkHit's public API: brute force
+        // over stored edges (SplitMix64.swift and BruteForce.swift are symlinks to the library's test support,
+        // Tests/InkTestSupport/, so tests, fuzzers and benchmarks share one generator and one oracle),
+        // per-character glyph boxes.
         .target(
             name: "InkBenchSupport",
             dependencies: [
                 .product(name: "InkGeometry", package: "InkHit"),
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
-                .product(name: "InkJobs", package: "InkHit"),
+                .product(name: "InkText", package: "InkHit"),
             ]
         ),
+        // Not API: a malloc/calloc/realloc/aligned-alloc wrapper that counts bytes (linked into
+        // ink-bench-summary only; the package-benchmark suite has its own interposer).
+        .target(name: "CMallocCounter"),
         // Not API: the system FreeType for the coverage-bitmap baseline (its own rasteriser, independent of
         // InkHit's flattening). Kept apart from InkFreeType's shim so the two never meet in one Swift file.
         .systemLibrary(
@@ -51,19 +57,23 @@ let package = Package(
                 .product(name: "InkGeometry", package: "InkHit"),
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
+                .product(name: "InkText", package: "InkHit"),
             ],
             path: "Benchmarks/InkHitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // One run → the whole table of BENCHMARKS.md (medians, ratios, wrong answers, memory, peak RSS);
         // also a small driver for perf / callgrind (`ink-bench-summary profile`).
+        // Also `ink-bench-summary compare`, the machine-readable subset scripts/bench-compare.sh runs on two
+        // commits.
         .executableTarget(
             name: "ink-bench-summary",
             dependencies: [
-                "InkBenchSupport", "InkBenchRaster",
+                "InkBenchSupport", "InkBenchRaster", "CMallocCounter",
                 .product(name: "InkGeometry", package: "InkHit"),
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
+                .product(name: "InkText", package: "InkHit"),
             ]
         ),
     ]

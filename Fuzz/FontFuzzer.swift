@@ -1,6 +1,7 @@
-// Fuzzer for the font path: bytes → Font(bytes:) → outlines of a bounded set of glyphs → ShapeCache /
-// GlyphShape → HitIndex → queries. Every step must return a typed error or an answer; answers obey the
-// index's own invariants (contains == hit at r = 0, hits grow with r, a non-finite point misses).
+// Fuzzer for the font path: bytes → Font(bytes:) → outlines of a bounded set of glyphs → GlyphPlacement →
+// FontShapeCache / GlyphShape → HitIndex → queries. Every step must return a typed error or an answer;
+// answers obey the index's own invariants (contains == hit at r = 0, allHits grow with r, a non-finite point
+// misses), and a placement's outline in view px stays inside its view bounds.
 // Seeds: system fonts (and subsets of them) copied by scripts/fuzz.sh at run time.
 
 import InkGeometry
@@ -36,19 +37,24 @@ enum FontFuzz {
 
         // Glyph ids: the first few (.notdef, composites of common fonts live early), some through the cmap,
         // the last one, and one past the end.
-        var glyphs: [UInt32] = Array(0..<UInt32(min(font.glyphCount, maxGlyphs / 2)))
-        for scalar in "Hagoé%ÅﬁW" .unicodeScalars { if let g = font.glyphIndex(for: scalar) { glyphs.append(g) } }
-        if font.glyphCount > 0 { glyphs.append(UInt32(font.glyphCount - 1)) }
+        var glyphs: [GlyphID] = (0..<UInt32(min(font.glyphCount, maxGlyphs / 2))).map { GlyphID($0) }
+        for scalar in "Hagoé%ÅﬁW" .unicodeScalars { if let g = font.glyph(for: scalar) { glyphs.append(g) } }
+        if font.glyphCount > 0 { glyphs.append(GlyphID(UInt32(font.glyphCount - 1))) }
         let stride = max(1, font.glyphCount / (maxGlyphs / 2))
         var g = 0
-        while g < font.glyphCount && glyphs.count < maxGlyphs + 12 { glyphs.append(UInt32(g)); g += stride }
+        while g < font.glyphCount && glyphs.count < maxGlyphs + 12 { glyphs.append(GlyphID(UInt32(g))); g += stride }
 
-        let outOfRange = UInt32(font.glyphCount)
+        let outOfRange = GlyphID(UInt32(font.glyphCount))
         if (try? font.outline(glyph: outOfRange)) != nil { violated("glyph \(outOfRange) out of range loaded") }
+        do {
+            try GlyphPlacement(font: font, glyph: outOfRange, size: 16).validate()
+            violated("placement of glyph \(outOfRange) out of range validated")
+        } catch {
+            guard case .glyphOutOfRange = error else { violated("out-of-range placement refused with \(error)") }
+        }
 
-        let cache = ShapeCache(limits: ShapeLimits(maxEdges: 200_000))
+        let cache = FontShapeCache(limits: ShapeLimits(maxEdges: 200_000))
         var builder = HitIndex.Builder()
-        let k = 16 / Double(font.unitsPerEm)
         var x = 0.0
         for (n, glyph) in glyphs.enumerated() {
             let outline: GlyphOutline
@@ -72,28 +78,45 @@ enum FontFuzz {
             _ = font.kerning(glyph, glyphs[(n + 1) % glyphs.count])
 
             // Two placements: a 16 px line and a large rotated copy (finer tolerance class).
-            let t1 = AffineTransform(a: k, b: 0, c: 0, d: -k, tx: x, ty: 20)
-            let t2 = AffineTransform(a: 10 * k, b: 0, c: 0, d: -10 * k, tx: 0, ty: 0)
-                .concatenating(.rotation(0.3)).concatenating(.translation(40, 300))
-            for t in n % 5 == 0 ? [t1, t2] : [t1] {
+            let p1 = GlyphPlacement(font: font, glyph: glyph, size: 16, origin: Point(x, 20))
+            let p2 = GlyphPlacement(font: font, glyph: glyph, size: 160,
+                                    transform: AffineTransform.rotation(0.3).concatenating(.translation(40, 300)))
+            for p in n % 5 == 0 ? [p1, p2] : [p1] {
                 do {
-                    let shape = try cache.shape(font: font, glyph: glyph, viewTolerance: builder.tolerance, transform: t)
-                    try builder.add(shape, transform: t)
-                } catch let e as FontError {
-                    if e.description.isEmpty { violated("empty message") }
-                } catch let e as ShapeError {
-                    if e.description.isEmpty { violated("empty message") }
-                } catch let e as HitIndexError {
-                    // Corrupt fonts may have coordinates that land beyond the view limits; nothing else.
-                    guard case .coordinateOutOfRange = e else { violated("unexpected HitIndexError \(e)") }
+                    let k = try builder.add(p, cache: cache)
+                    checkPlacement(p, placement: k)
                 } catch {
-                    violated("untyped error \(error)")
+                    if error.description.isEmpty { violated("empty message") }
+                    // Corrupt fonts may have coordinates that land beyond the view limits; the index refuses
+                    // nothing else of these placements.
+                    if case .placement(let e) = error, e != .coordinateOutOfRange(placement: builder.count) {
+                        violated("unexpected HitIndexError \(e)")
+                    }
                 }
             }
             x += 9
         }
         let index = builder.build()
         query(index)
+    }
+
+    /// The placement's outline in view px (`outline(into:)`) lies in its view bounds (`viewBounds()`: the
+    /// control box mapped by `fontUnitsToView`), up to the rounding of the mapping.
+    static func checkPlacement(_ p: GlyphPlacement, placement k: Int) {
+        var sink = BoundsSink()
+        let vb: Rect
+        do {
+            try p.outline(into: &sink)
+            vb = try p.viewBounds()
+        } catch {
+            violated("placement \(k) was added but its outline or view bounds fail: \(error)")
+        }
+        let b = sink.bounds
+        guard !b.isEmpty else { return }
+        let slack = 1e-9 * max(1, abs(vb.minX), abs(vb.maxX), abs(vb.minY), abs(vb.maxY))
+        if !(b.minX >= vb.minX - slack && b.maxX <= vb.maxX + slack && b.minY >= vb.minY - slack && b.maxY <= vb.maxY + slack) {
+            violated("placement \(k): outline bounds \(b) outside view bounds \(vb)")
+        }
     }
 
     static func query(_ index: HitIndex) {
@@ -114,7 +137,7 @@ enum FontFuzz {
             var hadHit = false
             for r in [0, 3.5, Double.infinity] {
                 let h = index.hit(at: p, radius: r)
-                let all = index.hits(at: p, radius: r)
+                let all = index.allHits(at: p, radius: r)
                 if !p.isFinite && (h != nil || !all.isEmpty) { violated("non-finite point hit") }
                 if hadHit && h == nil { violated("hit vanished as r grew to \(r) at \(p)") }
                 let set = Set(all.map(\.placement))

@@ -1,10 +1,13 @@
 // Structure-aware fuzzer for InkGeometry + InkHit (fontations' fuzz_skrifa_outline.rs style): the input
 // bytes decode into outline-sink calls, a flattening tolerance, grid limits, placements with transforms
 // (degenerate and non-finite included), radii and query points. Every call must return a typed error or
-// an answer, and the answers must agree with brute force over the shape's stored edges:
+// an answer, and the answers must agree with brute force over the shape's stored edges — the library's one
+// oracle, `BruteForce` (Tests/InkTestSupport/BruteForce.swift, compiled in by scripts/fuzz.sh):
 // - GlyphShape: winding == brute-force winding, distance == brute-force distance (away from edges);
-// - HitIndex: contains / hit / hits agree with brute force in view space away from decision boundaries;
-//   hits only grow with the radius; hit() is consistent with hits().
+// - HitIndex: contains / hit / allHits agree with brute force in view space away from decision boundaries
+//   (where the nearest placement is clear of the tie rule's window, hit() picks the oracle's placement);
+//   allHits only grow with the radius; hit() is consistent with allHits(); the batch calls (hits(for:),
+//   hits(for:into:), concurrentHits) answer exactly as hit(at:) does point by point.
 // Build: scripts/fuzz.sh. Run one input: .build-fuzz/bin/geometry-fuzzer FILE.
 
 #if canImport(Glibc)
@@ -62,11 +65,10 @@ enum GeometryFuzz {
                 shape = try GlyphShape(polygon: Polygon(contours: contours), tolerance: tolerance.isFinite ? abs(tolerance) : 0,
                                        limits: limits)
             }
-        } catch let e as ShapeError {
-            if e.description.isEmpty { violated("empty ShapeError message") }
-            return
         } catch {
-            violated("GlyphShape threw a non-ShapeError: \(error)")
+            // Typed throws: only a ShapeError can get here.
+            if error.description.isEmpty { violated("empty ShapeError message") }
+            return
         }
         fuzzContext.append("shape: \(shape.edgeCount) edges, tolerance \(shape.tolerance), bounds \(shape.bounds)")
         checkShape(shape, &r)
@@ -79,11 +81,13 @@ enum GeometryFuzz {
         let edges = shape.storedEdges
         if edges.count != shape.edgeCount { violated("storedEdges.count != edgeCount") }
         if edges.count > maxEdges { violated("more edges than the limit: \(edges.count)") }
-        for (a, b) in edges where !a.isFinite || !b.isFinite { violated("non-finite stored edge \(a) \(b)") }
+        for e in edges where !e.start.isFinite || !e.end.isFinite { violated("non-finite stored edge \(e)") }
         let b = shape.bounds
         if edges.isEmpty != b.isEmpty { violated("bounds \(b) vs \(edges.count) edges") }
         if !b.isEmpty && !b.isFinite { violated("non-finite bounds \(b)") }
         let scale = b.isEmpty ? 1 : max(1, abs(b.minX), abs(b.maxX), abs(b.minY), abs(b.maxY))
+        // The oracle over the shape's own units (one placement, identity transform).
+        let oracle = BruteForce(shapes: [shape], transforms: [.identity])
 
         for p in probes(shape, edges, &r) {
             let w = shape.winding(at: p)
@@ -93,13 +97,11 @@ enum GeometryFuzz {
                 if w != 0 || shape.distance(to: p) != .infinity { violated("non-finite point \(p) answered") }
                 continue
             }
-            var bd2 = Double.infinity
-            for (a, e) in edges { bd2 = min(bd2, Segment.distanceSquared(p, a, e)) }
-            let bd = bd2.squareRoot()
+            let bd = oracle.distance(0, p)
             let pScale = max(scale, abs(p.x), abs(p.y))
             // Winding: exact for the stored polygon away from its edges.
             if bd > 1e-9 * pScale {
-                let bw = Winding.number(p, edges: edges)
+                let bw = oracle.winding(0, p)
                 if w != bw { violated("winding \(w) != brute \(bw) at \(p) (distance \(bd))") }
             }
             // Distance: exact up to Float rounding of the stored edge vectors. Known InkHit issue (reported;
@@ -115,7 +117,7 @@ enum GeometryFuzz {
     }
 
     /// Query points in shape units: from the input, the box corners and centre, and points just beside edges.
-    static func probes(_ shape: GlyphShape, _ edges: [(Point, Point)], _ r: inout ByteReader) -> [Point] {
+    static func probes(_ shape: GlyphShape, _ edges: [Segment], _ r: inout ByteReader) -> [Point] {
         var out: [Point] = []
         for _ in 0..<Int(r.u8() % 8) { out.append(r.point()) }
         let b = shape.bounds
@@ -125,7 +127,7 @@ enum GeometryFuzz {
         let step = max(1, edges.count / 12)
         var k = Int(r.u8()) % max(1, step)
         while k < edges.count {
-            let (a, e) = edges[k]
+            let a = edges[k].start, e = edges[k].end
             let m = a.lerp(e, 0.37)
             let n = Point(-(e.y - a.y), e.x - a.x)
             let len = n.length
@@ -144,8 +146,10 @@ enum GeometryFuzz {
 
     struct Placed {
         var transform: AffineTransform
-        var viewEdges: [(Point, Point)]
+        var edgeCount: Int
         var kappa: Double
+        /// The `e` of the tie rule: the longer side of the placement's view box.
+        var extent: Double
         /// View position of a corner of the shape's box: the index maps points into the shape through their
         /// offset from (about) there.
         var anchor: Point
@@ -155,14 +159,25 @@ enum GeometryFuzz {
         let toleranceChoice = r.u8() % 4
         var builder: HitIndex.Builder
         switch toleranceChoice {
-        case 0: builder = HitIndex.Builder()
-        case 1: builder = HitIndex.Builder(tolerance: 1e30)
+        case 0:
+            builder = HitIndex.Builder()
+            if builder.tolerance != HitIndex.defaultTolerance { violated("default builder at tolerance \(builder.tolerance)") }
+        case 1:
+            do { builder = try HitIndex.Builder(tolerance: 1e30) } catch { violated("tolerance 1e30 refused: \(error)") }
         default:
+            // A tolerance is accepted exactly when it is finite and > 0, and refused with its own value.
             let t = r.magnitude()
-            do { builder = try HitIndex.Builder(validating: t) } catch {
-                if t.isFinite && t > 0 { violated("valid tolerance \(t) refused") }
-                builder = HitIndex.Builder(tolerance: t)
-                if builder.tolerance != HitIndex.defaultTolerance { violated("invalid tolerance \(t) not replaced by the default") }
+            do {
+                builder = try HitIndex.Builder(tolerance: t)
+                if !(t.isFinite && t > 0) { violated("invalid tolerance \(t) accepted") }
+                if builder.tolerance != t { violated("tolerance \(t) stored as \(builder.tolerance)") }
+            } catch {
+                if t.isFinite && t > 0 { violated("valid tolerance \(t) refused: \(error)") }
+                guard case .invalidTolerance(let bad) = error, bad == t || (bad.isNaN && t.isNaN) else {
+                    violated("tolerance \(t) refused with \(error)")
+                }
+                if error.description.isEmpty { violated("empty HitIndexError message") }
+                builder = HitIndex.Builder()
             }
         }
         var placed: [Placed] = []
@@ -175,9 +190,10 @@ enum GeometryFuzz {
                 if k != placed.count { violated("placement index \(k), expected \(placed.count)") }
                 let sv = t.singularValues
                 let b = shape.bounds
-                placed.append(Placed(transform: t, viewEdges: shape.storedEdges.map { (t.apply($0.0), t.apply($0.1)) },
-                                     kappa: sv.max / sv.min,
-                                     anchor: b.isEmpty ? Point(t.tx, t.ty) : t.apply(Point(b.minX, b.minY))))
+                let vb = shape.bounds.applying(t)
+                placed.append(Placed(transform: t, edgeCount: shape.edgeCount, kappa: sv.max / sv.min,
+                                     extent: max(vb.width, vb.height),
+                                     anchor: b.isEmpty ? Point(t.tx, t.ty) : Point(b.minX, b.minY).applying(t)))
             } catch {
                 if error.description.isEmpty { violated("empty HitIndexError message") }
                 // A refused transform must really be bad (non-finite, singular, too coarse, or out of range).
@@ -197,15 +213,19 @@ enum GeometryFuzz {
         for _ in 0..<Int(r.u8() % 6) { points.append(r.point()) }
         let shapeProbes = probes(shape, shape.storedEdges, &r)
         for (k, p) in placed.enumerated() where k < 3 {
-            for q in shapeProbes.prefix(24) { points.append(p.transform.apply(q)) }
+            for q in shapeProbes.prefix(24) { points.append(q.applying(p.transform)) }
         }
         var radii: [Double] = [0, r.magnitude(), r.magnitude()]
         radii.append([Double.infinity, 1e300, -1, .nan, 2.5, 1e-9][Int(r.u8() % 6)])
         let sortedRadii = radii.filter { !$0.isNaN }.map { max($0, 0) }.sorted()
 
         var edgeCount = 0
-        for p in placed { edgeCount += p.viewEdges.count }
-        let brute = edgeCount * points.count <= 400_000
+        for p in placed { edgeCount += p.edgeCount }
+        // The oracle: every placement's stored edges in view space, in Double.
+        let oracle = edgeCount * points.count <= 400_000
+            ? BruteForce(shapes: placed.map { _ in shape }, transforms: placed.map(\.transform)) : nil
+
+        checkBatches(index, points, radii: radii)
 
         for p in points {
             let c = index.contains(p)
@@ -213,7 +233,7 @@ enum GeometryFuzz {
             if c != (h0 != nil) { violated("contains \(c) but hit(r: 0) \(String(describing: h0)) at \(p)") }
             if let h0, !h0.isInside || !(h0.distance <= 0) { violated("r = 0 hit not inside: \(h0)") }
             guard p.isFinite else {
-                for rad in radii where index.hit(at: p, radius: rad) != nil || !index.hits(at: p, radius: rad).isEmpty {
+                for rad in radii where index.hit(at: p, radius: rad) != nil || !index.allHits(at: p, radius: rad).isEmpty {
                     violated("non-finite point \(p) hit at radius \(rad)")
                 }
                 continue
@@ -231,7 +251,7 @@ enum GeometryFuzz {
             let rounding = 1e-6 * max(1, abs(p.x), abs(p.y), page) * placed.reduce(1) { max($0, min($1.kappa, 1e6)) }
             for rad in sortedRadii where !(farFromPage && rad > 1e11) {
                 let h = index.hit(at: p, radius: rad)
-                let all = index.hits(at: p, radius: rad)
+                let all = index.allHits(at: p, radius: rad)
                 let set = Set(all.map(\.placement))
                 let nearOutline = all.contains { abs($0.distance) <= rounding } || (h.map { abs($0.distance) <= rounding } ?? false)
                     || abs(rad) <= rounding
@@ -244,25 +264,61 @@ enum GeometryFuzz {
                 if (h == nil) != all.isEmpty { violated("hit \(String(describing: h)) but hits \(all) at \(p) r \(rad)") }
                 if let h {
                     if !set.contains(h.placement) { violated("hit \(h) not among hits \(all)") }
-                    if !h.isInside, let first = all.first, first.isInside || first.distance < h.distance - 1e-9 * (1 + abs(h.distance)) {
-                        violated("hit \(h) is not the nearest of \(all) at \(p) (x bits \(p.x.bitPattern), y bits \(p.y.bitPattern)), r \(rad)")
+                    // The nearest, or a placement that ties with it (the tie rule: within 1e-6 × (d* + max(e)) of
+                    // the least distance d*, the topmost wins).
+                    if !h.isInside, let first = all.first, first.isInside
+                        || h.distance - first.distance > tieWindow(first.distance, placed)
+                            + 1e-9 * (1 + abs(h.distance)) {
+                        violated("hit \(h) is neither the nearest of \(all) nor tied with it at \(p) (x bits \(p.x.bitPattern), y bits \(p.y.bitPattern)), r \(rad)")
                     }
                 }
                 previous = set
                 previousHit = h != nil
             }
-            if brute { compareWithBruteForce(index, placed, p, radii: sortedRadii) }
+            if let oracle { compareWithBruteForce(index, placed, oracle, p, radii: sortedRadii) }
         }
     }
 
-    static func compareWithBruteForce(_ index: HitIndex, _ placed: [Placed], _ p: Point, radii: [Double]) {
+    /// How far beyond the least distance `d` a placement may still tie with the nearest one (view px): the
+    /// tie rule's `1e-6 × (d* + max(e_p, e_k*))` with the largest extent of any placement (which placement is
+    /// `k*` among equally near ones is the index's choice).
+    static func tieWindow(_ d: Double, _ placed: [Placed]) -> Double {
+        1e-6 * (d + placed.reduce(0) { max($0, $1.extent) })
+    }
+
+    /// The batch forms answer exactly what `hit(at:radius:)` answers point by point: `hits(for:)`,
+    /// `hits(for:into:)` into an array of another length (it must be resized) and into the same array again,
+    /// `unsafeHits` on raw buffers, and `concurrentHits` split into a few chunks.
+    static func checkBatches(_ index: HitIndex, _ points: [Point], radii: [Double]) {
+        var reused: [Hit?] = [Hit(placement: -1, distance: 0, isInside: false)]
+        for rad in radii {
+            let expected = points.map { index.hit(at: $0, radius: rad) }
+            func same(_ got: [Hit?], _ call: String) {
+                if got.count != expected.count { violated("\(call) gave \(got.count) answers for \(points.count) points") }
+                for (k, (g, e)) in zip(got, expected).enumerated() where g != e {
+                    violated("\(call) at r \(rad), point \(k) \(points[k]): \(String(describing: g)), hit(at:) \(String(describing: e))")
+                }
+            }
+            same(index.hits(for: points, radius: rad), "hits(for:)")
+            index.hits(for: points, radius: rad, into: &reused)
+            same(reused, "hits(for:into:)")
+            for i in reused.indices { reused[i] = Hit(placement: -1, distance: 0, isInside: false) }   // stale answers
+            index.hits(for: points, radius: rad, into: &reused)
+            same(reused, "hits(for:into:) reusing its array")
+            var raw = [Hit?](repeating: nil, count: points.count)
+            points.withUnsafeBufferPointer { p in raw.withUnsafeMutableBufferPointer { index.unsafeHits(for: p, radius: rad, into: $0) } }
+            same(raw, "unsafeHits(for:into:)")
+            same(index.concurrentHits(for: points, radius: rad, chunks: 1 + points.count % 3), "concurrentHits(for:)")
+        }
+    }
+
+    static func compareWithBruteForce(_ index: HitIndex, _ placed: [Placed], _ oracle: BruteForce, _ p: Point,
+                                      radii: [Double]) {
         guard !placed.isEmpty else { return }
         var inside: [Bool] = [], dist: [Double] = []
         var margin = 0.0
-        for pl in placed {
-            var w = 0, d2 = Double.infinity
-            for (a, b) in pl.viewEdges { w += Winding.crossing(p, a, b); d2 = min(d2, Segment.distanceSquared(p, a, b)) }
-            inside.append(w != 0); dist.append(d2.squareRoot())
+        for (k, pl) in placed.enumerated() {
+            inside.append(oracle.inside(k, p)); dist.append(oracle.distance(k, p))
             // The index stores each placement's inverse and its anchor (a corner of the glyph box, relative
             // to a page-grid cell corner) as Float32: answers are exact up to ~1e-7 of the view distances
             // involved — from the point to the anchor, and from the anchor to its page cell (up to the
@@ -293,7 +349,21 @@ enum GeometryFuzz {
                 if abs(h.distance - dist[h.placement]) > margin + 1e-9 * dist[h.placement] {
                     violated("hit distance \(h.distance) != brute \(dist[h.placement]) for placement \(h.placement) at \(p)")
                 }
-                if h.distance > dmin + margin { violated("hit \(h) is not the nearest (brute force \(dmin))") }
+                if h.distance > dmin + margin + tieWindow(dmin, placed) {
+                    violated("hit \(h) is neither the nearest nor tied with it (brute force \(dmin))")
+                }
+                // The oracle's placement (nearest, ties → topmost) where rounding cannot change it: every other
+                // placement is either beyond the tie window (1e-6 × (d* + max(e))) by more than twice the margin,
+                // or the same placement again (same transform: the index stores it bit for bit the same, so the
+                // two tie exactly and the topmost must win).
+                if let o = oracle.hit(p, radius: rad), o.placement != h.placement {
+                    let w = o.placement
+                    let decided = dist.indices.allSatisfy { k in
+                        k == w || placed[k].transform == placed[w].transform
+                            || abs(dist[k] - dist[w]) > 2 * margin + tieWindow(dist[w], placed)
+                    }
+                    if decided { violated("hit \(h) but the oracle's answer (ties → topmost) is \(o) at \(p), r \(rad), distances \(dist)") }
+                }
             }
         }
     }

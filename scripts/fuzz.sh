@@ -15,7 +15,10 @@
 #
 # The package's modules are compiled with swiftc directly (one object per module, whole-module, -O,
 # AddressSanitizer and libFuzzer coverage), so no executable target is added to Package.swift; the C shims
-# come in through their module maps (-I Sources/C…) and pkg-config flags. Everything lands in
+# come in through their module maps (-I Sources/C…) and pkg-config flags. Fuzzers that check answers
+# against brute force get the library's test support compiled in (Tests/InkTestSupport: SplitMix64,
+# BruteForce, TestShapes — one generator and one oracle for tests, fuzzers and benchmarks; not TestFonts,
+# which needs the fonts of the test suite). Everything lands in
 # .build-fuzz/ (git-ignored): mods/ and obj/ (modules), bin/ (fuzzers), seeds/ (generated each run),
 # corpus/ (what the fuzzers learnt, kept between runs), findings/ (crashers, timeouts, OOMs).
 set -euo pipefail
@@ -23,6 +26,7 @@ cd "$(dirname "$0")/.."
 
 B=.build-fuzz
 TARGETS=(font geometry jobs)
+TEST_SUPPORT=(Tests/InkTestSupport/SplitMix64.swift Tests/InkTestSupport/BruteForce.swift Tests/InkTestSupport/TestShapes.swift)
 declare -A MAX_LEN=([font]=800000 [geometry]=4096 [jobs]=16384)
 SWIFTFLAGS=(-O -g -parse-as-library -swift-version 6)
 FUZZ=(-sanitize=fuzzer,address)
@@ -68,13 +72,18 @@ build() {
   mkdir -p "$B/mods" "$B/obj" "$B/bin"
   local i
   for i in "${!MODULES[@]}"; do module "${MODULES[$i]}" "${MODULES[@]:0:$i}"; done
-  local t file
+  local t file extra
   for t in "${TARGETS[@]}"; do
-    case $t in font) file=FontFuzzer ;; geometry) file=GeometryFuzzer ;; jobs) file=JobFuzzer ;; esac
-    newer "$B/bin/$t-fuzzer" "Fuzz/$file.swift" Fuzz/Support "$B/obj" || continue
+    extra=()
+    case $t in
+      font) file=FontFuzzer ;;
+      geometry) file=GeometryFuzzer; extra=("${TEST_SUPPORT[@]}") ;;     # brute-force comparisons
+      jobs) file=JobFuzzer ;;
+    esac
+    newer "$B/bin/$t-fuzzer" "Fuzz/$file.swift" Fuzz/Support "${extra[@]}" "$B/obj" scripts/fuzz.sh || continue
     echo "fuzz: linking $t-fuzzer" >&2
     swiftc "${SWIFTFLAGS[@]}" "${FUZZ[@]}" -module-name "${file}Main" "${INCLUDES[@]}" \
-      "Fuzz/$file.swift" Fuzz/Support/*.swift "$B"/obj/*.o "${PKG_LIBS[@]}" -o "$B/bin/$t-fuzzer" \
+      "Fuzz/$file.swift" Fuzz/Support/*.swift "${extra[@]}" "$B"/obj/*.o "${PKG_LIBS[@]}" -o "$B/bin/$t-fuzzer" \
       2> >(grep -v 'Cannot export local symbol' >&2)     # gold's noise about ASan's helper symbols
   done
 }

@@ -1,5 +1,5 @@
 import InkGeometry
-import InkHit
+@_spi(InkInternals) import InkHit
 
 /// One glyph of one font at one size and origin, seen through a layout → view transform: the one place the
 /// mapping from font units to view px is written.
@@ -48,6 +48,11 @@ public struct GlyphPlacement: Sendable, Hashable {
     ///
     /// - Throws: `FontError.invalidPlacement`, `.glyphOutOfRange`.
     public func validate() throws(FontError) {
+        try validate(viewPxPerEm: viewPxPerEm)
+    }
+
+    /// `validate()` with `viewPxPerEm` at hand.
+    func validate(viewPxPerEm em: Double) throws(FontError) {
         guard size.isFinite, size > 0 else {
             throw .invalidPlacement(reason: "size must be finite and > 0 (got \(DecimalText.string(size)))")
         }
@@ -55,7 +60,6 @@ public struct GlyphPlacement: Sendable, Hashable {
         guard Int(glyph.rawValue) < font.glyphCount else {
             throw .glyphOutOfRange(glyph: glyph, glyphCount: font.glyphCount)
         }
-        let em = viewPxPerEm
         guard em <= 1e9 else {
             throw .invalidPlacement(reason: "\(DecimalText.string(em)) view px per em (size × transform scale) is beyond "
                                     + "the ±1e9 px view range")
@@ -91,8 +95,21 @@ extension HitIndex.Builder {
     ///   scale, `.placement` when the index refuses it.
     @discardableResult
     public mutating func add(_ placement: GlyphPlacement, cache: FontShapeCache = .shared) throws(FontError) -> Int {
-        try placement.validate()
-        let shape = try cache.shape(for: placement, viewTolerance: tolerance)
-        do { return try add(shape, transform: placement.fontUnitsToView) } catch { throw .placement(error) }
+        let (shape, t, sv) = try placement.shape(cache: cache, viewTolerance: tolerance)
+        do { return try add(shape, transform: t, singularValues: sv) } catch { throw .placement(error) }
+    }
+}
+
+extension GlyphPlacement {
+    /// Not API: validates the placement and gets its shape, with the font-units → view transform and its
+    /// singular values worked out once (they decide the shape's size class and the index checks them), for
+    /// `HitIndex.Builder.add(_:transform:singularValues:)`.
+    @_spi(InkInternals)
+    public func shape(cache: FontShapeCache, viewTolerance: Double) throws(FontError) -> (GlyphShape, AffineTransform, SingularValues) {
+        let t = fontUnitsToView
+        let sv = t.singularValues
+        try validate(viewPxPerEm: sv.max * Double(font.unitsPerEm))
+        let shape = try cache.shape(font: font, glyph: glyph, viewTolerance: viewTolerance, maxScale: sv.max)
+        return (shape, t, sv)
     }
 }

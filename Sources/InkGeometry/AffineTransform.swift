@@ -66,7 +66,14 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     /// is below `1e-12` times its largest, or it collapses everything to a point).
     public func inverted() -> AffineTransform? {
         guard isFinite else { return nil }
-        let smax = maxScale, smin = minScale
+        return inverted(singularValues: singularValues)
+    }
+
+    /// `inverted()` for a caller that already has this transform's ``singularValues`` (it skips computing them
+    /// again); `sv` must be them.
+    public func inverted(singularValues sv: SingularValues) -> AffineTransform? {
+        guard isFinite else { return nil }
+        let smax = sv.max, smin = sv.min
         guard smax > 0, smin > smax * 1e-12, smin.isNormal else { return nil }
         let det = determinant
         let inv = AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
@@ -125,9 +132,10 @@ extension Rect {
     public func applying(_ t: AffineTransform) -> Rect {
         guard !isEmpty else { return .empty }
         var r = Rect.empty
-        for p in [Point(minX, minY), Point(maxX, minY), Point(minX, maxY), Point(maxX, maxY)] {
-            r.expand(toInclude: p.applying(t))
-        }
+        r.expand(toInclude: Point(minX, minY).applying(t))
+        r.expand(toInclude: Point(maxX, minY).applying(t))
+        r.expand(toInclude: Point(minX, maxY).applying(t))
+        r.expand(toInclude: Point(maxX, maxY).applying(t))
         return r
     }
 }

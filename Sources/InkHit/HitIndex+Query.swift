@@ -17,7 +17,8 @@ extension HitIndex {
     /// placement anywhere. Allocates nothing.
     public func hit(at point: Point, radius: Double = 0) -> Hit? {
         let s = storage
-        return withExtendedLifetime(s) { s.bestHit(point.x, point.y, radius: radius) }
+        // r = 0 (and NaN or negative) goes straight to the inlined ink test.
+        return withExtendedLifetime(s) { radius > 0 ? s.bestHit(point.x, point.y, radius: radius) : s.inkHit(point.x, point.y) }
     }
 
     /// Every placement at one point: those whose ink contains `point` (view px) and, for `radius` > 0,
@@ -107,11 +108,6 @@ extension HitIndex.Storage {
         return max(abs(la) * w + abs(lc) * h, abs(lb) * w + abs(ld) * h)
     }
 
-    /// An upper bound on `extent` that reads only the record: the block of page cells its box touches.
-    @inline(__always) func extentBound(_ r: PlacementRecord) -> Double {
-        Double(max(Int(r.cellMaxX) - Int(r.cellMinX), Int(r.cellMaxY) - Int(r.cellMinY)) + 1) * cellSize
-    }
-
     /// `bestHit` at radius 0: the topmost placement listed in the point's own cell whose ink contains it,
     /// with its signed distance. Inlined into the batch loops, where the storage's fields stay in registers.
     @inline(__always) func inkHit(_ x: Double, _ y: Double) -> Hit? {
@@ -126,7 +122,7 @@ extension HitIndex.Storage {
 
     func bestHit(_ x: Double, _ y: Double, radius: Double) -> Hit? {
         guard radius > 0 else { return inkHit(x, y) }     // NaN and negatives count as 0
-        var near = Nearest(radius: radius)
+        var near = Nearest(radius: radius, slack: tieSlack)
         let own = cellOf(x, y)               // NaN and ±∞ fail its range guard
         if own >= 0 {
             // The point's own cell, topmost first: the first placement whose ink contains the point wins;
@@ -142,9 +138,7 @@ extension HitIndex.Storage {
                     let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
                     return Hit(placement: p, distance: -d, isInside: true)
                 }
-                let e = extentBound(rec)
-                let bound = near.bound(extent: e)
-                near.offer(viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: bound), p, bound: bound, extent: e)
+                near.offer(viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: near.bound), p)
             }
         } else if !(x.isFinite && y.isFinite) {
             return nil
@@ -152,17 +146,15 @@ extension HitIndex.Storage {
         // The rest of the window: placements not listed in the own cell (their boxes do not contain the
         // point, so only their distance matters).
         forEachCandidate(x, y, radius: radius, skipping: own) { p in
-            let e = extentBound(placements[p])
-            let bound = near.bound(extent: e)
-            near.offer(viewDistance(p, x, y, bound: bound), p, bound: bound, extent: e)
+            near.offer(viewDistance(p, x, y, bound: near.bound), p)
         }
         guard near.placement >= 0 else { return nil }
         if near.mayTie { return resolveTie(x, y, radius: radius, own: own, nearest: near) }
         return Hit(placement: near.placement, distance: near.distance, isInside: false)
     }
 
-    /// The second pass of the tie rule, when the first saw a candidate within the tie window of the nearest:
-    /// the topmost placement `p` with `d_p − d* ≤ 1e-6 × (d* + max(e_p, e_k*))`.
+    /// The second pass of the tie rule, when the first saw another candidate within the tie window of the
+    /// nearest: the topmost placement `p` with `d_p − d* ≤ 1e-6 × (d* + max(e_p, e_k*))`.
     func resolveTie(_ x: Double, _ y: Double, radius: Double, own: Int, nearest near: Nearest) -> Hit {
         let dStar = near.distance
         let rk = placements[near.placement]
@@ -183,41 +175,43 @@ extension HitIndex.Storage {
         return Hit(placement: winner, distance: winnerD, isInside: false)
     }
 
-    /// The nearest candidate of a radius query so far, and whether another one may tie with it.
+    /// The nearest candidate of a radius query so far, and the nearest of the others.
+    ///
+    /// Candidates are measured exactly up to the tie window above the nearest so far,
+    /// `bound = min(radius, d + 2e-6 × d + slack)` with `slack = 2e-6 × e_max` (the index's largest placement
+    /// extent): wider than the rule's `1e-6 × (d* + max(e_p, e_k*))`, so a candidate measured beyond its bound
+    /// can never tie with the final nearest (the bound only shrinks as the nearest does), and only the
+    /// runner-up's distance decides whether the second pass is needed.
     struct Nearest {
         let radius: Double
-        /// Least distance so far (view px) and its placement (-1: none within the radius yet).
+        let slack: Double
+        /// Least distance so far (view px; the radius until a candidate is within it) and its placement
+        /// (-1: none yet).
         private(set) var distance: Double
         private(set) var placement = -1
-        /// Least distance among the other candidates within the radius (measured exactly, or known to be
-        /// beyond the bound they were measured with).
+        /// Least distance among the other candidates measured within their bound.
         private var runnerUp = Double.infinity
-        /// Largest extent bound of any candidate so far.
-        private var extentMax = 0.0
+        /// The bound to measure the next candidate with.
+        private(set) var bound: Double
 
-        init(radius: Double) { self.radius = radius; distance = radius }
-
-        /// The bound to measure a candidate of extent bound `extent` with: the radius, or the tie window
-        /// above the nearest so far, whichever is smaller.
-        @inline(__always) func bound(extent: Double) -> Double {
-            placement < 0 ? radius : min(radius, distance + 2e-6 * (distance + max(extentMax, extent)))
+        @inline(__always) init(radius: Double, slack: Double) {
+            self.radius = radius; self.slack = slack
+            distance = radius; bound = radius
         }
 
-        /// A candidate's distance `d`, exact when ≤ `bound`.
-        @inline(__always) mutating func offer(_ d: Double, _ p: Int, bound: Double, extent: Double) {
-            if extent > extentMax { extentMax = extent }
-            // Beyond its bound: farther than the radius (never a hit), or known to be at least `bound` away.
-            if !(d <= bound) { if bound < radius { runnerUp = min(runnerUp, bound) }; return }
-            if placement < 0 || d < distance || (d == distance && p > placement) {
-                if placement >= 0 { runnerUp = min(runnerUp, distance) }
+        /// A candidate's distance `d` (exact when ≤ `bound`).
+        @inline(__always) mutating func offer(_ d: Double, _ p: Int) {
+            if d < distance || (placement < 0 && d <= distance) {
+                if placement >= 0 { runnerUp = distance }      // the old nearest was the least of the others
                 distance = d; placement = p
-            } else {
+                bound = min(radius, d + 2e-6 * d + slack)
+            } else if d <= bound {
                 runnerUp = min(runnerUp, d)
             }
         }
 
-        /// True when some other candidate may be within the tie window of the nearest.
-        var mayTie: Bool { runnerUp <= min(radius, distance + 2e-6 * (distance + extentMax)) }
+        /// True when another candidate may be within the tie window of the nearest.
+        var mayTie: Bool { runnerUp <= bound }
     }
 
     func allHits(_ x: Double, _ y: Double, radius: Double, into out: inout [Hit]) {

@@ -20,6 +20,8 @@ extension HitIndex {
         let originX: Double, originY: Double, invCell: Double, cellSize: Double
         let nx: Int, ny: Int
         let count: Int
+        /// `2e-6 ×` the longest side of any placement's view box: the constant part of the tie window.
+        let tieSlack: Double
 
         /// Bytes of the arena: records, views and page grid.
         var byteCount: Int { arena.byteCount }
@@ -45,8 +47,9 @@ extension HitIndex {
             shapes = table.shapes
             bounds = table.bounds
             nx = grid.nx; ny = grid.ny
-            cellSize = grid.cellSize; invCell = 1 / grid.cellSize
+            cellSize = grid.cellSize; invCell = grid.invCell
             originX = grid.originX; originY = grid.originY
+            tieSlack = 2e-6 * table.maxExtent
         }
     }
 
@@ -64,6 +67,8 @@ extension HitIndex {
         var bounds = Rect.empty
         /// Mean of (width + height) / 2 over placements with ink, and their number.
         var meanSize = 0.0, inked = 0
+        /// The longest side of any placement's view box.
+        var maxExtent = 0.0
 
         init(_ items: [Builder.Item]) {
             var shapeIndex: [ObjectIdentifier: UInt32] = [:]
@@ -72,9 +77,7 @@ extension HitIndex {
             anchors.reserveCapacity(items.count)
             var sumSize = 0.0
             for item in items {
-                let (shape, t) = (item.shape, item.transform)
-                let inv = t.inverted() ?? .identity    // the builder rejected singular transforms
-                let sv = t.singularValues
+                let (shape, t, inv, sv) = (item.shape, item.transform, item.inverse, item.singularValues)
                 var si = UInt32.max
                 var box = Rect.empty
                 if !shape.bounds.isEmpty {
@@ -84,6 +87,7 @@ extension HitIndex {
                     box = shape.bounds.applying(t)
                     bounds = bounds.union(box)
                     sumSize += (box.width + box.height) / 2
+                    maxExtent = max(maxExtent, box.width, box.height)
                     inked += 1
                 }
                 boxes.append(box)
@@ -102,7 +106,7 @@ extension HitIndex {
 
     /// Phase 2: the page grid's geometry, a uniform grid over the placements' boxes.
     struct PageGrid {
-        var originX = 0.0, originY = 0.0, cellSize = 1.0
+        var originX = 0.0, originY = 0.0, cellSize = 1.0, invCell = 1.0
         var nx = 0, ny = 0
 
         /// Most page-grid cells: a few per placement, never unbounded.
@@ -133,6 +137,7 @@ extension HitIndex {
             }
             while entries(cell) > maxEntries { cell *= 1.5 }
             cellSize = cell
+            invCell = 1 / cell
             originX = all.minX; originY = all.minY
             nx = Int((all.width / cell).rounded(.down)) + 1
             ny = Int((all.height / cell).rounded(.down)) + 1
@@ -140,7 +145,7 @@ extension HitIndex {
 
         /// The cells a view box touches (clamped to the grid).
         func cells(of b: Rect) -> (i0: Int, i1: Int, j0: Int, j1: Int) {
-            let inv = 1 / cellSize
+            let inv = invCell
             return (max(0, min(nx - 1, Int((b.minX - originX) * inv))), max(0, min(nx - 1, Int((b.maxX - originX) * inv))),
                     max(0, min(ny - 1, Int((b.minY - originY) * inv))), max(0, min(ny - 1, Int((b.maxY - originY) * inv))))
         }

@@ -142,9 +142,13 @@ extension HitIndex {
         /// Most placements one index may hold.
         public static let maxPlacements = 50_000_000
 
+        /// A placement as added: its shape, its transform, and what `add` worked out from the transform
+        /// (computed once: the build reuses them).
         struct Item {
             var shape: GlyphShape
             var transform: AffineTransform
+            var inverse: AffineTransform
+            var singularValues: SingularValues
         }
         var items: [Item] = []
 
@@ -173,11 +177,19 @@ extension HitIndex {
         ///   `.tooManyPlacements`. A failed `add` leaves the builder as it was.
         @discardableResult
         public mutating func add(_ shape: GlyphShape, transform: AffineTransform) throws(HitIndexError) -> Int {
+            guard transform.isFinite else { throw .nonFiniteTransform(placement: items.count) }
+            return try add(shape, transform: transform, singularValues: transform.singularValues)
+        }
+
+        /// Not API: `add(_:transform:)` with the transform's singular values already at hand (a caller that
+        /// needed them to choose the shape passes them on instead of having them computed again).
+        @_spi(InkInternals) @discardableResult
+        public mutating func add(_ shape: GlyphShape, transform: AffineTransform,
+                                 singularValues sv: SingularValues) throws(HitIndexError) -> Int {
             let k = items.count
             guard k < Self.maxPlacements else { throw .tooManyPlacements(limit: Self.maxPlacements) }
             guard transform.isFinite else { throw .nonFiniteTransform(placement: k) }
-            guard transform.inverted() != nil else { throw .singularTransform(placement: k) }
-            let sv = transform.singularValues
+            guard let inverse = transform.inverted(singularValues: sv) else { throw .singularTransform(placement: k) }
             let inView = shape.tolerance * sv.max
             if inView > tolerance * (1 + 1e-9) {
                 throw .shapeTooCoarse(placement: k, shapeTolerance: inView, required: tolerance)
@@ -190,7 +202,7 @@ extension HitIndex {
                 // Float32 inverse must stay meaningful.
                 guard sv.min * 1e30 > 1, sv.max < 1e30 else { throw .singularTransform(placement: k) }
             }
-            items.append(Item(shape: shape, transform: transform))
+            items.append(Item(shape: shape, transform: transform, inverse: inverse, singularValues: sv))
             return k
         }
 

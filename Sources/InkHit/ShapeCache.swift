@@ -21,22 +21,61 @@ import InkGeometry
 /// shapes: storing one more evicts the oldest entries until it fits (indexes that hold an evicted shape keep
 /// it alive). `count` and `byteCount` report its size.
 public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
+    // The lookup is `@inlinable` so that a client's cache (`ShapeCache<FontGlyph>` in InkFreeType, an
+    // embedder's) is specialized for its key: dictionary hashing without generic witness calls.
+
     /// A cached shape's key: `toleranceExponent` nil for an exact shape (it serves every class).
-    struct Entry: Hashable { var key: Key; var toleranceExponent: Int?; var fillRule: FillRule }
-    struct Table {
-        var shapes: [Entry: GlyphShape] = [:]
+    @usableFromInline struct Entry: Hashable {
+        @usableFromInline var key: Key
+        @usableFromInline var toleranceExponent: Int?
+        @usableFromInline var fillRule: FillRule
+        @inlinable init(key: Key, toleranceExponent: Int?, fillRule: FillRule) {
+            self.key = key; self.toleranceExponent = toleranceExponent; self.fillRule = fillRule
+        }
+        // Written out (not synthesized) so that they specialize with the lookup.
+        @inlinable static func == (l: Entry, r: Entry) -> Bool {
+            l.key == r.key && l.toleranceExponent == r.toleranceExponent && l.fillRule == r.fillRule
+        }
+        @inlinable func hash(into h: inout Hasher) {
+            h.combine(key)
+            h.combine(toleranceExponent ?? Int.min)
+            h.combine(fillRule == .nonZero)
+        }
+    }
+    @usableFromInline struct Table {
+        @usableFromInline var shapes: [Entry: GlyphShape] = [:]
         /// Insertion order, for eviction; `order[head...]` are live (a key may appear after its eviction
         /// only if it was stored again).
-        var order: [Entry] = []
-        var head = 0
-        var bytes = 0
+        @usableFromInline var order: [Entry] = []
+        @usableFromInline var head = 0
+        @usableFromInline var bytes = 0
+        @usableFromInline init() {}
+
+        /// Stores `shape` under `entry` unless another thread did first (then returns that one), evicting
+        /// the oldest entries to stay within `maxBytes`.
+        @inlinable mutating func store(_ shape: GlyphShape, _ entry: Entry, maxBytes: Int) -> GlyphShape {
+            if let existing = shapes[entry] { return existing }
+            let size = shape.byteCount
+            while bytes + size > maxBytes && head < order.count {
+                let old = order[head]
+                head += 1
+                if let s = shapes.removeValue(forKey: old) { bytes -= s.byteCount }
+            }
+            if head > 1024 && head * 2 > order.count { order.removeFirst(head); head = 0 }
+            guard bytes + size <= maxBytes else { return shape }     // larger than the whole budget
+            shapes[entry] = shape
+            order.append(entry)
+            bytes += size
+            return shape
+        }
     }
-    private final class LockedTable: @unchecked Sendable {
+    @usableFromInline final class LockedTable: @unchecked Sendable {
         private let lock = Lock()
         private var table = Table()                     // guarded by `lock`
-        func withLock<R>(_ body: (inout Table) -> R) -> R { lock.withLock { body(&table) } }
+        @usableFromInline init() {}
+        @usableFromInline func withLock<R>(_ body: (inout Table) -> R) -> R { lock.withLock { body(&table) } }
     }
-    private let table = LockedTable()
+    @usableFromInline let table = LockedTable()
 
     /// Limits every shape built through the cache must stay within.
     public let limits: ShapeLimits
@@ -82,6 +121,7 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
     ///
     /// - Throws: `invalid(tolerance)` when `viewTolerance / maxScale` is not a positive normal number;
     ///   whatever `make` throws.
+    @inlinable
     public func shape<E: Error>(for key: Key, viewTolerance: Double, maxScale: Double, fillRule: FillRule = .nonZero,
                                 invalid: (_ tolerance: Double) -> E,
                                 make: (_ tolerance: Double, _ fastDistance: Double) throws(E) -> GlyphShape) throws(E) -> GlyphShape {
@@ -89,26 +129,14 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
         guard viewTolerance.isFinite, viewTolerance > 0, t.isNormal, t > 0 else { throw invalid(t) }
         let exact = Entry(key: key, toleranceExponent: nil, fillRule: fillRule)
         var entry = Entry(key: key, toleranceExponent: Int(t.exponent), fillRule: fillRule)
-        if let s = table.withLock({ $0.shapes[exact] ?? $0.shapes[entry] }) { return s }
+        // The class entry first: most shapes have curves, so one lookup finds them.
+        if let s = table.withLock({ $0.shapes[entry] ?? $0.shapes[exact] }) { return s }
         // The class serves scales from viewTolerance / (2·class) up: size the margin for the smallest.
         let cls = Self.toleranceClass(t)
         let shape = try make(cls, fastDistancePx * 2 * cls / viewTolerance)
         if shape.tolerance == 0 { entry = exact }
-        return table.withLock { t in
-            if let existing = t.shapes[entry] { return existing }
-            let size = shape.byteCount
-            while t.bytes + size > maxBytes && t.head < t.order.count {
-                let old = t.order[t.head]
-                t.head += 1
-                if let s = t.shapes.removeValue(forKey: old) { t.bytes -= s.byteCount }
-            }
-            if t.head > 1024 && t.head * 2 > t.order.count { t.order.removeFirst(t.head); t.head = 0 }
-            guard t.bytes + size <= maxBytes else { return shape }     // larger than the whole budget
-            t.shapes[entry] = shape
-            t.order.append(entry)
-            t.bytes += size
-            return shape
-        }
+        let budget = maxBytes
+        return table.withLock { $0.store(shape, entry, maxBytes: budget) }
     }
 
     /// Number of cached shapes.

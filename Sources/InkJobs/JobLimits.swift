@@ -5,7 +5,7 @@
 ///
 /// The defaults leave room for any real page: a 200,000-glyph job (8 MB of JSON) is answered in 0.6 s
 /// (release build). Memory of one job is bounded by roughly 20 × `maxLineBytes` (the parsed JSON tree) +
-/// `maxFontBytesPerJob` + `maxShapeBytesPerJob` + the placement records (32 bytes per glyph), plus the
+/// `maxFontBytesPerJob` + `maxShapeBytesPerJob` + the placement records (40 bytes per glyph), plus the
 /// caches kept between jobs (`maxCachedFontBytes` + `maxCachedShapeBytes`).
 public struct JobLimits: Sendable, Hashable {
     /// Longest job line, in bytes of UTF-8 (64 MiB). Longer lines are refused before they are parsed (and

@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 import InkGeometry
-import InkHit
-import InkFreeType
+@_spi(InkInternals) import InkHit
+@_spi(InkInternals) import InkFreeType
 
 /// Runs `ink-hit query` jobs: one JSON job per line in, one JSON answer per query point out.
 ///
@@ -118,10 +118,9 @@ public final class JobRunner {
                 throw .invalid(field: "glyphs[\(i)].id",
                                problem: "\(p.glyph) out of range (font \(job.glyphs[i].font) has \(font.glyphCount) glyphs)")
             }
-            let shape: GlyphShape
+            let shape: GlyphShape, t: AffineTransform, sv: SingularValues
             do throws(FontError) {
-                try p.validate()
-                shape = try cache.shape(for: p, viewTolerance: tolerance)
+                (shape, t, sv) = try p.shape(cache: cache, viewTolerance: tolerance)
             } catch {
                 throw .glyph(index: i, error)
             }
@@ -131,7 +130,7 @@ public final class JobRunner {
                     throw .shapeBytes(glyph: i, limit: limits.maxShapeBytesPerJob)
                 }
             }
-            do { try b.add(shape, transform: p.fontUnitsToView) } catch { throw .glyph(index: i, .placement(error)) }
+            do { try b.add(shape, transform: t, singularValues: sv) } catch { throw .glyph(index: i, .placement(error)) }
         }
         return b.build()
     }

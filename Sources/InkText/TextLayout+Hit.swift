@@ -288,7 +288,7 @@ extension TextLayout {
 
     // MARK: Helpers
 
-    func layoutPoint(_ p: Point) -> Point? { transform.inverted().map { p.applying($0) } }
+    func layoutPoint(_ p: Point) -> Point? { p.isFinite ? p.applying(inverse) : nil }
 
     func glyphIndex(at utf16: Int) -> Int? {
         guard utf16 >= 0, utf16 < glyphAt.count, glyphAt[utf16] >= 0 else { return nil }

@@ -1,6 +1,6 @@
 import InkGeometry
-import InkHit
-import InkFreeType
+@_spi(InkInternals) import InkHit
+@_spi(InkInternals) import InkFreeType
 
 /// Attributed text laid out into lines of positioned glyphs (layout px, y-down), with hit indexes so that
 /// points in view space map back to glyphs, characters, links and attachments by the shape of the ink.
@@ -77,6 +77,8 @@ public struct TextLayout: Sendable {
     public let links: [TextLink]
     /// Layout → view.
     public let transform: AffineTransform
+    /// View → layout (the transform is checked invertible at init).
+    let inverse: AffineTransform
     /// The part of the text cut by `maxLines` (nil when nothing was cut).
     public let truncated: Range<Int>?
 
@@ -140,7 +142,7 @@ public struct TextLayout: Sendable {
         }
         let indexTolerance: HitIndex.Builder
         do { indexTolerance = try HitIndex.Builder(tolerance: tolerance) } catch { throw .index(error) }
-        guard transform.inverted() != nil else { throw .invalidTransform(transform) }
+        guard let inverse = transform.inverted() else { throw .invalidTransform(transform) }
         var engine = LayoutEngine(map: map, style: style, paragraph: paragraph, attachmentAt: attachmentAt,
                                   attachments: attachments)
         engine.run()
@@ -153,6 +155,7 @@ public struct TextLayout: Sendable {
         self.attachments = engine.placedAttachments
         self.links = links
         self.transform = transform
+        self.inverse = inverse
         self.truncated = engine.truncated
         self.carets = engine.carets
         self.charBoxes = Self.computeCharacterBoxes(glyphs: engine.glyphs, lines: engine.lines,
@@ -169,12 +172,11 @@ public struct TextLayout: Sendable {
         var inkGlyph: [Int] = [], linkItem: [Int] = []
         for (gi, g) in engine.glyphs.enumerated() {
             let placement = Self.placement(g, fonts: style.fonts, transform: transform)
-            let shape: GlyphShape
+            let shape: GlyphShape, t: AffineTransform, sv: SingularValues
             do throws(FontError) {
-                try placement.validate()
-                shape = try cache.shape(for: placement, viewTolerance: tolerance)
+                (shape, t, sv) = try placement.shape(cache: cache, viewTolerance: tolerance)
                 if shape.bounds.isEmpty { continue }
-                do { try ink.add(shape, transform: placement.fontUnitsToView) } catch { throw .placement(error) }
+                do { try ink.add(shape, transform: t, singularValues: sv) } catch { throw .placement(error) }
             } catch .noOutline {
                 continue                                          // bitmap-only glyphs: boxes only when asked
             } catch {
@@ -182,7 +184,7 @@ public struct TextLayout: Sendable {
             }
             inkGlyph.append(gi)
             if inLink(g.utf16) && !g.isEllipsis {
-                do { try linkB.add(shape, transform: placement.fontUnitsToView) } catch {
+                do { try linkB.add(shape, transform: t, singularValues: sv) } catch {
                     throw .glyph(glyph: gi, utf16: g.utf16.lowerBound, .placement(error))
                 }
                 linkItem.append(gi)

@@ -89,17 +89,16 @@ import InkGeometry
 import InkHit
 import InkFreeType
 
+// One "Q" at 120 px per em, rotated 10° in the view; its tail is ink, its counter is not.
 let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+let q = GlyphPlacement(font: sans, glyph: sans.glyph(for: "Q") ?? .notdef, size: 120, origin: Point(20, 140),
+                       transform: .rotation(10 * Double.pi / 180))
 var builder = HitIndex.Builder()
-var pen = Point(10, 40)                                   // layout px, on the baseline
-for scalar in "Hello".unicodeScalars {
-    let glyph = sans.glyph(for: scalar) ?? .notdef
-    try builder.add(GlyphPlacement(font: sans, glyph: glyph, size: 32, origin: pen), cache: .shared)
-    pen.x += try sans.advance(of: glyph) * 32 / Double(sans.unitsPerEm)
-}
+try builder.add(q, cache: .shared)
 let index = builder.build()
-print(index.hit(at: Point(14, 30)) as Any)                 // on the stem of the "H"
-print(index.hit(at: Point(14, 30), radius: 3)?.placement as Any)
+let box = try q.viewBounds()                              // a view-px box that holds the ink
+print(box.width > 0, q.viewPxPerEm)                       // true 120.0
+print(index.hit(at: box.center) as Any)                   // nil: the counter of the "Q"
 """##, run: InkFreeType_InkFreeType_InkFreeType_1),
         Snippet(file: "Sources/InkGeometry/InkGeometry.docc/CoordinateSpaces.md", index: 1, source: ##"""
 import InkGeometry
@@ -241,18 +240,19 @@ import InkGeometry
 import InkFreeType
 import InkText
 
-let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+let serif = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
 let cjk = try Font(path: "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
-let text = "Tap the link, שלום 漢字 \u{FFFC} and more."
-let attachmentAt = text.utf16.firstIndex(of: 0xFFFC).map { text.utf16.distance(from: text.utf16.startIndex, to: $0) }!
+// A right-to-left paragraph with a Latin run, a CJK fallback and an inline image, cut after two lines.
+let text = "שלום עולם, hello 漢字 \u{FFFC} — and a tail that will not fit on two lines of this width."
+let imageAt = Array(text.utf16).firstIndex(of: 0xFFFC)!                // UTF-16 offset of the placeholder
 let layout = try TextLayout(
     text: text,
-    style: TextStyle(fonts: [sans, cjk], size: 16),                  // fallback in order
-    paragraph: ParagraphStyle(width: 300, maxLines: 3, origin: Point(0, 0)),
-    links: [TextLink(range: 8..<12, tag: "url")],                    // UTF-16 offsets
-    attachments: [TextAttachment(at: attachmentAt, width: 20, ascent: 16, descent: 4, tag: "img")],
-    transform: .identity)                                            // layout px → view px
-print(layout.lines.count, layout.glyphs.count)
+    style: TextStyle(fonts: [serif, cjk], size: 18),                 // fallback in order
+    paragraph: ParagraphStyle(width: 220, alignment: .right, maxLines: 2, direction: .rightToLeft),
+    links: [TextLink(range: 11..<16, tag: "greeting")],              // UTF-16 offsets: "hello"
+    attachments: [TextAttachment(at: imageAt, width: 18, ascent: 14, descent: 4, tag: "img", cornerRadius: 3)],
+    transform: .scale(2, 2))                                         // layout px → view px (a 2× screen)
+print(layout.lines.count, layout.truncated as Any)                   // 2, and the UTF-16 range cut with "…"
 """##, run: InkText_InkText_LayingOutText_1),
         Snippet(file: "Sources/InkText/InkText.docc/LayingOutText.md", index: 2, source: ##"""
 import InkGeometry
@@ -343,17 +343,16 @@ print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 
     /// Sources/InkFreeType/InkFreeType.docc/InkFreeType.md, Swift block 1.
     @Sendable static func InkFreeType_InkFreeType_InkFreeType_1() throws {
 
+        // One "Q" at 120 px per em, rotated 10° in the view; its tail is ink, its counter is not.
         let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let q = GlyphPlacement(font: sans, glyph: sans.glyph(for: "Q") ?? .notdef, size: 120, origin: Point(20, 140),
+                               transform: .rotation(10 * Double.pi / 180))
         var builder = HitIndex.Builder()
-        var pen = Point(10, 40)                                   // layout px, on the baseline
-        for scalar in "Hello".unicodeScalars {
-            let glyph = sans.glyph(for: scalar) ?? .notdef
-            try builder.add(GlyphPlacement(font: sans, glyph: glyph, size: 32, origin: pen), cache: .shared)
-            pen.x += try sans.advance(of: glyph) * 32 / Double(sans.unitsPerEm)
-        }
+        try builder.add(q, cache: .shared)
         let index = builder.build()
-        print(index.hit(at: Point(14, 30)) as Any)                 // on the stem of the "H"
-        print(index.hit(at: Point(14, 30), radius: 3)?.placement as Any)
+        let box = try q.viewBounds()                              // a view-px box that holds the ink
+        print(box.width > 0, q.viewPxPerEm)                       // true 120.0
+        print(index.hit(at: box.center) as Any)                   // nil: the counter of the "Q"
     }
 
     /// Sources/InkGeometry/InkGeometry.docc/CoordinateSpaces.md, Swift block 1.
@@ -496,18 +495,19 @@ print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 
     /// Sources/InkText/InkText.docc/LayingOutText.md, Swift block 1.
     @Sendable static func InkText_InkText_LayingOutText_1() throws {
 
-        let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let serif = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
         let cjk = try Font(path: "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
-        let text = "Tap the link, שלום 漢字 \u{FFFC} and more."
-        let attachmentAt = text.utf16.firstIndex(of: 0xFFFC).map { text.utf16.distance(from: text.utf16.startIndex, to: $0) }!
+        // A right-to-left paragraph with a Latin run, a CJK fallback and an inline image, cut after two lines.
+        let text = "שלום עולם, hello 漢字 \u{FFFC} — and a tail that will not fit on two lines of this width."
+        let imageAt = Array(text.utf16).firstIndex(of: 0xFFFC)!                // UTF-16 offset of the placeholder
         let layout = try TextLayout(
             text: text,
-            style: TextStyle(fonts: [sans, cjk], size: 16),                  // fallback in order
-            paragraph: ParagraphStyle(width: 300, maxLines: 3, origin: Point(0, 0)),
-            links: [TextLink(range: 8..<12, tag: "url")],                    // UTF-16 offsets
-            attachments: [TextAttachment(at: attachmentAt, width: 20, ascent: 16, descent: 4, tag: "img")],
-            transform: .identity)                                            // layout px → view px
-        print(layout.lines.count, layout.glyphs.count)
+            style: TextStyle(fonts: [serif, cjk], size: 18),                 // fallback in order
+            paragraph: ParagraphStyle(width: 220, alignment: .right, maxLines: 2, direction: .rightToLeft),
+            links: [TextLink(range: 11..<16, tag: "greeting")],              // UTF-16 offsets: "hello"
+            attachments: [TextAttachment(at: imageAt, width: 18, ascent: 14, descent: 4, tag: "img", cornerRadius: 3)],
+            transform: .scale(2, 2))                                         // layout px → view px (a 2× screen)
+        print(layout.lines.count, layout.truncated as Any)                   // 2, and the UTF-16 range cut with "…"
     }
 
     /// Sources/InkText/InkText.docc/LayingOutText.md, Swift block 2.

@@ -2,6 +2,7 @@ import Foundation
 import InkFreeType
 import InkGeometry
 import InkHit
+import InkTestSupport
 import Testing
 
 /// Building and dropping 10,000 fonts and indexes keeps memory flat: resident memory (from
@@ -21,11 +22,6 @@ struct MemoryTests {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
-    static var underSanitizer: Bool {
-        // dlsym(nil, …) is dlsym(RTLD_DEFAULT, …): the sanitizer runtimes export these.
-        dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
     }
 
     static let tiny = TinyFont.trueType([.empty, .simple([[TinyFont.P(x: 0, y: 0), TinyFont.P(x: 600, y: 0), TinyFont.P(x: 600, y: 700),
@@ -67,7 +63,7 @@ struct MemoryTests {
         let growth = Double(after - before) / 1e6
         print("10,000 fonts + indexes: RSS \(before / 1_000_000) MB → \(after / 1_000_000) MB (\(growth) MB) in \(ContinuousClock.now - start)")
         #expect(hits > 0)
-        if !Self.underSanitizer {
+        if !Sanitizers.active {
             // A leak of one font (340 kB) per round would be 3.4 GB; of one shape, ~50 MB.
             #expect(growth < 16, "RSS grew by \(growth) MB over 10,000 rounds")
         }

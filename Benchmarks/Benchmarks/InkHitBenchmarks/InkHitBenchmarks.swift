@@ -3,15 +3,18 @@
 //
 // Names: <workload>.<what>[.<variant>]. Query benchmarks answer every point of the workload once per
 // iteration (200,000 points; brute force: the first 10,000) and record the custom metric
-// "ns per point x100" (median = ns/point × 100). Batch and single-point query benchmarks assert zero
-// allocations through `thresholds` below and the checked-in files in Thresholds/
-// (`swift package benchmark thresholds check`).
+// "ns per point x100" (median = ns/point × 100). Batch (the safe `hits(for:radius:into:)` on arrays, the
+// answer array reused), raw-buffer (`unsafeHits`) and single-point query benchmarks assert zero allocations
+// through `thresholds` below and the checked-in files in Thresholds/ (`swift package benchmark thresholds
+// check`). `layout.cjk.*` lays out a CJK-fallback paragraph with TextLayout and records the bytes each
+// layout allocates (`mallocBytesCount`).
 import Benchmark
 import InkBenchRaster
 import InkBenchSupport
 import InkFreeType
 import InkGeometry
 import InkHit
+import InkText
 
 /// ns per point × 100 (custom metrics are integers).
 let nsPerPoint = BenchmarkMetric.custom("ns per point x100", polarity: .prefersSmaller, useScalingFactor: false)
@@ -43,7 +46,7 @@ func measureQuery(_ benchmark: Benchmark, points: Int, _ body: () -> Void) {
     benchmark.measurement(nsPerPoint, Int((ns * 100).rounded()))
 }
 
-enum QueryPath { case batch, single, parallel }
+enum QueryPath { case batch, unsafe, single, parallel }
 
 func queryBenchmark(_ name: String, radius: Double, path: QueryPath, _ workload: @escaping @Sendable () -> Workload) {
     Benchmark(name, configuration: queryConfig(zeroAllocs: path != .parallel)) { benchmark in
@@ -51,9 +54,16 @@ func queryBenchmark(_ name: String, radius: Double, path: QueryPath, _ workload:
         let pts = w.pointBuffer, out = w.answers
         switch path {
         case .batch:
-            measureQuery(benchmark, points: pts.count) { w.index.hit(at: pts, radius: radius, into: out) }
+            // The main batch form: arrays in and out, the answer array reused (no allocation once it has
+            // the points' count).
+            let index = w.index, points = w.points
+            var answers = [Hit?](repeating: nil, count: points.count)
+            measureQuery(benchmark, points: points.count) { index.hits(for: points, radius: radius, into: &answers) }
+            blackHole(answers[0])
+        case .unsafe:
+            measureQuery(benchmark, points: pts.count) { w.index.unsafeHits(for: pts, radius: radius, into: out) }
         case .parallel:
-            measureQuery(benchmark, points: pts.count) { w.index.hitConcurrently(at: pts, radius: radius, into: out) }
+            measureQuery(benchmark, points: pts.count) { w.index.unsafeConcurrentHits(for: pts, radius: radius, into: out) }
         case .single:
             measureQuery(benchmark, points: pts.count) {
                 let index = w.index
@@ -70,6 +80,7 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: Query — "page" (2,000 glyphs, 200,000 points)
     for (r, tag) in [(0.0, "r0"), (3.5, "r3.5")] {
         queryBenchmark("page.query.\(tag).batch", radius: r, path: .batch) { Fixtures.page }
+        queryBenchmark("page.query.\(tag).unsafe", radius: r, path: .unsafe) { Fixtures.page }
         queryBenchmark("page.query.\(tag).single", radius: r, path: .single) { Fixtures.page }
         queryBenchmark("page.query.\(tag).parallel", radius: r, path: .parallel) { Fixtures.page }
         queryBenchmark("rotated.query.\(tag).batch", radius: r, path: .batch) { Fixtures.rotatedPage }
@@ -86,6 +97,20 @@ let benchmarks: @Sendable () -> Void = {
         let w = Fixtures.page
         for _ in benchmark.scaledIterations { blackHole(try! w.buildIndexCold()) }
     } setup: { _ = Fixtures.page }
+
+    // MARK: Layout — a CJK-fallback paragraph (LayoutWorkload), fonts loaded once
+    Benchmark("layout.cjk.shared", configuration: layoutConfig) { benchmark in
+        let fonts = LayoutFixtures.fonts, cache = LayoutFixtures.sharedCache
+        for _ in benchmark.scaledIterations { blackHole(try! LayoutWorkload.layout(fonts, cache: cache)) }
+    } setup: {
+        _ = try LayoutWorkload.layout(LayoutFixtures.fonts, cache: LayoutFixtures.sharedCache)   // warm
+    }
+    Benchmark("layout.cjk.fresh", configuration: layoutConfig) { benchmark in
+        let fonts = LayoutFixtures.fonts
+        for _ in benchmark.scaledIterations { blackHole(try! LayoutWorkload.layout(fonts, cache: LayoutWorkload.makeCache())) }
+    } setup: {
+        _ = try LayoutWorkload.layout(LayoutFixtures.fonts, cache: LayoutWorkload.makeCache())
+    }
 
     // MARK: Scaling — 200, 2,000, 20,000, 200,000 glyphs (points uniform over the whole text block)
     for n in Workloads.scalingCounts {
@@ -135,6 +160,18 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
+/// One layout per iteration: wall clock, allocations and the bytes they request, peak resident memory.
+var layoutConfig: Benchmark.Configuration {
+    .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .mallocBytesCount, .peakMemoryResidentDelta],
+          timeUnits: .microseconds, warmupIterations: 3, maxDuration: .seconds(3), maxIterations: 2_000)
+}
+
+/// The fonts and the shared shape cache of the layout benchmarks, made on first use (in setup).
+enum LayoutFixtures {
+    static let fonts = try! LayoutWorkload.loadFonts()
+    static let sharedCache = LayoutWorkload.makeCache()
+}
+
 /// Baselines of the "page" workload, built on first use (in setup).
 enum Baselines {
     static let bruteForce = BruteForce(Fixtures.page)
@@ -145,7 +182,7 @@ enum Baselines {
 
     static func renderBitmap(_ w: Workload, scale: Double) throws -> CoverageBitmap {
         try CoverageBitmap(fontPath: w.fontPath,
-                           glyphs: zip(w.glyphs, w.transforms).map { RasterGlyph(id: $0.id, transform: $1) },
+                           glyphs: zip(w.glyphs, w.transforms).map { RasterGlyph(id: $0.id.rawValue, transform: $1) },
                            viewBox: w.viewBox, scale: scale)
     }
 }

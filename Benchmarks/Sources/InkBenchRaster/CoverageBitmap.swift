@@ -67,7 +67,7 @@ public final class CoverageBitmap: @unchecked Sendable {
             let t = g.transform
             for i in 0..<n {
                 let p = outline.points[i]
-                let v = t.apply(Point(Double(p.x), Double(p.y)))
+                let v = (Point(Double(p.x), Double(p.y))).applying(t)
                 let bx = (v.x - originX) * scale
                 let by = Double(height) - (v.y - originY) * scale
                 outline.points[i] = FT_Vector(x: FT_Pos((bx * 64).rounded()), y: FT_Pos((by * 64).rounded()))

@@ -53,7 +53,7 @@ public final class GlyphBoxes: @unchecked Sendable {
 
     /// Index of the glyph whose frame contains `p` (view px), or -1.
     @inline(__always) public func hit(_ p: Point) -> Int {
-        let q = isIdentity ? p : inverse.apply(p)
+        let q = isIdentity ? p : p.applying(inverse)
         // Last line whose top ≤ y.
         var lo = 0
         if pitch > 0 {

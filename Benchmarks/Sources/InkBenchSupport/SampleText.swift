@@ -1,7 +1,8 @@
 /// Texts of the workloads. All are in the public domain.
 public enum SampleText {
     /// Lewis Carroll, *Alice's Adventures in Wonderland* (1865), opening of chapter I (public domain).
-    /// ASCII only, so every character maps to one DejaVu Sans glyph with `SimpleLayout`.
+    /// ASCII only: every character is one DejaVu Sans glyph, except where HarfBuzz joins "fi" and "fl" into
+    /// ligatures (2 of the first 2,000 characters).
     public static let english = """
     Alice was beginning to get very tired of sitting by her sister on the bank, and of having nothing to do: \
     once or twice she had peeped into the book her sister was reading, but it had no pictures or \
@@ -22,8 +23,9 @@ public enum SampleText {
     /// Confucius, *Analects* 1.1 (public domain), traditional characters with full-width punctuation.
     public static let chinese = "子曰：「學而時習之，不亦說乎？有朋自遠方來，不亦樂乎？人不知而不慍，不亦君子乎？」"
 
-    /// `english` repeated (joined by a space) and cut to exactly `count` Unicode scalars, so a layout of it
-    /// has exactly `count` glyphs (spaces included: they are placements without ink).
+    /// `english` repeated (joined by a space) and cut to exactly `count` Unicode scalars: a layout of it has
+    /// `count` glyphs (spaces included: they are placements without ink) less one per fi/fl ligature
+    /// (1,998 for 2,000).
     public static func english(scalars count: Int) -> String {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(count)

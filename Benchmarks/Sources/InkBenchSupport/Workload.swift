@@ -1,7 +1,7 @@
 import InkFreeType
 import InkGeometry
 import InkHit
-import InkJobs
+import InkText
 
 /// Font files of the workloads (Debian packages fonts-dejavu-core and fonts-droid-fallback).
 public enum FontFiles {
@@ -9,18 +9,18 @@ public enum FontFiles {
     public static let droidSansFallback = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
 }
 
-/// One glyph of a layout, with what the baselines need: id, origin (layout px, y-down, on the baseline)
-/// and advance (layout px).
+/// One glyph of a layout, with what the baselines need: id, origin (layout px, y-down, on the baseline),
+/// advance (layout px) and the UTF-16 range of its cluster.
 public struct LaidGlyph: Sendable, Hashable {
-    public var id: UInt32
+    public var id: GlyphID
     public var x: Double, y: Double
     public var advance: Double
-    public var scalar: Unicode.Scalar
+    public var utf16: Range<Int>
 }
 
-/// A benchmark workload: glyphs laid out with `SimpleLayout`, placed in view space, indexed by InkHit,
-/// and a fixed set of uniform random query points. Everything is built once (in a benchmark's setup),
-/// never in a measured region.
+/// A benchmark workload: text laid out with InkText's `TextLayout` (HarfBuzz shaping, greedy wrapping), each
+/// glyph a `GlyphPlacement` in view space, indexed by InkHit, and a fixed set of uniform random query points.
+/// Everything is built once (in a benchmark's setup), never in a measured region.
 ///
 /// Spaces are glyphs too: placements without ink (so "2,000 glyphs" counts them).
 public final class Workload: @unchecked Sendable {
@@ -37,23 +37,26 @@ public final class Workload: @unchecked Sendable {
     public let view: AffineTransform
     /// The box of all line boxes, layout px.
     public let layoutBounds: Rect
-    /// Font units → view px, one per glyph: `(k, 0, 0, -k, x, y)` with `k = size / unitsPerEm`, then `view`.
+    /// Every glyph as placed (`TextLayout.placement(of:)`: font, glyph, size, origin, `view`).
+    public let placements: [GlyphPlacement]
+    /// Font units → view px, one per glyph: `placements[i].fontUnitsToView`.
     public let transforms: [AffineTransform]
     /// The cache the index's shapes came from (warm: holds exactly this workload's shapes).
-    public let cache: ShapeCache
+    public let cache: FontShapeCache
     /// The shape of every placement (shared between repeated glyphs).
     public let shapes: [GlyphShape]
     public let index: HitIndex
     /// Uniform random query points, view px: uniform over the layout box, then mapped by `view`.
-    public let points: UnsafeMutableBufferPointer<Point>
+    public let points: [Point]
+    /// The same points in memory of their own, for the raw-buffer query paths (`unsafeHits`, the parallel
+    /// batch, the baselines).
+    public let pointBuffer: UnsafeBufferPointer<Point>
     /// A scratch answer buffer as long as `points` (benchmarks write into it; nobody reads it).
     public let answers: UnsafeMutableBufferPointer<Hit?>
     /// Axis-aligned box of the points' region in view px (for bitmaps).
     public let viewBox: Rect
-    /// Time to lay out the text (not part of any build measurement), seconds.
+    /// Time to lay out the text with `TextLayout` (not part of any build measurement), seconds.
     public let layoutSeconds: Double
-
-    public var pointBuffer: UnsafeBufferPointer<Point> { UnsafeBufferPointer(points) }
 
     /// Lays out `text` and builds everything.
     ///
@@ -72,79 +75,74 @@ public final class Workload: @unchecked Sendable {
         let font = try Font(path: fontPath)
         self.font = font
         self.unitsPerEm = font.unitsPerEm
-        let k = size / Double(font.unitsPerEm)
-        self.ascent = Double(font.ascender) * k
-        self.descent = -Double(font.descender) * k
+        let pxPerUnit = size / Double(font.unitsPerEm)
+        self.ascent = Double(font.ascender) * pxPerUnit
+        self.descent = -Double(font.descender) * pxPerUnit
 
+        // The layout flattens its glyphs into `cache`, which then holds exactly this workload's shapes.
+        let cache = FontShapeCache()
+        self.cache = cache
         let clock = ContinuousClock()
         let t0 = clock.now
-        let layout = SimpleLayout(text: text, font: font, size: size, width: width)
+        let layout = try TextLayout(text: text, style: TextStyle(fonts: [font], size: size),
+                                    paragraph: ParagraphStyle(width: width.isFinite ? width : nil),
+                                    transform: view, cache: cache)
         self.layoutSeconds = (clock.now - t0).seconds
-        self.layoutBounds = layout.bounds
-        var glyphs: [LaidGlyph] = []
-        glyphs.reserveCapacity(layout.glyphs.count)
-        for g in layout.glyphs {
-            glyphs.append(LaidGlyph(id: g.id, x: g.x, y: g.y, advance: (try font.advance(of: g.id)) * k, scalar: g.scalar))
-        }
-        self.glyphs = glyphs
-        self.transforms = glyphs.map { Workload.placement(x: $0.x, y: $0.y, k: k, view: view) }
-
-        let cache = ShapeCache()
-        self.cache = cache
-        var shapes: [GlyphShape] = []
-        shapes.reserveCapacity(glyphs.count)
-        for (g, t) in zip(glyphs, transforms) {
-            shapes.append(try cache.shape(font: font, glyph: g.id, viewTolerance: HitIndex.defaultTolerance, transform: t))
-        }
-        self.shapes = shapes
+        self.layoutBounds = layout.lines.reduce(Rect.empty) { $0.union($1.box) }
+        self.glyphs = layout.glyphs.map { LaidGlyph(id: $0.id, x: $0.x, y: $0.y, advance: $0.advance, utf16: $0.utf16) }
+        let placements = layout.glyphs.indices.map { layout.placement(of: $0) }
+        self.placements = placements
+        self.transforms = placements.map(\.fontUnitsToView)
+        self.shapes = try placements.map { try cache.shape(for: $0) }
         var b = HitIndex.Builder()
-        b.reserveCapacity(shapes.count)
-        for (s, t) in zip(shapes, transforms) { try b.add(s, transform: t) }
+        b.reserveCapacity(placements.count)
+        for p in placements { try b.add(p, cache: cache) }
         self.index = b.build()
 
         var rng = SplitMix64(seed: seed)
-        let box = pointBox?(layout.bounds) ?? layout.bounds
-        points = .allocate(capacity: pointCount)
-        var vb = Rect.empty
-        for i in 0..<pointCount {
+        let box = pointBox?(layoutBounds) ?? layoutBounds
+        var points: [Point] = []
+        points.reserveCapacity(pointCount)
+        for _ in 0..<pointCount {
             let p = Point(box.minX + rng.unit() * box.width, box.minY + rng.unit() * box.height)
-            points[i] = view.apply(p)
+            points.append(p.applying(view))
         }
-        for c in [Point(box.minX, box.minY), Point(box.maxX, box.minY), Point(box.minX, box.maxY), Point(box.maxX, box.maxY)] {
-            vb.add(view.apply(c))
-        }
-        self.viewBox = vb
+        self.points = points
+        let buffer = UnsafeMutableBufferPointer<Point>.allocate(capacity: pointCount)
+        _ = buffer.initialize(from: points)
+        pointBuffer = UnsafeBufferPointer(buffer)
+        self.viewBox = box.applying(view)
         answers = .allocate(capacity: pointCount)
         answers.initialize(repeating: nil)
     }
 
     deinit {
-        points.deallocate()
+        pointBuffer.deallocate()
         answers.deallocate()
     }
 
-    /// Font units → view px for a glyph at layout origin (x, y) scaled by `k` px per font unit.
-    public static func placement(x: Double, y: Double, k: Double, view: AffineTransform) -> AffineTransform {
-        AffineTransform(a: k, b: 0, c: 0, d: -k, tx: x, ty: y).concatenating(view)
-    }
-
     /// Builds the index again from shapes found in `cache` (warm when it already holds them), as an embedder
-    /// would: one cache lookup and one `add` per glyph, then `build()`.
-    public func buildIndex(font: Font, cache: ShapeCache) throws -> HitIndex {
+    /// would: `HitIndex.Builder.add(_:cache:)` per glyph (its checks, one cache lookup, one `add`), then
+    /// `build()`. With another `font` (a fresh load of the same file) every placement is moved to it.
+    public func buildIndex(font: Font, cache: FontShapeCache) throws -> HitIndex {
         var b = HitIndex.Builder()
-        b.reserveCapacity(glyphs.count)
-        for (g, t) in zip(glyphs, transforms) {
-            let s = try cache.shape(font: font, glyph: g.id, viewTolerance: HitIndex.defaultTolerance, transform: t)
-            try b.add(s, transform: t)
+        b.reserveCapacity(placements.count)
+        if font == self.font {
+            for p in placements { try b.add(p, cache: cache) }
+        } else {
+            for var p in placements {
+                p.font = font
+                try b.add(p, cache: cache)
+            }
         }
         return b.build()
     }
 
-    /// Cold build: a fresh `Font` (file read, FreeType face) and a fresh `ShapeCache`, so every outline is
+    /// Cold build: a fresh `Font` (file read, FreeType face) and a fresh `FontShapeCache`, so every outline is
     /// loaded and flattened again, then the index.
     public func buildIndexCold() throws -> HitIndex {
         let font = try Font(path: fontPath)
-        return try buildIndex(font: font, cache: ShapeCache())
+        return try buildIndex(font: font, cache: FontShapeCache())
     }
 
     /// Bytes held by the distinct shapes of this workload (cache == exactly these shapes).
@@ -161,7 +159,7 @@ extension Duration {
     }
 }
 
-/// The workloads of issue 3 / DESIGN.md "Performance targets".
+/// The workloads of the benchmarks (see README.md).
 public enum Workloads {
     /// Page width for greedy wrapping, layout px.
     public static let pageWidth = 600.0

@@ -6,8 +6,13 @@
 //   .build/release/ink-bench-summary profile r0 10      # page batch query loop for 10 s (perf)
 //   .build/release/ink-bench-summary profile r3.5 x1    # exactly one pass (callgrind)
 //   .build/release/ink-bench-summary profile cold 10    # cold page builds for 10 s (perf)
+//   .build/release/ink-bench-summary profile warm 10    # warm page builds for 10 s (perf)
+//   .build/release/ink-bench-summary layout             # the CJK-fallback layout benchmark alone
+//   .build/release/ink-bench-summary workloads          # glyph counts, boxes and layout times of the workloads
+//   .build/release/ink-bench-summary compare [--quick]  # key/value lines for scripts/bench-compare.sh
 //
 // Timings are medians of rounds (each round answers all points once); ns/point = round time / points.
+import CMallocCounter
 import Foundation
 import InkBenchRaster
 import InkBenchSupport
@@ -76,6 +81,33 @@ func libraryCommit() -> String {
 
 // MARK: - Sub-commands
 
+if args.first == "compare" {
+    // The subset scripts/bench-compare.sh compares between two commits (Compare.swift).
+    try Compare.run(quick: quick)
+    exit(0)
+}
+
+if args.first == "workloads" {
+    // What each workload is: glyphs (and the clusters HarfBuzz joined into one glyph), lines box, layout time.
+    let list: [(String, () throws -> Workload)] = [
+        ("page", { try Workloads.page(pointCount: 0) }), ("at", { try Workloads.at() }), ("cjk", { try Workloads.cjk() }),
+    ] + Workloads.scalingCounts.map { n in ("scaling \(n)", { try Workloads.page(glyphs: n, name: "scaling \(n)", pointCount: 0) }) }
+    for (key, make) in list {
+        let w = try make()
+        let joined = w.glyphs.filter { $0.utf16.count > 1 }.count
+        print("\(key): \(w.glyphs.count) glyphs (\(w.inkedGlyphs) inked, \(w.uniqueShapes) unique shapes, \(joined) from "
+              + "multi-character clusters), lines box \(f(w.layoutBounds.width))×\(f(w.layoutBounds.height)) px, "
+              + "TextLayout \(f(w.layoutSeconds * 1e3, 1)) ms")
+    }
+    exit(0)
+}
+
+if args.first == "layout" {
+    let l = try LayoutNumbers.measure(rounds: minRounds, seconds: minSeconds)
+    print(l.markdown)
+    exit(0)
+}
+
 if args.first == "rss" {
     // Peak RSS of a process that lays out N glyphs and builds their index (fonts, shapes and points included).
     let n = Int(args.dropFirst().first ?? "") ?? 200_000
@@ -87,16 +119,20 @@ if args.first == "rss" {
     exit(0)
 }
 
-if args.first == "profile", args.dropFirst().first == "cold" {
-    // Cold page builds in a loop (fresh Font + ShapeCache each time), for perf.
+if args.first == "profile", let kind = args.dropFirst().first, kind == "cold" || kind == "warm" {
+    // Page builds in a loop, for perf: cold (fresh Font + FontShapeCache each time) or warm (the workload's
+    // cache: `Builder.add(_:cache:)` per glyph + build).
     let amount = args.dropFirst(2).first ?? "5"
     let seconds = Double(amount) ?? 5
     let w = try Workloads.page(pointCount: 0)
     let clock = ContinuousClock()
     let t0 = clock.now
     var builds = 0
-    while (clock.now - t0).seconds < seconds { _ = try w.buildIndexCold(); builds += 1 }
-    print("profile cold build: \(builds) builds, \(f((clock.now - t0).seconds * 1e3 / Double(builds), 3)) ms each")
+    while (clock.now - t0).seconds < seconds {
+        _ = kind == "cold" ? try w.buildIndexCold() : try w.buildIndex(font: w.font, cache: w.cache)
+        builds += 1
+    }
+    print("profile \(kind) build: \(builds) builds, \(f((clock.now - t0).seconds * 1e3 / Double(builds), 3)) ms each")
     exit(0)
 }
 
@@ -107,11 +143,13 @@ if args.first == "profile" {
     let fixedPasses = amount.hasPrefix("x") ? Int(amount.dropFirst()) : nil
     let seconds = Double(amount) ?? 5
     let w = try Workloads.page()
+    let index = w.index, points = w.points
+    var out = [Hit?](repeating: nil, count: points.count)
     let clock = ContinuousClock()
     let t0 = clock.now
     var passes = 0
     while fixedPasses.map({ passes < $0 }) ?? ((clock.now - t0).seconds < seconds) {
-        w.index.hit(at: w.pointBuffer, radius: r, into: w.answers)
+        index.hits(for: points, radius: r, into: &out)
         passes += 1
     }
     let el = (clock.now - t0).seconds
@@ -149,7 +187,7 @@ print("")
 struct Row {
     var name = ""
     var glyphs = 0, inked = 0, unique = 0, points = 0
-    var r0 = 0.0, r35 = 0.0, single0 = 0.0, single35 = 0.0, par0 = 0.0, par35 = 0.0
+    var r0 = 0.0, r35 = 0.0, single0 = 0.0, single35 = 0.0, par0 = 0.0, par35 = 0.0, unsafe0 = 0.0, unsafe35 = 0.0
     var r0min = 0.0, r35min = 0.0, par0min = 0.0, par35min = 0.0
     var brute0 = 0.0, brute35 = 0.0, brutePoints = 0
     var boxes = 0.0, bmp1 = 0.0, bmp4 = 0.0
@@ -162,7 +200,7 @@ struct Row {
     var inkFraction = 0.0
     var edgesPerShape = 0.0
     /// Mean over (a subset of) points: placements whose view ink box grown by 3.5 px holds the point, and
-    /// placements whose ink is within 3.5 px (`hits(at:radius:)`).
+    /// placements whose ink is within 3.5 px (`allHits(at:radius:)`).
     var boxCandidates35 = 0.0, inkWithin35 = 0.0
 }
 
@@ -181,13 +219,18 @@ func measure(_ w: Workload, brutePoints: Int, builds: Bool) throws -> Row {
     row.check0 = OracleComparison.compare(index: index, oracle: oracle, points: pts, radius: 0)
     row.check35 = OracleComparison.compare(index: index, oracle: oracle, points: pts, radius: 3.5)
 
-    // InkHit.
-    (row.r0, row.r0min) = nsPerPointStats(n) { index.hit(at: pts, radius: 0, into: out) }
-    (row.r35, row.r35min) = nsPerPointStats(n) { index.hit(at: pts, radius: 3.5, into: out) }
+    // InkHit: the batch call on arrays (one answer array reused, as an app keeps one), then the same on raw
+    // buffers, a loop of single-point calls, and all cores.
+    let points = w.points
+    var answers = [Hit?](repeating: nil, count: n)
+    (row.r0, row.r0min) = nsPerPointStats(n) { index.hits(for: points, radius: 0, into: &answers) }
+    (row.r35, row.r35min) = nsPerPointStats(n) { index.hits(for: points, radius: 3.5, into: &answers) }
+    row.unsafe0 = nsPerPoint(n) { index.unsafeHits(for: pts, radius: 0, into: out) }
+    row.unsafe35 = nsPerPoint(n) { index.unsafeHits(for: pts, radius: 3.5, into: out) }
     row.single0 = nsPerPoint(n) { for i in 0..<n { out[i] = index.hit(at: pts[i], radius: 0) } }
     row.single35 = nsPerPoint(n) { for i in 0..<n { out[i] = index.hit(at: pts[i], radius: 3.5) } }
-    (row.par0, row.par0min) = nsPerPointStats(n) { index.hitConcurrently(at: pts, radius: 0, into: out) }
-    (row.par35, row.par35min) = nsPerPointStats(n) { index.hitConcurrently(at: pts, radius: 3.5, into: out) }
+    (row.par0, row.par0min) = nsPerPointStats(n) { index.unsafeConcurrentHits(for: pts, radius: 0, into: out) }
+    (row.par35, row.par35min) = nsPerPointStats(n) { index.unsafeConcurrentHits(for: pts, radius: 3.5, into: out) }
     var ink = [Bool](repeating: false, count: n)
     var inkGlyph = [Int](repeating: -1, count: n)
     for i in 0..<n { if let h = index.hit(at: pts[i], radius: 0) { ink[i] = true; inkGlyph[i] = h.placement } }
@@ -213,7 +256,7 @@ func measure(_ w: Workload, brutePoints: Int, builds: Bool) throws -> Row {
     row.boxWrong = row.boxFP + row.boxFN + row.boxOther
 
     // Coverage bitmaps (FreeType) at 1× and 4×.
-    let rg = zip(w.glyphs, w.transforms).map { RasterGlyph(id: $0.id, transform: $1) }
+    let rg = zip(w.glyphs, w.transforms).map { RasterGlyph(id: $0.id.rawValue, transform: $1) }
     for scale in [1.0, 4.0] {
         var bitmap: CoverageBitmap? = nil
         let render = Timing.median(rounds: 3, minSeconds: 0.2) {
@@ -248,7 +291,7 @@ func measure(_ w: Workload, brutePoints: Int, builds: Bool) throws -> Row {
     for i in 0..<sub {
         let p = pts[i]
         for k in 0..<oracle.count where !oracle.boxes[k].isEmpty && oracle.boxes[k].distance(to: p) <= 3.5 { grown += 1 }
-        index.hits(at: p, radius: 3.5, into: &buf)
+        index.allHits(at: p, radius: 3.5, into: &buf)
         within += buf.count
     }
     row.boxCandidates35 = Double(grown) / Double(sub)
@@ -289,11 +332,13 @@ for r in rows where r.check0.wrong + r.check35.wrong > 0 {
 print("")
 print("## Query, ns per point: median (fastest round), single thread unless noted")
 print("")
-print("| workload | ink hit fraction | InkHit r=0 batch | r=0 single-point loop | r=0 parallel (\(ProcessInfo.processInfo.activeProcessorCount) cores), speed-up | InkHit r=3.5 batch | r=3.5 single | r=3.5 parallel, speed-up |")
-print("|---|---|---|---|---|---|---|---|")
+print("| workload | ink hit fraction | InkHit r=0 batch | r=0 raw buffers | r=0 single-point loop | r=0 parallel (\(ProcessInfo.processInfo.activeProcessorCount) cores), speed-up | InkHit r=3.5 batch | r=3.5 raw buffers | r=3.5 single | r=3.5 parallel, speed-up |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for r in rows {
-    print("| \(r.name) | \(f(100 * r.inkFraction)) % | **\(f(r.r0))** (\(f(r.r0min))) | \(f(r.single0)) | \(f(r.par0)) (\(f(r.par0min))), ×\(f(r.r0 / r.par0, 2)) (fastest ×\(f(r.r0min / r.par0min, 2))) | **\(f(r.r35))** (\(f(r.r35min))) | \(f(r.single35)) | \(f(r.par35)) (\(f(r.par35min))), ×\(f(r.r35 / r.par35, 2)) (fastest ×\(f(r.r35min / r.par35min, 2))) |")
+    print("| \(r.name) | \(f(100 * r.inkFraction)) % | **\(f(r.r0))** (\(f(r.r0min))) | \(f(r.unsafe0)) | \(f(r.single0)) | \(f(r.par0)) (\(f(r.par0min))), ×\(f(r.r0 / r.par0, 2)) (fastest ×\(f(r.r0min / r.par0min, 2))) | **\(f(r.r35))** (\(f(r.r35min))) | \(f(r.unsafe35)) | \(f(r.single35)) | \(f(r.par35)) (\(f(r.par35min))), ×\(f(r.r35 / r.par35, 2)) (fastest ×\(f(r.r35min / r.par35min, 2))) |")
 }
+print("")
+print("Batch: `hits(for:radius:into:)` on a `[Point]` into a reused `[Hit?]`; raw buffers: `unsafeHits(for:radius:into:)`; parallel: `unsafeConcurrentHits(for:radius:into:)`.")
 print("")
 print("## Baselines, ns per point (median) and ratio to InkHit (baseline time / InkHit time)")
 print("")
@@ -329,9 +374,14 @@ print("## Build (page)")
 print("")
 print("| build | median ms |")
 print("|---|---|")
-print("| warm (shapes in a ShapeCache: lookups + add + build) | \(f(page.buildWarm * 1e3, 3)) |")
-print("| cold (fresh Font + fresh ShapeCache: file read, FreeType loads, flattening, grids, index) | \(f(page.buildCold * 1e3, 3)) |")
+print("| warm (shapes in a FontShapeCache: `Builder.add(_:cache:)` per glyph + build) | \(f(page.buildWarm * 1e3, 3)) |")
+print("| cold (fresh Font + fresh FontShapeCache: file read, FreeType loads, flattening, grids, index) | \(f(page.buildCold * 1e3, 3)) |")
 print("")
+
+// MARK: Layout
+FileHandle.standardError.write("measuring layout…\n".data(using: .utf8)!)
+let layoutNumbers = try LayoutNumbers.measure(rounds: minRounds, seconds: minSeconds)
+print(layoutNumbers.markdown)
 
 // MARK: Scaling
 FileHandle.standardError.write("measuring scaling…\n".data(using: .utf8)!)
@@ -342,9 +392,10 @@ print("|---|---|---|---|---|---|---|---|---|---|")
 var scaleR0: [Double] = [], scaleWin0: [Double] = []
 for n in Workloads.scalingCounts {
     var w: Workload? = try Workloads.scaling(n)
-    let pts = w!.pointBuffer, out = w!.answers, index = w!.index
-    let r0 = nsPerPoint(pts.count) { index.hit(at: pts, radius: 0, into: out) }
-    let r35 = nsPerPoint(pts.count) { index.hit(at: pts, radius: 3.5, into: out) }
+    let pts = w!.points, index = w!.index
+    var out = [Hit?](repeating: nil, count: pts.count)
+    let r0 = nsPerPoint(pts.count) { index.hits(for: pts, radius: 0, into: &out) }
+    let r35 = nsPerPoint(pts.count) { index.hits(for: pts, radius: 3.5, into: &out) }
     let build = Timing.median(rounds: n >= 200_000 ? 5 : minRounds, minSeconds: minSeconds) {
         _ = try! w!.buildIndex(font: w!.font, cache: w!.cache)
     }
@@ -352,9 +403,10 @@ for n in Workloads.scalingCounts {
     let bpp = Double(index.bytesBeyondShapes) / Double(index.count)
     w = nil
     let win = try Workloads.scalingWindow(n)
-    let wp = win.pointBuffer, wo = win.answers
-    let w0 = nsPerPoint(wp.count) { win.index.hit(at: wp, radius: 0, into: wo) }
-    let w35 = nsPerPoint(wp.count) { win.index.hit(at: wp, radius: 3.5, into: wo) }
+    let wp = win.points, windex = win.index
+    var wo = [Hit?](repeating: nil, count: wp.count)
+    let w0 = nsPerPoint(wp.count) { windex.hits(for: wp, radius: 0, into: &wo) }
+    let w35 = nsPerPoint(wp.count) { windex.hits(for: wp, radius: 3.5, into: &wo) }
     scaleR0.append(r0)
     scaleWin0.append(w0)
     print("| \(n) | \(f(box.width, 0))×\(f(box.height, 0)) | \(unique) | \(f(build * 1e3, 3)) | \(f(build * 1e9 / Double(n), 0)) | \(f(r0)) | \(f(r35)) | \(f(w0)) | \(f(w35)) | \(f(bpp)) |")
@@ -381,7 +433,7 @@ print("")
 
 // MARK: Targets
 func verdict(_ ok: Bool) -> String { ok ? "met" : "**missed**" }
-print("## Targets (DESIGN.md), page workload")
+print("## Targets, page workload")
 print("")
 print("| target | measured | verdict |")
 print("|---|---|---|")

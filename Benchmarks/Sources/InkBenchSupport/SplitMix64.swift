@@ -1,0 +1,1 @@
+../../../Tests/InkTestSupport/SplitMix64.swift
