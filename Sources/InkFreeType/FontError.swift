@@ -77,7 +77,7 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
             return reason
         case .shape(let glyph, let pxPerEm, let e):
             if case .toleranceNotMet = e {
-                return "glyph \(glyph) at \(DecimalText.string(pxPerEm)) view px per em: \(e); use a larger tolerance or a smaller size"
+                return "glyph \(glyph) at \(DecimalText.short(pxPerEm)) view px per em: \(e); use a larger tolerance or a smaller size"
             }
             return "glyph \(glyph): \(e)"
         case .placement(let e):

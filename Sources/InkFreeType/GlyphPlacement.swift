@@ -43,8 +43,12 @@ public struct GlyphPlacement: Sendable, Hashable {
     /// View px per em: the size times the transform's largest scale.
     public var viewPxPerEm: Double { size * transform.maxScale }
 
-    /// Checks what the font cannot: the size is finite and > 0, the origin finite, and the glyph drawn no
-    /// larger than 1e9 view px per em (the index's view range).
+    /// The smallest glyph drawn, view px per em (1e-6): below it a glyph is less than a millionth of a
+    /// pixel, and its flattening tolerance in font units would leave the range of a double.
+    public static let minimumViewPxPerEm = 1e-6
+
+    /// Checks what the font cannot: the size is finite and > 0, the origin finite, and the glyph drawn at
+    /// 1e-6 … 1e9 view px per em (the index's view range).
     ///
     /// - Throws: `FontError.invalidPlacement`, `.glyphOutOfRange`.
     public func validate() throws(FontError) {
@@ -54,14 +58,18 @@ public struct GlyphPlacement: Sendable, Hashable {
     /// `validate()` with `viewPxPerEm` at hand.
     func validate(viewPxPerEm em: Double) throws(FontError) {
         guard size.isFinite, size > 0 else {
-            throw .invalidPlacement(reason: "size must be finite and > 0 (got \(DecimalText.string(size)))")
+            throw .invalidPlacement(reason: "size must be finite and > 0 (got \(DecimalText.short(size)))")
         }
         guard origin.isFinite else { throw .invalidPlacement(reason: "the origin must be finite") }
         guard Int(glyph.rawValue) < font.glyphCount else {
             throw .glyphOutOfRange(glyph: glyph, glyphCount: font.glyphCount)
         }
+        guard em >= Self.minimumViewPxPerEm else {
+            throw .invalidPlacement(reason: "\(DecimalText.short(em)) view px per em (size × transform scale) is too small "
+                                    + "(the least is \(DecimalText.short(Self.minimumViewPxPerEm)))")
+        }
         guard em <= 1e9 else {
-            throw .invalidPlacement(reason: "\(DecimalText.string(em)) view px per em (size × transform scale) is beyond "
+            throw .invalidPlacement(reason: "\(DecimalText.short(em)) view px per em (size × transform scale) is beyond "
                                     + "the ±1e9 px view range")
         }
     }

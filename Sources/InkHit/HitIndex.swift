@@ -65,8 +65,11 @@ public enum HitIndexError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The placement's transform has a NaN or infinite entry.
     case nonFiniteTransform(placement: Int)
     /// The placement's transform collapses the shape to a line or a point (its smallest scale is below
-    /// 1e-12 of its largest), or scales beyond what the index's `Float` inverse can represent.
+    /// 1e-12 of its largest).
     case singularTransform(placement: Int)
+    /// The placement's transform scales by more than 1e30 or less than 1e-30 (`scale`: its largest or
+    /// smallest scale), beyond what the index's `Float` inverse can represent.
+    case scaleOutOfRange(placement: Int, scale: Double)
     /// The shape was flattened for `shapeTolerance` view px under this transform, coarser than the builder's
     /// `required` tolerance.
     case shapeTooCoarse(placement: Int, shapeTolerance: Double, required: Double)
@@ -80,7 +83,7 @@ public enum HitIndexError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidTolerance, .tooManyPlacements: return reason
         case .nonFiniteTransform(let p), .singularTransform(let p), .shapeTooCoarse(let p, _, _),
-             .coordinateOutOfRange(let p):
+             .coordinateOutOfRange(let p), .scaleOutOfRange(let p, _):
             return "placement \(p): " + reason
         }
     }
@@ -94,6 +97,8 @@ public enum HitIndexError: Error, Sendable, Hashable, CustomStringConvertible {
         case .shapeTooCoarse(_, let s, let r):
             return "shape flattened at \(s) px in view space, index requires \(r) px; flatten it finer"
         case .coordinateOutOfRange: return "view coordinates beyond ±1e9 px"
+        case .scaleOutOfRange(_, let s):
+            return "transform scales by \(DecimalText.short(s)), out of range (scales must lie within 1e-30 … 1e30)"
         case .tooManyPlacements(let l): return "more than \(l) placements"
         }
     }
@@ -189,7 +194,10 @@ extension HitIndex {
             let k = items.count
             guard k < Self.maxPlacements else { throw .tooManyPlacements(limit: Self.maxPlacements) }
             guard transform.isFinite else { throw .nonFiniteTransform(placement: k) }
-            guard let inverse = transform.inverted(singularValues: sv) else { throw .singularTransform(placement: k) }
+            guard sv.max < 1e30 else { throw .scaleOutOfRange(placement: k, scale: sv.max) }
+            guard sv.max > 0, sv.min > sv.max * 1e-12 else { throw .singularTransform(placement: k) }
+            guard sv.min * 1e30 > 1 else { throw .scaleOutOfRange(placement: k, scale: sv.min) }
+            guard let inverse = transform.inverted(singularValues: sv) else { throw .scaleOutOfRange(placement: k, scale: sv.max) }
             let inView = shape.tolerance * sv.max
             if inView > tolerance * (1 + 1e-9) {
                 throw .shapeTooCoarse(placement: k, shapeTolerance: inView, required: tolerance)
@@ -199,8 +207,6 @@ extension HitIndex {
                 guard box.minX >= -1e9, box.maxX <= 1e9, box.minY >= -1e9, box.maxY <= 1e9 else {
                     throw .coordinateOutOfRange(placement: k)
                 }
-                // Float32 inverse must stay meaningful.
-                guard sv.min * 1e30 > 1, sv.max < 1e30 else { throw .singularTransform(placement: k) }
             }
             items.append(Item(shape: shape, transform: transform, inverse: inverse, singularValues: sv))
             return k

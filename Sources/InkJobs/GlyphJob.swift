@@ -49,7 +49,7 @@ extension GlyphJob {
     ///   a limit.
     public init(_ v: JSONValue, limits: JobLimits = JobLimits()) throws(JobError) {
         guard case .object = v else { throw .notAnObject(got: v.typeName) }
-        idJSON = try JobFields.id(of: v)
+        idJSON = try JobFields.id(of: v, limits: limits)
         fonts = try JobFields.fonts(of: v, limits: limits)
         var size: Double? = nil
         if let sv = v["size"] { size = try JobFields.positive(sv, "size") }
@@ -69,6 +69,11 @@ extension GlyphJob {
             guard gid >= 0 && gid <= Int(UInt32.max) else { throw .invalid(field: "glyphs[\(i)].id", problem: "\(gid) out of range") }
             let x = try JobFields.finite(g["x"], "glyphs[\(i)].x")
             let y = try JobFields.finite(g["y"], "glyphs[\(i)].y")
+            // "cluster" (written by `ink-hit layout`) is not used by queries, but it is checked like any member.
+            if let c = g["cluster"], c != .null {
+                let cluster = try JobFields.int(c, "glyphs[\(i)].cluster", default: 0)
+                guard cluster >= 0 else { throw .invalid(field: "glyphs[\(i)].cluster", problem: "must be ≥ 0 (got \(cluster))") }
+            }
             var gs = size
             if let s = g["size"] { gs = try JobFields.positive(s, "glyphs[\(i)].size") }
             guard let gsize = gs else { throw .invalid(field: "glyphs[\(i)]", problem: "has no size and the job has no \"size\"") }

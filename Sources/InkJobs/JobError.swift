@@ -34,6 +34,12 @@ public enum JobError: Error, Sendable, Equatable, CustomStringConvertible {
     case glyph(index: Int, FontError)
     /// A text job could not be laid out.
     case text(TextError)
+    /// The job's output would go beyond `JobLimits.maxOutputBytesPerJob` bytes; `written` lines were written.
+    case outputBytes(limit: Int, written: Int)
+    /// A string (id, tag, path) is longer than `JobLimits.maxStringBytes`.
+    case stringTooLong(field: String, bytes: Int, limit: Int)
+    /// A file the job writes (`render`'s SVG) could not be written; `message` says why.
+    case io(String)
     /// The subcommand does not take this kind of job (`message` says what it takes).
     case wrongKind(String)
 
@@ -53,11 +59,15 @@ public enum JobError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "(the limit; each distinct glyph and size class has its own shape)"
         case .textLength(let l): return "the text has more than \(l) UTF-16 code units (the limit)"
         case .timeLimit(let s, let during):
-            return "the job took more than \(DecimalText.string(s)) s (the limit) while \(during)"
+            return "the job took more than \(DecimalText.short(s)) s (the limit) while \(during)"
         case .font(let path, let face, let e): return "font \(JSONValue.quoted(path)) face \(face): \(e)"
         case .glyph(let i, .placement(let e)): return "glyphs[\(i)]: \(e.reason)"
         case .glyph(let i, let e): return "glyphs[\(i)]: \(e)"
         case .text(let e): return e.description
+        case .outputBytes(let l, let n):
+            return "the job's output would be more than \(l) bytes (the limit); it stopped after \(n) lines"
+        case .stringTooLong(let f, let n, let l): return "\(f) has \(n) bytes, more than the limit of \(l)"
+        case .io(let m): return m
         case .wrongKind(let m): return m
         }
     }

@@ -4,10 +4,15 @@ import InkGeometry
 /// throws a `JobError` naming the member.
 enum JobFields {
     /// `"id"`: a string or a number, returned as its JSON text (echoed in every answer).
-    static func id(of v: JSONValue) throws(JobError) -> String {
+    static func id(of v: JSONValue, limits: JobLimits = JobLimits()) throws(JobError) -> String {
         guard let idv = v["id"] else { throw .missing(field: "\"id\"") }
         switch idv {
-        case .string, .number: return idv.serialized
+        case .string(let s):
+            try checkLength(s, "\"id\"", limits: limits)
+            return idv.serialized
+        case .number(_, let text):
+            try checkLength(text, "\"id\"", limits: limits)
+            return text
         default: throw .wrongType(field: "\"id\"", expected: "a string or a number", got: idv.typeName)
         }
     }
@@ -24,6 +29,7 @@ enum JobFields {
             guard case .string(let path)? = f["path"] else {
                 throw .wrongType(field: "fonts[\(i)].path", expected: "a string", got: f["path"]?.typeName ?? "nothing")
             }
+            try checkLength(path, "fonts[\(i)].path", limits: limits)
             fonts.append(GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0)))
         }
         return fonts
@@ -38,8 +44,15 @@ enum JobFields {
         var m: [Double] = []
         for (i, e) in ta.enumerated() { m.append(try finite(e, "transform[\(i)]")) }
         let t = AffineTransform(a: m[0], b: m[1], c: m[2], d: m[3], tx: m[4], ty: m[5])
-        guard t.inverted() != nil else {
-            throw .invalid(field: "\"transform\" \(t)", problem: "is singular: it collapses the text to a line or point")
+        let sv = t.singularValues
+        let text = "[" + m.map(DecimalText.short).joined(separator: ", ") + "]"
+        guard sv.max.isFinite, sv.max < 1e30, sv.min * 1e30 > 1 || sv.min <= sv.max * 1e-12,
+              abs(t.tx) <= 1e9, abs(t.ty) <= 1e9 else {
+            throw .invalid(field: "\"transform\" \(text)",
+                           problem: "is out of range (scales must lie within 1e-30 … 1e30 and translations within ±1e9 px)")
+        }
+        guard t.inverted(singularValues: sv) != nil else {
+            throw .invalid(field: "\"transform\" \(text)", problem: "is singular: it collapses the text to a line or point")
         }
         return t
     }
@@ -74,7 +87,7 @@ enum JobFields {
     static func finite(_ v: JSONValue?, _ name: String) throws(JobError) -> Double {
         guard let v else { throw .missing(field: name) }
         guard case .number(let d, let text) = v else { throw .wrongType(field: name, expected: "a number", got: v.typeName) }
-        guard d.isFinite else { throw .invalid(field: name, problem: "\(text) is out of range") }
+        guard d.isFinite else { throw .invalid(field: name, problem: "\(short(text)) is out of range") }
         return d
     }
 
@@ -89,8 +102,20 @@ enum JobFields {
     static func int(_ v: JSONValue?, _ name: String, default def: Int) throws(JobError) -> Int {
         guard let v, v != .null else { return def }
         guard case .number(let d, let text) = v else { throw .wrongType(field: name, expected: "an integer", got: v.typeName) }
-        guard d == d.rounded(), abs(d) < 9e15 else { throw .invalid(field: name, problem: "must be an integer (got \(text))") }
+        guard d == d.rounded() else { throw .invalid(field: name, problem: "must be an integer (got \(short(text)))") }
+        guard abs(d) < 9e15 else { throw .invalid(field: name, problem: "\(short(text)) is out of range") }
         return Int(d)
+    }
+
+    /// A number's source text for a message: as written when short, else its first digits and its length.
+    static func short(_ text: String) -> String {
+        text.utf8.count <= 24 ? text : String(text.prefix(12)) + "… (\(text.utf8.count) characters)"
+    }
+
+    /// Throws `.stringTooLong` when `s` has more than `limits.maxStringBytes` bytes of UTF-8.
+    static func checkLength(_ s: String, _ name: String, limits: JobLimits) throws(JobError) {
+        let n = s.utf8.count
+        guard n <= limits.maxStringBytes else { throw .stringTooLong(field: name, bytes: n, limit: limits.maxStringBytes) }
     }
 
     /// A string, or nil when absent or null.

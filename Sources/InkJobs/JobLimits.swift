@@ -4,22 +4,35 @@
 /// the limit; the next job still runs.
 ///
 /// The defaults leave room for any real page: a 200,000-glyph job (8 MB of JSON) is answered in 0.6 s
-/// (release build). Memory of one job is bounded by roughly 20 × `maxLineBytes` (the parsed JSON tree) +
+/// (release build). Memory of one job is bounded by roughly 25 × `maxLineBytes` (the parsed JSON tree) +
 /// `maxFontBytesPerJob` + `maxShapeBytesPerJob` + the placement records (40 bytes per glyph), plus the
 /// caches kept between jobs (`maxCachedFontBytes` + `maxCachedShapeBytes`).
 public struct JobLimits: Sendable, Hashable {
     /// Longest job line, in bytes of UTF-8 (64 MiB). Longer lines are refused before they are parsed (and
     /// the CLI does not even hold them in memory).
     public var maxLineBytes = 64 << 20
-    /// Most glyphs in one job.
+    /// Most glyphs in one job: a glyph job's `glyphs`, or the glyphs a text job's layout makes.
     public var maxGlyphs = 1_000_000
+    /// Longest text of a text job, in UTF-16 code units.
+    public var maxTextLength = 1_000_000
+    /// Most links plus attachments in one text job.
+    public var maxLinks = 100_000
     /// Most query points in one job.
     public var maxPoints = 10_000_000
     /// Most fonts in one job's `fonts` array.
     public var maxFonts = 256
-    /// Wall-clock seconds one job may take, from reading its line to its last answer (checked between
-    /// glyphs and between chunks of points; answers are written only when the job finished in time).
-    /// A safety net against pathological work, so it depends on the machine: real jobs take milliseconds.
+    /// Longest id, tag or font path, in bytes of UTF-8 (4 KiB): they are echoed in answers.
+    public var maxStringBytes = 4096
+    /// Most bytes of output one job may write (1 GiB, newlines included; enough for 10,000,000 answers).
+    /// A job whose answers would go beyond it stops there: the answers written are followed by one error
+    /// line that says where it stopped.
+    public var maxOutputBytesPerJob = 1 << 30
+    /// Wall-clock seconds one job may take, from reading its line to its last answer: parsing, font loading,
+    /// layout, index build, queries and writing. Checked between glyphs, layout steps, chunks of points
+    /// and lines of output, so a job stops within about 100 ms of its limit. A job out of time before its
+    /// first answer gets one error line; one out of time while writing gets its error line after the
+    /// answers written. A safety net against pathological work, so it depends on the machine: real jobs take
+    /// milliseconds.
     public var maxSecondsPerJob: Double = 60
     /// Bytes of font data (whole files) one job may load: 1 GiB (a font file itself may have up to
     /// `Font.maximumFileSize` bytes). Paths naming the same file share one load.

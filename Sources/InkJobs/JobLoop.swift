@@ -42,6 +42,10 @@ public enum JobLoop {
 
     /// Answers one job line: parses it and calls `answer`; any `JobError` becomes the job's one error line.
     /// Returns false when the job failed.
+    ///
+    /// What `answer` emits is held to `JobLimits.maxOutputBytesPerJob` and the job's time limit: once either
+    /// runs out, further lines are dropped (`JobLine.isStopped` turns true, so answer loops can stop) and
+    /// the job ends with an error line saying how many lines were written.
     public static func process(_ line: String, limits: JobLimits, emit: (String) -> Void,
                                answer: (JobLine, (String) -> Void) throws(JobError) -> Void) -> Bool {
         var id = "null"
@@ -51,13 +55,19 @@ public enum JobLoop {
             let deadline = Deadline(seconds: limits.maxSecondsPerJob)
             let value: JSONValue
             do { value = try JSONParser.parse(line) } catch { throw .invalidJSON(error) }
-            if case .object = value, let valid = try? JobFields.id(of: value) { id = valid }
-            let job = JobLine(value: value, idJSON: id, deadline: deadline)
+            if case .object = value, let valid = try? JobFields.id(of: value, limits: limits) { id = valid }
+            let output = OutputBudget(limits: limits, deadline: deadline)
+            let job = JobLine(value: value, idJSON: id, deadline: deadline, output: output)
             // `answer` and `emit` are both non-escaping: hand one to the other without letting it escape.
             var failure: JobError?
             withoutActuallyEscaping(emit) { emit in
-                do throws(JobError) { try answer(job, emit) } catch { failure = error }
+                do throws(JobError) {
+                    try answer(job) { output.write($0, to: emit) }
+                } catch {
+                    failure = error
+                }
             }
+            if let stop = output.stop { throw stop }
             if let failure { throw failure }
             return true
         } catch {
@@ -80,11 +90,50 @@ public struct JobLine: Sendable {
     public var idJSON: String
     /// When the job's time is up (`JobLimits.maxSecondsPerJob` from the moment its line was read).
     let deadline: Deadline
+    let output: OutputBudget
 
     /// True for a text job (`"text"` and no `"glyphs"`).
     public var isTextJob: Bool { value["text"] != nil && value["glyphs"] == nil }
     /// True once the job has run longer than its time limit.
     public var isPastDeadline: Bool { deadline.isPast }
+    /// True once the job's output ran out of bytes or of time: what it emits from then on is dropped, and
+    /// the loop ends the job with an error line.
+    public var isStopped: Bool { output.stop != nil }
+}
+
+/// The output bytes and time one job has left for writing (`JobLimits.maxOutputBytesPerJob`,
+/// `maxSecondsPerJob`). Used by one job on one thread.
+final class OutputBudget: @unchecked Sendable {
+    private let limit: Int
+    private let seconds: Double
+    private let deadline: Deadline
+    private var bytes = 0
+    private(set) var lines = 0
+    /// Why output stopped, once it did.
+    private(set) var stop: JobError?
+
+    init(limits: JobLimits, deadline: Deadline) {
+        limit = limits.maxOutputBytesPerJob
+        seconds = limits.maxSecondsPerJob
+        self.deadline = deadline
+    }
+
+    /// Passes `s` on to `emit` unless the job is out of output bytes or time (checked every 64 lines).
+    func write(_ s: String, to emit: (String) -> Void) {
+        guard stop == nil else { return }
+        let n = s.utf8.count + 1
+        if bytes + n > limit {
+            stop = .outputBytes(limit: limit, written: lines)
+            return
+        }
+        if lines & 63 == 63 && deadline.isPast {
+            stop = .timeLimit(seconds: seconds, during: "writing output line \(lines) (the \(lines) before it were written)")
+            return
+        }
+        bytes += n
+        lines += 1
+        emit(s)
+    }
 }
 
 /// A point in time `seconds` from now on the monotonic clock (never, for a non-finite or huge limit).
@@ -103,4 +152,7 @@ struct Deadline: Sendable {
         guard let end else { return false }
         return ContinuousClock.now >= end
     }
+
+    /// The deadline as an instant (nil: never).
+    var instant: ContinuousClock.Instant? { end }
 }

@@ -9,36 +9,45 @@ extension JobRunner {
     /// - Throws: `JobError.textLength`, `.font` for a font that cannot be loaded, `.text` when the layout
     ///   refuses the job.
     public func layout(_ job: TextJob) throws(JobError) -> TextLayout {
-        guard job.text.utf16.count <= limits.maxGlyphs else { throw .textLength(limit: limits.maxGlyphs) }
+        try layout(job, deadline: Deadline(seconds: limits.maxSecondsPerJob))
+    }
+
+    func layout(_ job: TextJob, deadline: Deadline) throws(JobError) -> TextLayout {
+        guard job.text.utf16.count <= limits.maxTextLength else { throw .textLength(limit: limits.maxTextLength) }
         var fonts: [Font] = []
-        for f in job.fonts { fonts.append(try font(f)) }
+        var seen = Set<UInt64>()
+        var bytes = 0
+        for f in job.fonts {
+            let font = try font(f)
+            fonts.append(font)
+            if seen.insert(font.id).inserted { bytes += font.byteCount }
+            guard bytes <= limits.maxFontBytesPerJob else { throw .fontBytes(limit: limits.maxFontBytesPerJob) }
+        }
+        let layout: TextLayout
         do {
-            return try TextLayout(text: job.text, style: TextStyle(fonts: fonts, size: job.size), paragraph: job.paragraph,
-                                  links: job.links, attachments: job.attachments, transform: job.transform,
-                                  tolerance: tolerance, cache: cache)
+            layout = try TextLayout(text: job.text, style: TextStyle(fonts: fonts, size: job.size), paragraph: job.paragraph,
+                                    links: job.links, attachments: job.attachments, transform: job.transform,
+                                    tolerance: tolerance, cache: cache,
+                                    budget: LayoutBudget(maxShapeBytes: limits.maxShapeBytesPerJob, deadline: deadline.instant))
+        } catch .pastDeadline(let during) {
+            throw .timeLimit(seconds: limits.maxSecondsPerJob, during: during)
         } catch {
             throw .text(error)
         }
+        guard layout.glyphs.count <= limits.maxGlyphs else { throw .tooMany(what: "glyphs in the layout", limit: limits.maxGlyphs) }
+        return layout
     }
 
-    /// Answers a text job: one line per point, written only once every point is answered within
-    /// `limits.maxSecondsPerJob` (checked between chunks of points).
-    func answerText(_ value: JSONValue, deadline: Deadline, emit: (String) -> Void) throws(JobError) {
-        let job = try TextJob(value, limits: limits)
-        let layout = try layout(job)
-        var hits: [TextHit?] = []
-        hits.reserveCapacity(job.points.count)
-        for (i, p) in job.points.enumerated() {
-            if i & 15 == 0 && deadline.isPast {
-                throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "answering point \(i) of \(job.points.count)")
-            }
-            hits.append(layout.hit(at: p, radius: job.radius))
-        }
+    /// Answers a text job: one line per point, a chunk of points at a time (see `answerInChunks`).
+    func answerText(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
+        let job = try TextJob(line.value, limits: limits)
+        let layout = try layout(job, deadline: line.deadline)
         let prefix = "{\"job\":" + job.idJSON + ",\"i\":"
-        for (i, hit) in hits.enumerated() {
+        try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
+            for k in points.indices { results[k] = layout.hit(at: points[k], radius: job.radius) }
+        } line: { i, hit in
             guard let h = hit else {
-                emit(prefix + String(i) + ",\"hit\":false,\"glyph\":null,\"utf16\":null,\"char\":null,\"line\":null,\"link\":null,\"attachment\":null,\"distance\":null}")
-                continue
+                return prefix + String(i) + ",\"hit\":false,\"glyph\":null,\"utf16\":null,\"char\":null,\"line\":null,\"link\":null,\"attachment\":null,\"distance\":null}"
             }
             var s = prefix + String(i) + ",\"hit\":true,\"glyph\":" + (h.glyph.map(String.init) ?? "null")
             s += ",\"utf16\":[" + String(h.utf16.lowerBound) + "," + String(h.utf16.upperBound) + "]"
@@ -46,7 +55,7 @@ extension JobRunner {
             s += ",\"link\":" + (h.link.map(JSONValue.quoted) ?? "null")
             s += ",\"attachment\":" + (h.attachment.map(JSONValue.quoted) ?? "null")
             s += ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
-            emit(s)
+            return s
         }
     }
 

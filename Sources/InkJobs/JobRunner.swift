@@ -62,13 +62,55 @@ public final class JobRunner {
     public func answer(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
         trimCaches()
         if line.isTextJob {
-            try answerText(line.value, deadline: line.deadline, emit: emit)
+            try answerText(line, emit: emit)
             return
         }
         let job = try GlyphJob(line.value, limits: limits)
         let index = try buildIndex(job, deadline: line.deadline)
-        let answers = try answers(job, index, deadline: line.deadline)
-        emitAnswers(job, answers, emit: emit)
+        let prefix = "{\"job\":" + job.idJSON + ",\"i\":"
+        try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
+            index.unsafeHits(for: points, radius: job.radius, into: results)
+        } line: { i, h in
+            guard let h else { return prefix + String(i) + ",\"hit\":false,\"glyph\":null,\"distance\":null}" }
+            return prefix + String(i) + ",\"hit\":true,\"glyph\":" + String(h.placement)
+                + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
+        }
+    }
+
+    /// Points answered a chunk at a time, each chunk written before the next is computed, so answers take
+    /// memory for one chunk whatever the number of points. The deadline is checked every 16 points; a job
+    /// out of time throws (after the chunks already written), one whose output stopped (`line.isStopped`)
+    /// returns.
+    static func answerInChunks<Answer>(_ points: [Point], line job: JobLine, seconds: Double, emit: (String) -> Void,
+                                       answer: (UnsafeBufferPointer<Point>, UnsafeMutableBufferPointer<Answer?>) -> Void,
+                                       line: (Int, Answer?) -> String) throws(JobError) {
+        let chunk = 4096, step = 16
+        var results = [Answer?](repeating: nil, count: min(chunk, points.count))
+        var lo = 0
+        while lo < points.count && !job.isStopped {
+            let hi = min(points.count, lo + chunk)
+            var failedAt = -1
+            points.withUnsafeBufferPointer { pts in
+                results.withUnsafeMutableBufferPointer { res in
+                    var k = lo
+                    while k < hi {
+                        if job.deadline.isPast { failedAt = k; return }
+                        let e = min(hi, k + step)
+                        answer(UnsafeBufferPointer(rebasing: pts[k..<e]), UnsafeMutableBufferPointer(rebasing: res[(k - lo)..<(e - lo)]))
+                        k = e
+                    }
+                }
+            }
+            if failedAt >= 0 {
+                throw .timeLimit(seconds: seconds, during: "answering point \(failedAt) of \(points.count)"
+                                 + (lo > 0 ? " (the answers to the \(lo) points before it were written)" : ""))
+            }
+            for k in lo..<hi {
+                emit(line(k, results[k - lo]))
+                if job.isStopped { return }
+            }
+            lo = hi
+        }
     }
 
     /// Loads (or reuses) a job's font.
@@ -109,7 +151,7 @@ public final class JobRunner {
         var seenShapes = Set<ObjectIdentifier>()
         var shapeBytes = 0
         for i in job.glyphs.indices {
-            if i & 63 == 63 && deadline.isPast {
+            if i & 7 == 7 && deadline.isPast {
                 throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "placing glyph \(i) of \(job.glyphs.count)")
             }
             let font = loaded[job.glyphs[i].font]
@@ -133,41 +175,6 @@ public final class JobRunner {
             do { try b.add(shape, transform: t, singularValues: sv) } catch { throw .glyph(index: i, .placement(error)) }
         }
         return b.build()
-    }
-
-    /// Answers every point, checking the deadline between chunks; nothing is emitted until all are known.
-    func answers(_ job: GlyphJob, _ index: HitIndex, deadline: Deadline) throws(JobError) -> [Hit?] {
-        var out = [Hit?](repeating: nil, count: job.points.count)
-        let chunk = 16
-        var failedAt = -1
-        job.points.withUnsafeBufferPointer { points in
-            out.withUnsafeMutableBufferPointer { results in
-                var lo = 0
-                while lo < points.count {
-                    if lo > 0 && deadline.isPast { failedAt = lo; return }
-                    let hi = min(points.count, lo + chunk)
-                    index.unsafeHits(for: UnsafeBufferPointer(rebasing: points[lo..<hi]), radius: job.radius,
-                                     into: UnsafeMutableBufferPointer(rebasing: results[lo..<hi]))
-                    lo = hi
-                }
-            }
-        }
-        if failedAt >= 0 {
-            throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "answering point \(failedAt) of \(job.points.count)")
-        }
-        return out
-    }
-
-    func emitAnswers(_ job: GlyphJob, _ answers: [Hit?], emit: (String) -> Void) {
-        let prefix = "{\"job\":" + job.idJSON + ",\"i\":"
-        for (i, h) in answers.enumerated() {
-            if let h {
-                emit(prefix + String(i) + ",\"hit\":true,\"glyph\":" + String(h.placement)
-                     + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}")
-            } else {
-                emit(prefix + String(i) + ",\"hit\":false,\"glyph\":null,\"distance\":null}")
-            }
-        }
     }
 
     /// Empties both caches when they hold more than the limits allow (shapes are keyed by font, so they

@@ -37,9 +37,10 @@ extension TextJob {
     /// - Throws: `JobError` naming the first member that is missing, of the wrong type or out of range.
     public init(_ v: JSONValue, limits: JobLimits = JobLimits()) throws(JobError) {
         guard case .object = v else { throw .notAnObject(got: v.typeName) }
-        idJSON = try JobFields.id(of: v)
+        idJSON = try JobFields.id(of: v, limits: limits)
         guard let tv = v["text"] else { throw .missing(field: "\"text\"") }
         guard case .string(let t) = tv else { throw .wrongType(field: "\"text\"", expected: "a string", got: tv.typeName) }
+        guard t.utf16.count <= limits.maxTextLength else { throw .textLength(limit: limits.maxTextLength) }
         text = t
         fonts = try JobFields.fonts(of: v, limits: limits)
         guard let sv = v["size"] else { throw .missing(field: "\"size\"") }
@@ -65,29 +66,35 @@ extension TextJob {
         }
         paragraph = p
         links = []
+        var linkCount = 0
         if let lv = v["links"], lv != .null {
             guard case .array(let la) = lv else { throw .wrongType(field: "\"links\"", expected: "an array", got: lv.typeName) }
+            linkCount += la.count
+            guard linkCount <= limits.maxLinks else { throw .tooMany(what: "links and attachments", limit: limits.maxLinks) }
             for (i, l) in la.enumerated() {
                 guard case .object = l else { throw .wrongType(field: "links[\(i)]", expected: "an object", got: l.typeName) }
                 let s = try JobFields.int(l["start"], "links[\(i)].start", default: -1)
                 let e = try JobFields.int(l["end"], "links[\(i)].end", default: -1)
                 guard s >= 0, e > s else { throw .invalid(field: "links[\(i)]", problem: "needs 0 ≤ start < end (UTF-16 offsets)") }
-                links.append(TextLink(range: s..<e, tag: try Self.tag(l["tag"], "links[\(i)].tag")))
+                links.append(TextLink(range: s..<e, tag: try Self.tag(l["tag"], "links[\(i)].tag", limits: limits)))
             }
         }
         attachments = []
         if let av = v["attachments"], av != .null {
             guard case .array(let aa) = av else { throw .wrongType(field: "\"attachments\"", expected: "an array", got: av.typeName) }
+            linkCount += aa.count
+            guard linkCount <= limits.maxLinks else { throw .tooMany(what: "links and attachments", limit: limits.maxLinks) }
             for (i, a) in aa.enumerated() {
                 guard case .object = a else { throw .wrongType(field: "attachments[\(i)]", expected: "an object", got: a.typeName) }
                 let at = try JobFields.int(a["at"], "attachments[\(i)].at", default: -1)
                 let w = try JobFields.finite(a["width"], "attachments[\(i)].width")
                 let asc = try JobFields.finite(a["ascent"], "attachments[\(i)].ascent")
-                let desc = try JobFields.finite(a["descent"] ?? .number(0, "0"), "attachments[\(i)].descent")
+                let desc = a["descent"] == nil || a["descent"] == .null ? 0 : try JobFields.finite(a["descent"], "attachments[\(i)].descent")
                 var radius = 0.0
                 if let r = a["cornerRadius"], r != .null { radius = try JobFields.finite(r, "attachments[\(i)].cornerRadius") }
                 attachments.append(TextAttachment(at: at, width: w, ascent: asc, descent: desc,
-                                                  tag: try Self.tag(a["tag"], "attachments[\(i)].tag"), cornerRadius: radius))
+                                                  tag: try Self.tag(a["tag"], "attachments[\(i)].tag", limits: limits),
+                                                  cornerRadius: radius))
             }
         }
         transform = try JobFields.transform(of: v)
@@ -95,8 +102,12 @@ extension TextJob {
         points = try JobFields.points(of: v, limits: limits)
     }
 
-    /// A link's or attachment's `"tag"`: a string ("" when absent or null).
-    static func tag(_ v: JSONValue?, _ name: String) throws(JobError) -> String {
-        try JobFields.string(v, name) ?? ""
+    /// A link's or attachment's `"tag"`: a string (required: it is what a hit on it answers) of at most
+    /// `limits.maxStringBytes` bytes.
+    static func tag(_ v: JSONValue?, _ name: String, limits: JobLimits) throws(JobError) -> String {
+        guard let v else { throw .missing(field: name) }
+        guard case .string(let s) = v else { throw .wrongType(field: name, expected: "a string", got: v.typeName) }
+        try JobFields.checkLength(s, name, limits: limits)
+        return s
     }
 }

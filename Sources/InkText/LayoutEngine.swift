@@ -20,14 +20,25 @@ struct LayoutEngine {
     var placedAttachments: [TextLayout.PlacedAttachment] = []
     var truncated: Range<Int>? = nil
     var carets: [Int: [Double]] = [:]
+    /// Deadline of the layout's budget.
+    let budget: LayoutBudget
+    /// Set when the deadline passed: what the engine was doing (then its results are incomplete).
+    var stoppedDuring: String? = nil
 
     init(map: TextIndexMap, style: TextStyle, paragraph: ParagraphStyle, attachmentAt: [Int: Int],
-         attachments: [TextAttachment]) {
+         attachments: [TextAttachment], budget: LayoutBudget = LayoutBudget()) {
         self.map = map; self.style = style; self.paragraph = paragraph
-        self.attachmentAt = attachmentAt; self.attachments = attachments
+        self.attachmentAt = attachmentAt; self.attachments = attachments; self.budget = budget
         hb = style.fonts.map(HarfBuzzFont.of)
         k = style.fonts.map { style.size / Double($0.unitsPerEm) }
         shapingText = map.utf16.map { ($0 < 0x20 || ($0 >= 0x7F && $0 < 0xA0)) ? 0x20 : $0 }
+    }
+
+    /// True (and `stoppedDuring` set) once the budget's deadline has passed.
+    mutating func pastDeadline(_ during: @autoclosure () -> String) -> Bool {
+        guard budget.deadline != nil, budget.isPastDeadline else { return false }
+        if stoppedDuring == nil { stoppedDuring = during() }
+        return true
     }
 
     /// A shaped cluster in logical order: the unit of line breaking and visual reordering.
@@ -61,9 +72,12 @@ struct LayoutEngine {
 
         var allLines: [[Cluster]] = []
         var paragraphBase: [UInt8] = []
-        for (range, sep) in paragraphs {
+        for (pi, (range, sep)) in paragraphs.enumerated() {
+            if pastDeadline("shaping paragraph \(pi) of \(paragraphs.count)") { return }
             let (pcs, base) = shapeParagraph(range)
+            if stoppedDuring != nil { return }
             var pLines = breakLines(pcs)
+            if stoppedDuring != nil { return }
             if pLines.isEmpty { pLines = [[]] }
             // The separator belongs to the paragraph's last line (it never hits: no ink).
             if sep > 0 {
@@ -88,34 +102,35 @@ struct LayoutEngine {
 
         var top = paragraph.origin.y
         for (li, var lc) in allLines.enumerated() {
+            if pastDeadline("placing line \(li) of \(allLines.count)") { return }
             var ellipsis: (glyphs: [HarfBuzzFont.Glyph], font: Int, width: Double)? = nil
             if li == ellipsisOn {
                 ellipsis = shapeEllipsis()
                 let ew = ellipsis?.width ?? 0
                 // Drop trailing clusters (and trailing spaces) until the line and the ellipsis fit.
                 var cutFrom = truncated?.lowerBound ?? map.length
-                func visibleWidth(_ cs: [Cluster]) -> Double {
-                    var end = cs.count
-                    while end > 0 && cs[end - 1].isSpace { end -= 1 }
-                    return cs[..<end].reduce(0) { $0 + $1.advance }
-                }
                 while let last = lc.last, last.isSpace || last.isNewline { cutFrom = last.range.lowerBound; lc.removeLast() }
                 if let w = paragraph.width {
-                    while !lc.isEmpty && visibleWidth(lc) + ew > w {
-                        cutFrom = lc.removeLast().range.lowerBound
-                        while let last = lc.last, last.isSpace { cutFrom = last.range.lowerBound; lc.removeLast() }
+                    // The line has no trailing spaces here and after each cut: its visible width is the sum of
+                    // its advances, kept as clusters go (one pass, whatever the line's length).
+                    var width = lc.reduce(0) { $0 + $1.advance }
+                    while !lc.isEmpty && width + ew > w {
+                        let cut = lc.removeLast()
+                        cutFrom = cut.range.lowerBound; width -= cut.advance
+                        while let last = lc.last, last.isSpace { cutFrom = last.range.lowerBound; width -= last.advance; lc.removeLast() }
                     }
                 }
                 truncated = cutFrom..<map.length
             }
             top = placeLine(lc, index: li, top: top, base: paragraphBase[li], ellipsis: ellipsis)
+            if stoppedDuring != nil { return }
         }
     }
 
     // MARK: Shaping
 
     /// Itemizes and shapes one paragraph; returns its clusters in logical order and its base level.
-    func shapeParagraph(_ range: Range<Int>) -> ([Cluster], UInt8) {
+    mutating func shapeParagraph(_ range: Range<Int>) -> ([Cluster], UInt8) {
         let firstScalar = map.scalarIndex(at: range.lowerBound)
         let endScalar = map.scalarIndex(at: range.upperBound)
         let scalars = Array(map.scalars[firstScalar..<endScalar])
@@ -131,6 +146,7 @@ struct LayoutEngine {
         var si = 0
         var prevFont = 0
         while si < scalars.count {
+            if g & 4095 == 4095, pastDeadline("choosing fonts") { return ([], baseLevel) }
             let gEnd = min(map.graphemeStarts[g + 1], range.upperBound)
             let baseScalar = scalars[si]
             var f = -1
@@ -162,6 +178,7 @@ struct LayoutEngine {
         func isAttachment(_ s: Int) -> Bool { attachmentAt[map.scalarUTF16[firstScalar + s]] != nil }
         while itemStart < scalars.count {
             let o = map.scalarUTF16[firstScalar + itemStart]
+            if pastDeadline("shaping the text at UTF-16 offset \(o)") { return ([], baseLevel) }
             if let ai = attachmentAt[o] {
                 let a = attachments[ai]
                 clusters.append(Cluster(range: o..<(o + 1), glyphs: [], font: -1, attachment: ai, level: levels[itemStart],
@@ -178,6 +195,7 @@ struct LayoutEngine {
         }
         // Break opportunities after clusters.
         for ci in clusters.indices {
+            if ci & 4095 == 4095, pastDeadline("finding line breaks (cluster \(ci) of \(clusters.count))") { return ([], baseLevel) }
             let r = clusters[ci].range
             let lastScalar = map.scalars[map.scalarIndex(at: r.upperBound - 1)]
             let isSpace = (clusters[ci].attachment < 0) && (r.lowerBound..<r.upperBound).allSatisfy {
@@ -199,8 +217,67 @@ struct LayoutEngine {
         return (clusters, baseLevel)
     }
 
+    /// Longest run of one grapheme HarfBuzz shapes in one piece, UTF-16 units. HarfBuzz positions each
+    /// mark by looking back over the marks before it to their base, so a grapheme of n marks costs n²; a
+    /// longer grapheme (never in real text: Unicode's stream-safe format allows 30 marks) is shaped in pieces
+    /// of this length, whose glyphs go back into the one cluster (the marks of later pieces sit at the pen).
+    static let maxShapedGrapheme = 128
+
+    /// Longest piece of text shaped in one HarfBuzz call, UTF-16 units (cut after a space when there is one
+    /// in its second half, else between graphemes), so the deadline is checked between pieces of a long
+    /// run. The whole text stays HarfBuzz's context, so joining scripts join across the cut.
+    static let maxShapedPiece = 4096
+
     /// Shapes one item into clusters in logical order.
-    func shapeItem(_ r: Range<Int>, font: Int, level: UInt8, script: UInt32) -> [Cluster] {
+    mutating func shapeItem(_ r: Range<Int>, font: Int, level: UInt8, script: UInt32) -> [Cluster] {
+        // Pieces of the item: runs of whole graphemes, and each over-long grapheme cut into pieces (the
+        // pieces after its first continue its cluster). One pass over the item's graphemes.
+        var pieces: [(range: Range<Int>, continuing: Bool)] = []
+        var start = r.lowerBound, o = r.lowerBound
+        var afterSpace = -1                               // the end of the last space in the current piece
+        var g = map.grapheme(at: r.lowerBound)
+        while o < r.upperBound {
+            if o - start >= Self.maxShapedPiece {
+                let cut = afterSpace > start + Self.maxShapedPiece / 2 ? afterSpace : o
+                pieces.append((start..<cut, false))
+                start = cut
+            }
+            let gEnd = min(map.graphemeStarts[g + 1], r.upperBound)
+            if gEnd - o == 1 && map.utf16[o] == 0x20 { afterSpace = gEnd }
+            if gEnd - o > Self.maxShapedGrapheme {
+                if start < o { pieces.append((start..<o, false)) }
+                var p = o
+                while p < gEnd {
+                    var q = min(gEnd, p + Self.maxShapedGrapheme)
+                    if q < gEnd && UTF16.isTrailSurrogate(map.utf16[q]) { q += 1 }    // never split a pair
+                    pieces.append((p..<q, p > o))
+                    p = q
+                }
+                start = gEnd
+            }
+            o = gEnd
+            g += 1
+        }
+        if start < r.upperBound { pieces.append((start..<r.upperBound, false)) }
+
+        var out: [Cluster] = []
+        let rtl = level & 1 == 1
+        for (n, piece) in pieces.enumerated() {
+            if n > 0, pastDeadline("shaping the text at UTF-16 offset \(piece.range.lowerBound)") { return out }
+            let clusters = shapePiece(piece.range, font: font, level: level, script: script)
+            guard piece.continuing, var last = out.popLast() else { out += clusters; continue }
+            for c in clusters {
+                last.glyphs = rtl ? c.glyphs + last.glyphs : last.glyphs + c.glyphs     // visual order
+                last.advance += c.advance
+                last.range = last.range.lowerBound..<max(last.range.upperBound, c.range.upperBound)
+            }
+            out.append(last)
+        }
+        return out
+    }
+
+    /// Shapes a run of text (in one HarfBuzz call) into clusters in logical order.
+    func shapePiece(_ r: Range<Int>, font: Int, level: UInt8, script: UInt32) -> [Cluster] {
         let rtl = level & 1 == 1
         let shaped = shapingText.withUnsafeBufferPointer { hb[font].shape($0, range: r, rtl: rtl, script: script) }
         // Group by cluster value; HarfBuzz gives visual order (RTL: descending clusters).
@@ -249,7 +326,7 @@ struct LayoutEngine {
     // MARK: Lines
 
     /// Greedy line breaking over logical clusters.
-    func breakLines(_ cs: [Cluster]) -> [[Cluster]] {
+    mutating func breakLines(_ cs: [Cluster]) -> [[Cluster]] {
         guard let width = paragraph.width else { return cs.isEmpty ? [] : [cs] }
         var lines: [[Cluster]] = []
         var start = 0
@@ -259,6 +336,7 @@ struct LayoutEngine {
             var i = start
             var end = cs.count
             while i < cs.count {
+                if i & 4095 == 4095, pastDeadline("breaking lines at cluster \(i) of \(cs.count)") { return lines }
                 let c = cs[i]
                 if !c.isSpace && w + c.advance > width && i > start {
                     // Overflow: break at the last opportunity, else between graphemes (clusters).
@@ -324,7 +402,8 @@ struct LayoutEngine {
             }
         }
         var contentMinX = Double.infinity, contentMaxX = -Double.infinity
-        for n in order {
+        for (step, n) in order.enumerated() {
+            if step & 4095 == 4095, pastDeadline("placing line \(li) (cluster \(step) of \(order.count))") { break }
             let c = items[n]
             let isEllipsis = ellipsis != nil && n == items.count - 1
             if c.attachment >= 0 {
@@ -345,7 +424,7 @@ struct LayoutEngine {
                     // Ligature carets for glyphs covering several graphemes.
                     if c.glyphs.count == 1, map.graphemeRange(covering: c.range) != c.range || spansGraphemes(c.range) {
                         let cs = hb[c.font].ligatureCarets(g.id, rtl: rtl)
-                        if !cs.isEmpty, g.xAdvance > 0 { carets[glyphs.count - 1] = cs.map { $0 / g.xAdvance } }
+                        if !cs.isEmpty, g.xAdvance > 0 { carets[glyphs.count - 1] = cs.map { $0 / g.xAdvance }.sorted() }
                     }
                     x += g.xAdvance * kk
                 }

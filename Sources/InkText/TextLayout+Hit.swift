@@ -176,8 +176,14 @@ extension TextLayout {
             hit = makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
                           attachment: pa.attachment.tag, distance: h.distance, kind: h.isInside ? .ink : .radius)
         }
-        guard let l = links.last(where: { $0.range.overlaps(hit.utf16) }) else { return nil }
-        return LinkHit(link: l, hit: hit)
+        guard let l = linkMap.lastLink(overlapping: hit.utf16) else { return nil }
+        return LinkHit(link: links[l], hit: hit)
+    }
+
+    /// The last link given whose range overlaps `utf16` (UTF-16 offsets), nil when none does. O(1) for a
+    /// character's range, whatever the number of links (O(n/64) for a range of n units).
+    public func lastLink(overlapping utf16: Range<Int>) -> TextLink? {
+        linkMap.lastLink(overlapping: utf16).map { links[$0] }
     }
 
     /// Where a caret would go for `point` (view px): the nearest line, then the nearest character edge
@@ -295,41 +301,45 @@ extension TextLayout {
         return Int(glyphAt[utf16])
     }
 
-    func graphemes(in r: Range<Int>) -> [Range<Int>] {
-        var out: [Range<Int>] = []
-        var g = map.grapheme(at: r.lowerBound)
-        while g + 1 < map.graphemeStarts.count && map.graphemeStarts[g] < r.upperBound {
-            out.append(max(map.graphemeStarts[g], r.lowerBound)..<min(map.graphemeStarts[g + 1], r.upperBound))
-            g += 1
-        }
-        return out.isEmpty ? [r] : out
+    /// The graphemes of `r` (clipped to it): the first grapheme's index and how many there are.
+    func graphemeSpan(of r: Range<Int>) -> (first: Int, count: Int) {
+        let first = map.grapheme(at: r.lowerBound)
+        let last = r.isEmpty ? first : map.grapheme(at: max(r.lowerBound, r.upperBound - 1))
+        return (first, max(1, last - first + 1))
+    }
+
+    /// Grapheme `first + n` clipped to `r`.
+    func graphemePart(_ n: Int, first: Int, of r: Range<Int>) -> Range<Int> {
+        let g = first + n
+        guard g + 1 < map.graphemeStarts.count else { return r }
+        return max(map.graphemeStarts[g], r.lowerBound)..<min(map.graphemeStarts[g + 1], r.upperBound)
     }
 
     /// The component of glyph `gi`'s cluster under `point`: the whole cluster, or for a ligature (a cluster
     /// of several graphemes) the grapheme whose share of the advance is under the point — by the font's
-    /// GDEF carets when it has them, else equal shares.
+    /// GDEF carets when it has them, else equal shares. O(log n + carets), no allocation.
     func component(of gi: Int, at point: Point) -> Range<Int> {
         let g = glyphs[gi]
         if g.isEllipsis { return g.utf16 }
-        let parts = graphemes(in: g.utf16)
-        guard parts.count > 1, g.advance > 0, let l = layoutPoint(point) else { return g.utf16 }
+        let (first, parts) = graphemeSpan(of: g.utf16)
+        guard parts > 1, g.advance > 0, let l = layoutPoint(point) else { return g.utf16 }
         var f = (l.x - g.x) / g.advance
         if g.isRightToLeft { f = 1 - f }
         f = min(max(f, 0), 0.999999)
-        if let cs = carets[gi], cs.count == parts.count - 1 {
-            let sorted = cs.sorted()
+        if let cs = carets[gi], cs.count == parts - 1 {
+            // Carets are stored sorted (see LayoutEngine): the component is the number of carets at or before f.
             var n = 0
-            while n < sorted.count && f >= sorted[n] { n += 1 }
-            return parts[n]
+            while n < cs.count && f >= cs[n] { n += 1 }
+            return graphemePart(n, first: first, of: g.utf16)
         }
-        return parts[min(parts.count - 1, Int(f * Double(parts.count)))]
+        return graphemePart(min(parts - 1, Int(f * Double(parts))), first: first, of: g.utf16)
     }
 
     func makeHit(glyph: Int?, range: Range<Int>, line: Int, attachment: String?, distance: Double,
                  kind: TextHit.Kind) -> TextHit {
         // The ellipsis stands for cut text: it is not part of a link.
         let isEllipsis = glyph.map { glyphs[$0].isEllipsis } ?? false
-        let link = isEllipsis ? nil : links.last(where: { $0.range.overlaps(range) })?.tag
+        let link = isEllipsis ? nil : linkMap.lastLink(overlapping: range).map { links[$0].tag }
         return TextHit(glyph: glyph, utf16: range, utf8: map.utf8Range(range), character: map.grapheme(at: range.lowerBound),
                        line: line, link: link, attachment: attachment, distance: distance, kind: kind)
     }

@@ -96,6 +96,8 @@ public struct TextLayout: Sendable {
     let charBoxes: [CharacterBox]
     /// UTF-16 offset → first glyph whose cluster holds it (-1: none).
     let glyphAt: [Int32]
+    /// UTF-16 offset → last link covering it.
+    let linkMap: LinkMap
 
     /// Most UTF-16 units one layout accepts.
     public static let maxLength = 1 << 22
@@ -112,12 +114,13 @@ public struct TextLayout: Sendable {
     ///   - tolerance: flattening tolerance, view px.
     ///   - cache: glyph shapes are shared through it (one per font, glyph and size class); the process-wide
     ///     `FontShapeCache.shared` unless given another.
-    /// - Throws: `TextError` for invalid settings, links or attachments, and (as `.glyph`) a font's error
-    ///   for a glyph that cannot be placed.
+    ///   - budget: most bytes of glyph shapes and a deadline, for untrusted text (unbounded by default).
+    /// - Throws: `TextError` for invalid settings, links or attachments, (as `.glyph`) a font's error for a
+    ///   glyph that cannot be placed, `.shapeBytes` / `.pastDeadline` when the budget runs out.
     public init(text: String, style: TextStyle, paragraph: ParagraphStyle = ParagraphStyle(),
                 links: [TextLink] = [], attachments: [TextAttachment] = [],
                 transform: AffineTransform = .identity, tolerance: Double = HitIndex.defaultTolerance,
-                cache: FontShapeCache = .shared) throws(TextError) {
+                cache: FontShapeCache = .shared, budget: LayoutBudget = LayoutBudget()) throws(TextError) {
         guard !style.fonts.isEmpty else { throw .noFonts }
         guard style.size.isFinite, style.size > 0 else { throw .invalidSize(style.size) }
         if let w = paragraph.width, !(w.isFinite && w > 0) { throw .invalidWidth(w) }
@@ -137,6 +140,9 @@ public struct TextLayout: Sendable {
                   a.cornerRadius.isFinite, a.cornerRadius >= 0 else {
                 throw .invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius must be finite, width ≥ 0, height ≥ 0")
             }
+            guard a.width <= 1e9, abs(a.ascent) <= 1e9, abs(a.descent) <= 1e9, a.cornerRadius <= 1e9 else {
+                throw .invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius beyond ±1e9 px are out of range")
+            }
             if attachmentAt[a.at] != nil { throw .invalidAttachment(index: i, reason: "two attachments at offset \(a.at)") }
             attachmentAt[a.at] = i
         }
@@ -144,8 +150,9 @@ public struct TextLayout: Sendable {
         do { indexTolerance = try HitIndex.Builder(tolerance: tolerance) } catch { throw .index(error) }
         guard let inverse = transform.inverted() else { throw .invalidTransform(transform) }
         var engine = LayoutEngine(map: map, style: style, paragraph: paragraph, attachmentAt: attachmentAt,
-                                  attachments: attachments)
+                                  attachments: attachments, budget: budget)
         engine.run()
+        if let during = engine.stoppedDuring { throw .pastDeadline(during: during) }
 
         self.text = text
         self.map = map
@@ -160,27 +167,52 @@ public struct TextLayout: Sendable {
         self.carets = engine.carets
         self.charBoxes = Self.computeCharacterBoxes(glyphs: engine.glyphs, lines: engine.lines,
                                                     attachments: engine.placedAttachments, map: map, transform: transform)
+        // The glyphs of a cluster are contiguous and share its range: each range is walked once, so this is
+        // linear in the text even for one letter under 100,000 combining marks.
         var glyphAt = [Int32](repeating: -1, count: map.length + 1)
-        for (gi, g) in engine.glyphs.enumerated() where !g.isEllipsis {
+        var lastRange: Range<Int>? = nil
+        for (gi, g) in engine.glyphs.enumerated() where !g.isEllipsis && g.utf16 != lastRange {
+            lastRange = g.utf16
             for o in g.utf16 where o >= 0 && o < glyphAt.count && glyphAt[o] < 0 { glyphAt[o] = Int32(gi) }
         }
         self.glyphAt = glyphAt
+        let linkMap = LinkMap(links: links, length: map.length)
+        self.linkMap = linkMap
 
         // Hit indexes: ink of every glyph; attachment boxes; link glyphs and attachments in link ranges.
-        func inLink(_ r: Range<Int>) -> Bool { links.contains { $0.range.overlaps(r) } }
+        var inLinkCache: (Range<Int>, Bool)? = nil
+        func inLink(_ r: Range<Int>) -> Bool {
+            if let (cr, v) = inLinkCache, cr == r { return v }
+            let v = linkMap.lastLink(overlapping: r) != nil
+            inLinkCache = (r, v)
+            return v
+        }
         var ink = indexTolerance, linkB = indexTolerance
         var inkGlyph: [Int] = [], linkItem: [Int] = []
+        var seenShapes = Set<ObjectIdentifier>()
+        var shapeBytes = 0
         for (gi, g) in engine.glyphs.enumerated() {
+            if budget.deadline != nil, budget.isPastDeadline {
+                throw .pastDeadline(during: "placing glyph \(gi) of \(engine.glyphs.count)")
+            }
             let placement = Self.placement(g, fonts: style.fonts, transform: transform)
             let shape: GlyphShape, t: AffineTransform, sv: SingularValues
             do throws(FontError) {
                 (shape, t, sv) = try placement.shape(cache: cache, viewTolerance: tolerance)
-                if shape.bounds.isEmpty { continue }
-                do { try ink.add(shape, transform: t, singularValues: sv) } catch { throw .placement(error) }
             } catch .noOutline {
                 continue                                          // bitmap-only glyphs: boxes only when asked
             } catch {
                 throw .glyph(glyph: gi, utf16: g.utf16.lowerBound, error)
+            }
+            if seenShapes.insert(ObjectIdentifier(shape)).inserted {
+                shapeBytes += shape.byteCount
+                if shapeBytes > budget.maxShapeBytes {
+                    throw .shapeBytes(glyph: gi, utf16: g.utf16.lowerBound, limit: budget.maxShapeBytes)
+                }
+            }
+            if shape.bounds.isEmpty { continue }
+            do { try ink.add(shape, transform: t, singularValues: sv) } catch {
+                throw .glyph(glyph: gi, utf16: g.utf16.lowerBound, .placement(error))
             }
             inkGlyph.append(gi)
             if inLink(g.utf16) && !g.isEllipsis {

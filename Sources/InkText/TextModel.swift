@@ -85,6 +85,26 @@ public struct ParagraphStyle: Sendable, Hashable {
     }
 }
 
+/// Bounds on the work one layout may do, for layouts of untrusted text: the bytes of the glyph shapes it
+/// holds and a deadline. The defaults bound nothing.
+public struct LayoutBudget: Sendable, Hashable {
+    /// Most bytes of distinct glyph shapes (`GlyphShape.byteCount`) the layout's hit indexes may hold.
+    /// Shapes are checked as they are made or found in the cache, so at most one shape beyond the budget
+    /// is ever built (a shape has at most `ShapeLimits.maxBytes` bytes, 256 MiB by default).
+    public var maxShapeBytes: Int
+    /// When the layout must give up (monotonic clock), checked between paragraphs, shaping items, lines and
+    /// glyphs; nil for no deadline.
+    public var deadline: ContinuousClock.Instant?
+
+    /// A budget of `maxShapeBytes` bytes of shapes, ending at `deadline`.
+    public init(maxShapeBytes: Int = .max, deadline: ContinuousClock.Instant? = nil) {
+        self.maxShapeBytes = maxShapeBytes
+        self.deadline = deadline
+    }
+
+    var isPastDeadline: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
+}
+
 /// Why text could not be laid out.
 public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `TextStyle.fonts` is empty.
@@ -114,6 +134,11 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     case attachmentPlacement(index: Int, HitIndexError)
     /// The transform or tolerance is not usable by a hit index.
     case index(HitIndexError)
+    /// Placing glyph `glyph` (at UTF-16 offset `utf16`) took the layout's distinct shapes beyond
+    /// `LayoutBudget.maxShapeBytes` (`limit`).
+    case shapeBytes(glyph: Int, utf16: Int, limit: Int)
+    /// The layout passed `LayoutBudget.deadline`; `during` says what it was doing.
+    case pastDeadline(during: String)
 
     /// A sentence for a user.
     public var description: String {
@@ -133,6 +158,10 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
         case .glyph(let g, let o, let e): return "glyph \(g) (the character at UTF-16 offset \(o)): \(e)"
         case .attachmentPlacement(let i, let e): return "attachments[\(i)]: \(e.reason)"
         case .index(let e): return e.description
+        case .shapeBytes(let g, let o, let l):
+            return "glyph \(g) (the character at UTF-16 offset \(o)): the layout's glyph shapes need more than \(l) bytes "
+                + "(the limit; each distinct glyph and size class has its own shape)"
+        case .pastDeadline(let during): return "the layout ran past its deadline while \(during)"
         }
     }
 }

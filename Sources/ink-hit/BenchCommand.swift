@@ -36,20 +36,26 @@ struct Bench: ParsableCommand {
         let runner = try options.runner()
         try options.run(limits: runner.limits) { (line, emit) throws(JobError) in
             let t0 = now()
-            let points: [Point], radius: Double, query: ([Point], inout Int) -> Void
+            // query(range, &sink) answers points[range]; rounds run it a chunk at a time, checking the time.
+            let points: [Point], radius: Double, query: (Range<Int>, inout Int) -> Void
             if line.isTextJob {
                 let job = try TextJob(line.value, limits: runner.limits)
                 let layout = try runner.layout(job)
                 (points, radius) = (job.points, job.radius)
-                query = { pts, sink in for p in pts { sink &+= layout.hit(at: p, radius: job.radius)?.utf16.lowerBound ?? 0 } }
+                query = { r, sink in for k in r { sink &+= layout.hit(at: job.points[k], radius: job.radius)?.utf16.lowerBound ?? 0 } }
             } else {
                 let job = try GlyphJob(line.value, limits: runner.limits)
                 let index = try runner.buildIndex(job)
-                var results: [Hit?] = []
+                var results = [Hit?](repeating: nil, count: 4096)
                 (points, radius) = (job.points, job.radius)
-                query = { pts, sink in
-                    index.hits(for: pts, radius: job.radius, into: &results)
-                    sink &+= results.first??.placement ?? 0
+                query = { r, sink in
+                    job.points.withUnsafeBufferPointer { pts in
+                        results.withUnsafeMutableBufferPointer { res in
+                            index.unsafeHits(for: UnsafeBufferPointer(rebasing: pts[r]), radius: job.radius,
+                                             into: UnsafeMutableBufferPointer(rebasing: res[0..<r.count]))
+                        }
+                    }
+                    sink &+= results[0]?.placement ?? 0
                 }
             }
             let buildMs = (now() - t0) * 1e3
@@ -61,7 +67,17 @@ struct Bench: ParsableCommand {
                     let start = now()
                     var elapsed = 0.0
                     repeat {
-                        query(points, &sink)
+                        if line.isPastDeadline {
+                            throw .timeLimit(seconds: runner.limits.maxSecondsPerJob,
+                                             during: "timing round \(medians.count + 1) of \(rounds) (--seconds × --rounds is over it)")
+                        }
+                        var lo = 0
+                        while lo < points.count {
+                            let hi = min(points.count, lo + 4096)
+                            query(lo..<hi, &sink)
+                            lo = hi
+                            if line.isPastDeadline { break }
+                        }
                         reps += 1
                         elapsed = now() - start
                     } while elapsed < seconds

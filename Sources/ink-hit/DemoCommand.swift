@@ -110,14 +110,14 @@ struct Demo: ParsableCommand {
                 let p = Point(x, y)
                 let h = layout.hit(at: p, radius: radius)
                 if let h { if h.kind == .ink { ink += 1 } else { near += 1 }; if h.link != nil { linked += 1 } } else { miss += 1 }
-                picture.samples.append((p, h))
+                picture.samples.append((p, LayoutPicture.color(h)))
                 x += step
             }
             y += step
         }
         picture.caption = "green: on the ink · orange: within \(DecimalText.string(radius)) px · blue: the link · grey: miss · red rings: probes"
-        if let failure = picture.write(to: svg) {
-            printError("ink-hit demo: \(failure)")
+        do { try picture.write(to: svg) } catch {
+            printError("ink-hit demo: \(error)")
             throw ExitCode(2)
         }
         print("")

@@ -11,11 +11,40 @@ struct JobOptions: ParsableArguments {
     @Option(help: "Flattening tolerance in view px (Hausdorff bound between curves and polygons).")
     var tolerance: Double = HitIndex.defaultTolerance
 
-    @Option(help: "Seconds one job may take; a slower job fails with an error line and no answers.")
+    @Option(help: "Seconds one job may take, parsing to its last line of output; a job out of time ends with an error line.")
     var timeLimit: Double = JobLimits().maxSecondsPerJob
 
     @Option(help: "Longest job line in bytes; a longer line gets an error line (it is never held in memory).")
     var maxLineBytes: Int = JobLimits().maxLineBytes
+    @Option(help: "Most glyphs per job (a glyph job's glyphs, or those a text job's layout makes).")
+    var maxGlyphs: Int = JobLimits().maxGlyphs
+    @Option(help: "Longest text of a text job, UTF-16 code units.")
+    var maxTextLength: Int = JobLimits().maxTextLength
+    @Option(help: "Most links plus attachments per text job.")
+    var maxLinks: Int = JobLimits().maxLinks
+    @Option(help: "Most query points per job.")
+    var maxPoints: Int = JobLimits().maxPoints
+    @Option(help: "Most fonts per job.")
+    var maxFonts: Int = JobLimits().maxFonts
+    @Option(help: "Longest id, tag or font path, bytes.")
+    var maxStringBytes: Int = JobLimits().maxStringBytes
+    @Option(help: "Most bytes one job may write (answers, or render's SVG).")
+    var maxOutputBytes: Int = JobLimits().maxOutputBytesPerJob
+    @Option(help: "Most bytes of font files one job may load.")
+    var maxFontBytes: Int = JobLimits().maxFontBytesPerJob
+    @Option(help: "Most bytes of distinct glyph shapes one job may use.")
+    var maxShapeBytes: Int = JobLimits().maxShapeBytesPerJob
+
+    /// Every limit flag: its name, value and default (the default is also its largest value).
+    private var limitFlags: [(String, Int, Int)] {
+        let d = JobLimits()
+        return [("--max-line-bytes", maxLineBytes, d.maxLineBytes), ("--max-glyphs", maxGlyphs, d.maxGlyphs),
+                ("--max-text-length", maxTextLength, d.maxTextLength), ("--max-links", maxLinks, d.maxLinks),
+                ("--max-points", maxPoints, d.maxPoints), ("--max-fonts", maxFonts, d.maxFonts),
+                ("--max-string-bytes", maxStringBytes, d.maxStringBytes),
+                ("--max-output-bytes", maxOutputBytes, d.maxOutputBytesPerJob),
+                ("--max-font-bytes", maxFontBytes, d.maxFontBytesPerJob), ("--max-shape-bytes", maxShapeBytes, d.maxShapeBytesPerJob)]
+    }
 
     func validate() throws {
         guard tolerance.isFinite, tolerance > 0, tolerance <= 1 else {
@@ -24,16 +53,33 @@ struct JobOptions: ParsableArguments {
         guard timeLimit > 0, timeLimit <= 86_400 else {
             throw ValidationError("--time-limit must be in (0, 86400] seconds")
         }
-        guard maxLineBytes >= 1, maxLineBytes <= JobLimits().maxLineBytes else {
-            throw ValidationError("--max-line-bytes must be in 1...\(JobLimits().maxLineBytes)")
+        // The defaults are the most this build is measured and documented for: the flags can only lower them.
+        for (name, value, most) in limitFlags where !(0...most).contains(value) {
+            throw ValidationError("\(name) must be in 0...\(most)")
         }
+    }
+
+    /// The limits these options set.
+    var limits: JobLimits {
+        var l = JobLimits()
+        l.maxSecondsPerJob = timeLimit
+        l.maxLineBytes = maxLineBytes
+        l.maxGlyphs = maxGlyphs
+        l.maxTextLength = maxTextLength
+        l.maxLinks = maxLinks
+        l.maxPoints = maxPoints
+        l.maxFonts = maxFonts
+        l.maxStringBytes = maxStringBytes
+        l.maxOutputBytesPerJob = maxOutputBytes
+        l.maxFontBytesPerJob = maxFontBytes
+        l.maxShapeBytesPerJob = maxShapeBytes
+        return l
     }
 
     /// A runner with these options (the tolerance was validated).
     func runner() throws -> JobRunner {
         let r = try JobRunner(tolerance: tolerance)
-        r.limits.maxSecondsPerJob = timeLimit
-        r.limits.maxLineBytes = maxLineBytes
+        r.limits = limits
         return r
     }
 

@@ -13,8 +13,8 @@ import InkText
 struct LayoutPicture {
     let layout: TextLayout
     let radius: Double
-    /// Sample points (view px) and their answers.
-    var samples: [(point: Point, hit: TextHit?)] = []
+    /// Sample points (view px) and the colours of their answers (`color(_:)`).
+    var samples: [(point: Point, color: String)] = []
     /// Named points to ring in red.
     var probes: [(name: String, point: Point)] = []
     var caption: String?
@@ -30,7 +30,58 @@ struct LayoutPicture {
         return h.kind == .ink ? inkColor : nearColor
     }
 
-    var svg: String {
+    /// Why a picture was not written.
+    enum Failure: Error, CustomStringConvertible {
+        case io(String)
+        case tooLarge(limit: Int)
+        case pastDeadline
+        var description: String {
+            switch self {
+            case .io(let m): return m
+            case .tooLarge(let l): return "the SVG would be more than \(l) bytes (the output limit)"
+            case .pastDeadline: return "time ran out while writing the SVG"
+            }
+        }
+    }
+
+    /// Writes the SVG to `path` as it is made (never held whole in memory), at most `maxBytes` bytes, giving
+    /// up when `isPastDeadline()` turns true (checked every glyph and every 256 points). A picture that
+    /// fails is removed.
+    func write(to path: String, maxBytes: Int = .max, isPastDeadline: () -> Bool = { false }) throws(Failure) {
+        guard let f = fopen(path, "wb") else { throw .io("cannot write \(path): " + String(cString: strerror(errno))) }
+        var out = Writer(file: f, maxBytes: maxBytes)
+        do throws(Failure) {
+            try draw(&out, isPastDeadline: isPastDeadline)
+        } catch {
+            fclose(f)
+            unlink(path)
+            throw error
+        }
+        let written = out.failure == nil && fflush(f) == 0
+        let closed = fclose(f) == 0
+        if let failure = out.failure { unlink(path); throw failure }
+        guard written && closed else { throw .io("cannot write \(path): " + String(cString: strerror(errno))) }
+    }
+
+    /// Counts bytes and writes them to a file.
+    struct Writer {
+        let file: UnsafeMutablePointer<FILE>
+        let maxBytes: Int
+        var bytes = 0
+        var failure: Failure?
+
+        mutating func put(_ s: String) throws(Failure) {
+            if let failure { throw failure }
+            let n = s.utf8.count
+            guard bytes + n <= maxBytes else { failure = .tooLarge(limit: maxBytes); throw .tooLarge(limit: maxBytes) }
+            bytes += n
+            var s = s
+            let ok = s.withUTF8 { n == 0 || fwrite($0.baseAddress, 1, n, file) == n }
+            if !ok { failure = .io("writing the SVG failed: " + String(cString: strerror(errno))); throw failure! }
+        }
+    }
+
+    private func draw(_ out: inout Writer, isPastDeadline: () -> Bool) throws(Failure) {
         let t = layout.transform
         var bounds = Rect.empty
         for l in layout.lines { bounds = bounds.union(l.box.applying(t)) }
@@ -43,54 +94,50 @@ struct LayoutPicture {
             let c = [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)].map { $0.applying(t) }
             return "M " + c.map { n($0.x) + " " + n($0.y) }.joined(separator: " L ") + " Z"
         }
-        var body: [String] = []
-        body.append("<g transform=\"translate(\(n(-bounds.minX)) \(n(-bounds.minY)))\">")
-        for l in layout.lines {
-            body.append("<path d=\"\(polygon(l.box))\" fill=\"none\" stroke=\"#b0b8c0\" stroke-dasharray=\"3 2\" stroke-width=\"0.6\"/>")
+        let w = n(bounds.width), h = n(bounds.height + captionHeight)
+        try out.put("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n"
+                    + "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n")
+        try out.put("<g transform=\"translate(\(n(-bounds.minX)) \(n(-bounds.minY)))\">\n")
+        for (li, l) in layout.lines.enumerated() {
+            if li & 255 == 255, isPastDeadline() { throw .pastDeadline }
+            try out.put("<path d=\"\(polygon(l.box))\" fill=\"none\" stroke=\"#b0b8c0\" stroke-dasharray=\"3 2\" stroke-width=\"0.6\"/>\n")
         }
-        var plain = "", linked = ""
-        for (gi, g) in layout.glyphs.enumerated() {
-            var sink = SVGPathSink(decimals: 2)
-            try? layout.placement(of: gi).outline(into: &sink)      // a glyph without an outline draws nothing
-            if sink.path.isEmpty { continue }
-            if !g.isEllipsis && layout.links.contains(where: { $0.range.overlaps(g.utf16) }) {
-                linked += sink.path + " "
-            } else {
-                plain += sink.path + " "
+        /// The outlines of the glyphs in a link (or of the others), one path's data.
+        func outlines(linked: Bool?) throws(Failure) {
+            for (gi, g) in layout.glyphs.enumerated() {
+                if isPastDeadline() { throw .pastDeadline }
+                if let linked, linked != (!g.isEllipsis && layout.lastLink(overlapping: g.utf16) != nil) { continue }
+                var sink = SVGPathSink(decimals: 2)
+                try? layout.placement(of: gi).outline(into: &sink)      // a glyph without an outline draws nothing
+                if !sink.path.isEmpty { try out.put(sink.path + " ") }
             }
         }
         if radius > 0 {
-            body.append("<path d=\"\(plain)\(linked)\" fill=\"#ffe2b0\" stroke=\"#ffe2b0\" stroke-width=\"\(n(2 * radius))\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>")
+            try out.put("<path d=\"")
+            try outlines(linked: nil)
+            try out.put("\" fill=\"#ffe2b0\" stroke=\"#ffe2b0\" stroke-width=\"\(n(2 * radius))\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>\n")
         }
-        body.append("<path d=\"\(plain)\" fill=\"#20242a\" fill-opacity=\"0.85\"/>")
-        body.append("<path d=\"\(linked)\" fill=\"\(Self.linkColor)\" fill-opacity=\"0.9\"/>")
+        try out.put("<path d=\"")
+        try outlines(linked: false)
+        try out.put("\" fill=\"#20242a\" fill-opacity=\"0.85\"/>\n<path d=\"")
+        try outlines(linked: true)
+        try out.put("\" fill=\"\(Self.linkColor)\" fill-opacity=\"0.9\"/>\n")
         for a in layout.attachments {
-            body.append("<path d=\"\(polygon(a.box))\" fill=\"#b07ad8\" fill-opacity=\"0.5\" stroke=\"\(Self.attachmentColor)\" stroke-width=\"0.8\"><title>\(Self.xmlEscape(a.attachment.tag))</title></path>")
+            try out.put("<path d=\"\(polygon(a.box))\" fill=\"#b07ad8\" fill-opacity=\"0.5\" stroke=\"\(Self.attachmentColor)\" stroke-width=\"0.8\"><title>\(Self.xmlEscape(a.attachment.tag))</title></path>\n")
         }
-        var dots = ""
-        for s in samples where s.point.isFinite {
-            dots += "<circle cx=\"\(n(s.point.x))\" cy=\"\(n(s.point.y))\" r=\"0.55\" fill=\"\(Self.color(s.hit))\"/>"
+        for (k, s) in samples.enumerated() where s.point.isFinite {
+            if k & 255 == 255, isPastDeadline() { throw .pastDeadline }
+            try out.put("<circle cx=\"\(n(s.point.x))\" cy=\"\(n(s.point.y))\" r=\"0.55\" fill=\"\(s.color)\"/>")
         }
-        body.append(dots)
+        try out.put("\n")
         for p in probes {
-            body.append("<circle cx=\"\(n(p.point.x))\" cy=\"\(n(p.point.y))\" r=\"3\" fill=\"none\" stroke=\"#d0021b\" stroke-width=\"1.2\"><title>\(Self.xmlEscape(p.name))</title></circle>")
+            try out.put("<circle cx=\"\(n(p.point.x))\" cy=\"\(n(p.point.y))\" r=\"3\" fill=\"none\" stroke=\"#d0021b\" stroke-width=\"1.2\"><title>\(Self.xmlEscape(p.name))</title></circle>\n")
         }
-        body.append("</g>")
+        try out.put("</g>\n")
         if let caption {
-            body.append("<text x=\"6\" y=\"\(n(bounds.height + captionHeight - 5))\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\">\(Self.xmlEscape(caption))</text>")
+            try out.put("<text x=\"6\" y=\"\(n(bounds.height + captionHeight - 5))\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\">\(Self.xmlEscape(caption))</text>\n")
         }
-        let w = n(bounds.width), h = n(bounds.height + captionHeight)
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n"
-            + "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" + body.joined(separator: "\n") + "\n</svg>\n"
-    }
-
-    /// Writes the picture to `path`; the message says why it could not.
-    func write(to path: String) -> String? {
-        guard let f = fopen(path, "wb") else { return "cannot write \(path): " + String(cString: strerror(errno)) }
-        var text = svg
-        let written = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, f) == $0.count }
-        let closed = fclose(f) == 0
-        return written && closed ? nil : "cannot write \(path): " + String(cString: strerror(errno))
+        try out.put("</svg>\n")
     }
 
     static func xmlEscape(_ s: String) -> String {

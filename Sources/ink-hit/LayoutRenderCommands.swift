@@ -23,7 +23,14 @@ struct Layout: ParsableCommand {
         try options.run(limits: runner.limits) { (line, emit) throws(JobError) in
             guard line.isTextJob else { throw .wrongKind("ink-hit layout takes text jobs (with \"text\"), not glyph jobs") }
             let job = try TextJob(line.value, limits: runner.limits)
-            emit(runner.glyphJobJSON(job, try runner.layout(job)))
+            let glyphJob = runner.glyphJobJSON(job, try runner.layout(job))
+            // What `layout` writes must be a line `query` reads (with the same --max-line-bytes).
+            let bytes = glyphJob.utf8.count
+            guard bytes <= runner.limits.maxLineBytes else {
+                throw .invalid(field: "the glyph job", problem: "would have \(bytes) bytes, more than the line limit of "
+                               + "\(runner.limits.maxLineBytes) that `ink-hit query` reads; lay out less text per job")
+            }
+            emit(glyphJob)
         }
     }
 }
@@ -65,8 +72,25 @@ struct Render: ParsableCommand {
                 let job = try TextJob(line.value, limits: runner.limits)
                 let layout = try runner.layout(job)
                 var picture = LayoutPicture(layout: layout, radius: job.radius)
-                picture.samples = job.points.map { ($0, layout.hit(at: $0, radius: job.radius)) }
-                if let failure = picture.write(to: svg) { throw .wrongKind(failure) }
+                picture.samples.reserveCapacity(job.points.count)
+                for (k, p) in job.points.enumerated() {
+                    if k & 255 == 255 && line.isPastDeadline {
+                        throw .timeLimit(seconds: runner.limits.maxSecondsPerJob, during: "answering point \(k) of \(job.points.count)")
+                    }
+                    picture.samples.append((p, LayoutPicture.color(layout.hit(at: p, radius: job.radius))))
+                }
+                do throws(LayoutPicture.Failure) {
+                    try picture.write(to: svg, maxBytes: runner.limits.maxOutputBytesPerJob) { line.isPastDeadline }
+                } catch {
+                    switch error {
+                    case .pastDeadline:
+                        throw .timeLimit(seconds: runner.limits.maxSecondsPerJob, during: "writing \(svg) (removed)")
+                    case .tooLarge(let limit):
+                        throw .invalid(field: "the picture", problem: "would be more than \(limit) bytes (the output limit; \(svg) removed)")
+                    case .io(let message):
+                        throw .io(message)
+                    }
+                }
                 drawn = true
                 emit("{\"job\":\(job.idJSON),\"rendered\":\(JSONValue.quoted(svg)),\"glyphs\":\(layout.glyphs.count),"
                      + "\"lines\":\(layout.lines.count),\"points\":\(job.points.count)}")

@@ -308,6 +308,20 @@ struct HitIndexBadInputTests {
         #expect(b.count == 0)
     }
 
+    /// Huge or tiny but finite and invertible scales are out of range, not "singular": the message says
+    /// which scale.
+    @Test(arguments: [(AffineTransform.scale(1e31, 1e31), 1e31), (.scale(1e300, 2e300), 2e300),
+                      (.scale(1e-31, 1e-31), 1e-31), (.scale(1e-300, 1e-300), 1e-300)])
+    func hugeOrTinyScaleIsOutOfRange(_ t: AffineTransform, _ scale: Double) throws {
+        var b = HitIndex.Builder()
+        let e = #expect(throws: HitIndexError.self) { try b.add(try Self.square10(), transform: t) }
+        guard case .scaleOutOfRange(0, let s) = e else { Issue.record("got \(String(describing: e))"); return }
+        #expect(abs(s - scale) <= 1e-12 * scale)
+        #expect(e?.description.contains("out of range") == true && e?.description.contains("singular") == false)
+        #expect(e?.description.count ?? 0 < 120, "short numbers in the message: \(e?.description ?? "")")
+        #expect(b.count == 0)
+    }
+
     @Test func shapeFlattenedTooCoarselyForTheScaleIsRejected() throws {
         // Flattened within 1 unit (the bound achieved is what the shape records: a little under 1); at scale 10
         // that is up to 10 px, but the index promises 0.01 px.

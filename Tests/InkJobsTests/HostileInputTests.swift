@@ -71,16 +71,24 @@ struct HostileInputTests {
         ("-Infinity literal", job(#""points":[[-Infinity,0]]"#), "invalid JSON"),
         // Finite but hopeless.
         ("size 1e300", job(#""size":1e300"#), "beyond the ±1e9 px view range"),
-        ("size 1e-300", job(#""size":1e-300"#), "singular"),
+        ("size 1e-300", job(#""size":1e-300"#), "1e-300 view px per em (size × transform scale) is too small"),
         ("size 2e8: curves too fine", job(#""size":2e8"#), "segments"),
         ("glyph at x 1e12", job(#""glyphs":[{"font":0,"id":82,"x":1e12,"y":40}]"#), "beyond ±1e9"),
-        ("transform scale 1e200", job(#""transform":[1e200,0,0,1e200,0,0]"#), "view range"),
-        ("transform scale 1e-200", job(#""transform":[1e-200,0,0,1e-200,0,0]"#), "singular"),
+        ("transform scale 1e200", job(#""transform":[1e200,0,0,1e200,0,0]"#), "[1e+200, 0, 0, 1e+200, 0, 0] is out of range"),
+        ("transform scale 1e-200", job(#""transform":[1e-200,0,0,1e-200,0,0]"#), "[1e-200, 0, 0, 1e-200, 0, 0] is out of range"),
+        ("transform tx 1e12", job(#""transform":[1,0,0,1,1e12,0]"#), "is out of range"),
         ("rank-1 transform", job(#""transform":[1,2,2,4,0,0]"#), "singular"),
         ("all-zero transform", job(#""transform":[0,0,0,0,5,5]"#), "singular"),
         ("glyph id 2^32", job(#""glyphs":[{"font":0,"id":4294967296,"x":0,"y":40}]"#), "out of range"),
-        ("glyph id 1e300", job(#""glyphs":[{"font":0,"id":1e300,"x":0,"y":40}]"#), "must be an integer"),
-        ("font index 1e300", job(#""glyphs":[{"font":1e300,"id":82,"x":0,"y":40}]"#), "must be an integer"),
+        ("glyph id 1e300", job(#""glyphs":[{"font":0,"id":1e300,"x":0,"y":40}]"#), "glyphs[0].id 1e300 is out of range"),
+        ("font index 1e300", job(#""glyphs":[{"font":1e300,"id":82,"x":0,"y":40}]"#), "glyphs[0].font 1e300 is out of range"),
+        ("face index -2^63", job(#""fonts":[{"path":"\#(Fonts.sans)","index":-9223372036854775808}]"#), "fonts[0].index -9223372036854775808 is out of range"),
+        ("glyph id 1.5", job(#""glyphs":[{"font":0,"id":1.5,"x":0,"y":40}]"#), "glyphs[0].id must be an integer (got 1.5)"),
+        ("size of 400 digits", job(#""size":1\#(String(repeating: "0", count: 400))"#), "size 100000000000… (401 characters) is out of range"),
+        ("cluster is a string", job(#""glyphs":[{"font":0,"id":82,"x":0,"y":40,"cluster":"3"}]"#), "glyphs[0].cluster must be an integer, got string"),
+        ("cluster is negative", job(#""glyphs":[{"font":0,"id":82,"x":0,"y":40,"cluster":-1}]"#), "glyphs[0].cluster must be ≥ 0"),
+        ("id of 5,000 bytes", job(#""id":"\#(String(repeating: "i", count: 5000))""#), "\"id\" has 5000 bytes, more than the limit of 4096"),
+        ("font path of 5,000 bytes", job(#""fonts":[{"path":"/\#(String(repeating: "p", count: 5000))"}]"#), "fonts[0].path has 5001 bytes"),
         ("face index 65536", job(#""fonts":[{"path":"\#(Fonts.sans)","index":65536}]"#), "face index 65536"),
         // Wrong JSON types.
         ("glyphs is an object", job(#""glyphs":{"0":{"id":82}}"#), "\"glyphs\" must be an array"),
@@ -228,10 +236,15 @@ struct HostileInputTests {
         #expect(JobRunner().run(line: line) { out.append($0) }, "control: the job is fine")
         #expect(out.count == 100)
         let runner = JobRunner()
-        runner.limits.maxGlyphs = 10
+        runner.limits.maxTextLength = 10
         out = []
         #expect(!runner.run(line: line) { out.append($0) })
         #expect(out.count == 1 && out[0].contains("UTF-16 code units (the limit)"), "\(out)")
+        runner.limits = JobLimits()
+        runner.limits.maxGlyphs = 10                     // the layout makes 23 glyphs
+        out = []
+        #expect(!runner.run(line: line) { out.append($0) })
+        #expect(out.count == 1 && out[0].contains("more than 10 glyphs in the layout"), "\(out)")
         runner.limits = JobLimits()
         runner.limits.maxSecondsPerJob = 0
         out = []
