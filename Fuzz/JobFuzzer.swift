@@ -1,6 +1,8 @@
 // Fuzzer for `ink-hit query`: the input is job lines (JSON, one per line) run through the real parser and
 // runner, `JobRunner.run(line:emit:)`, as the CLI does. Invariants: every output line is valid JSON; a
-// failed job emits exactly one {"job":…,"error":…} line; a good job emits one answer per point, in order.
+// failed job's last line is its {"job":…,"error":…} line, after answers numbered from 0 (a job stopped while
+// writing); a good job emits one answer per point, in order. A text job is also laid out as `ink-hit layout`
+// does: the glyph job written is valid, fits the line limit or is refused, and `query` answers it.
 // Seeds: Fuzz/corpus/jobs/*.jsonl.
 
 import InkGeometry
@@ -41,6 +43,24 @@ enum JobFuzz {
         }
     }
 
+    /// `ink-hit layout`: the glyph job of a text job parses as a glyph job with the layout's glyphs, and
+    /// `query` answers it (it has no attachments' boxes, so only the number of answers is compared).
+    static func checkLayout(_ runner: JobRunner, _ text: TextJob) {
+        guard let layout = try? runner.layout(text) else { violated("a text job answered but not laid out") }
+        let line = runner.glyphJobJSON(text, layout)
+        guard line.utf8.count <= runner.limits.maxLineBytes else { return }      // `layout` refuses it
+        guard let value = try? JSONParser.parse(line) else { violated("layout wrote invalid JSON: \(line.prefix(200))") }
+        let glyphJob: GlyphJob
+        do { glyphJob = try GlyphJob(value, limits: runner.limits) } catch {
+            violated("layout wrote a glyph job query refuses: \(error) in \(line.prefix(200))")
+        }
+        if glyphJob.glyphs.count != layout.glyphs.count { violated("layout wrote \(glyphJob.glyphs.count) of \(layout.glyphs.count) glyphs") }
+        var answers = 0
+        if !runner.run(line: line, emit: { _ in answers += 1 }) || answers != text.points.count {
+            violated("query did not answer the glyph job layout wrote (\(answers) of \(text.points.count) answers)")
+        }
+    }
+
     static func runLine(_ runner: JobRunner, _ line: String) {
         var out: [String] = []
         let ok = runner.run(line: line) { out.append($0) }
@@ -49,8 +69,13 @@ enum JobFuzz {
             do { parsed.append(try JSONParser.parse(o)) } catch { violated("output is not JSON: \(o) (\(error))") }
         }
         if !ok {
-            guard parsed.count == 1, case .string(let message)? = parsed[0]["error"], !message.isEmpty, parsed[0]["job"] != nil else {
-                violated("a failed job must emit exactly one error line, got \(out)")
+            guard let last = parsed.last, case .string(let message)? = last["error"], !message.isEmpty, last["job"] != nil else {
+                violated("a failed job must end with an error line, got \(out.suffix(2))")
+            }
+            for (i, a) in parsed.dropLast().enumerated() {
+                guard case .number(let n, _)? = a["i"], n == Double(i), a["error"] == nil else {
+                    violated("before a failed job's error line only its answers from 0: \(out[i])")
+                }
             }
             return
         }
@@ -62,6 +87,7 @@ enum JobFuzz {
                 guard case .number(let n, _)? = a["i"], n == Double(i), a["job"]?.serialized == text.idJSON,
                       case .bool? = a["hit"] else { violated("bad answer line \(out[i])") }
             }
+            checkLayout(runner, text)
             return
         }
         guard let job = try? GlyphJob(value, limits: runner.limits) else {

@@ -48,7 +48,8 @@ done
 [ -n "$base" ] || usage
 [[ $runs =~ ^[0-9]+$ ]] && [ "$runs" -ge 3 ] || { echo "bench-compare: --runs must be at least 3" >&2; exit 2; }
 want=$(git rev-parse --verify "$base^{commit}")
-head_desc="$(git rev-parse --short HEAD)$( [ -n "$(git status --porcelain -- Sources Package.swift Benchmarks)" ] && echo ' + working tree')"
+head_desc=$(git rev-parse --short HEAD)
+if [ -n "$(git status --porcelain -- Sources Package.swift Benchmarks)" ]; then head_desc="$head_desc + working tree"; fi
 
 # 1. The base worktree, at BASE_COMMIT (ignored files such as Benchmarks/.build/ are kept between runs).
 if [ -e "$BASE_DIR" ] && [ ! -f "$BASE_DIR/.git" ]; then

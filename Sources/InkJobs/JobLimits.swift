@@ -1,12 +1,15 @@
 /// Limits on the jobs a `JobRunner` answers, so that no input — a huge line, a million glyphs at a
-/// million sizes, a font file named through a thousand paths, a radius of 1e300 over a big page — can make
-/// it allocate without bound or run for minutes. Exceeding a limit fails that job with a `JobError` naming
-/// the limit; the next job still runs.
+/// million sizes, a font file named through a thousand paths, a radius of 1e300 over a big page, a text of
+/// one letter and a million combining marks — can make it allocate without bound or run for minutes. The
+/// same limits hold for glyph and text jobs in every `ink-hit` subcommand; each is checked before the work it
+/// bounds. Exceeding a limit fails that job with a `JobError` naming the limit; the next job still runs.
 ///
 /// The defaults leave room for any real page: a 200,000-glyph job (8 MB of JSON) is answered in 0.6 s
-/// (release build). Memory of one job is bounded by roughly 25 × `maxLineBytes` (the parsed JSON tree) +
-/// `maxFontBytesPerJob` + `maxShapeBytesPerJob` + the placement records (40 bytes per glyph), plus the
-/// caches kept between jobs (`maxCachedFontBytes` + `maxCachedShapeBytes`).
+/// (release build). Memory of one job is bounded by its parsed line (up to ~25 × its bytes, for numbers in
+/// tiny arrays) + `maxFontBytesPerJob` + `maxShapeBytesPerJob` + the layout of a text job (~600 bytes per
+/// UTF-16 unit) + the index (~64 bytes per glyph beyond shapes), plus the caches kept between jobs
+/// (`maxCachedFontBytes` + `maxCachedShapeBytes`); answers take one chunk of 4,096 points at a time.
+/// Measured peaks on the largest inputs are in the InkJobs article "Limits and hostile input".
 public struct JobLimits: Sendable, Hashable {
     /// Longest job line, in bytes of UTF-8 (64 MiB). Longer lines are refused before they are parsed (and
     /// the CLI does not even hold them in memory).

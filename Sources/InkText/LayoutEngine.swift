@@ -262,17 +262,31 @@ struct LayoutEngine {
 
         var out: [Cluster] = []
         let rtl = level & 1 == 1
-        for (n, piece) in pieces.enumerated() {
-            if n > 0, pastDeadline("shaping the text at UTF-16 offset \(piece.range.lowerBound)") { return out }
-            let clusters = shapePiece(piece.range, font: font, level: level, script: script)
-            guard piece.continuing, var last = out.popLast() else { out += clusters; continue }
-            for c in clusters {
-                last.glyphs = rtl ? c.glyphs + last.glyphs : last.glyphs + c.glyphs     // visual order
-                last.advance += c.advance
-                last.range = last.range.lowerBound..<max(last.range.upperBound, c.range.upperBound)
-            }
+        // The glyphs of an over-long grapheme's pieces after the first, in logical order, joined into the
+        // grapheme's cluster once it ends (in visual order: reversed pieces for right to left).
+        var continued: [[HarfBuzzFont.Glyph]] = []
+        func join() {
+            guard !continued.isEmpty, var last = out.popLast() else { return }
+            var all = rtl ? [] : last.glyphs
+            all.reserveCapacity(last.glyphs.count + continued.reduce(0) { $0 + $1.count })
+            for g in rtl ? continued.reversed() : continued { all.append(contentsOf: g) }
+            if rtl { all.append(contentsOf: last.glyphs) }
+            last.glyphs = all
             out.append(last)
+            continued.removeAll()
         }
+        for (n, piece) in pieces.enumerated() {
+            if n > 0, pastDeadline("shaping the text at UTF-16 offset \(piece.range.lowerBound)") { join(); return out }
+            let clusters = shapePiece(piece.range, font: font, level: level, script: script)
+            guard piece.continuing, !out.isEmpty else { join(); out += clusters; continue }
+            for c in clusters {
+                continued.append(c.glyphs)
+                out[out.count - 1].advance += c.advance
+                let r = out[out.count - 1].range
+                out[out.count - 1].range = r.lowerBound..<max(r.upperBound, c.range.upperBound)
+            }
+        }
+        join()
         return out
     }
 

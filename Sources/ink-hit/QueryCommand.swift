@@ -52,9 +52,12 @@ struct Query: ParsableCommand {
         {"job": ..., "error": "..."} line and no answers; the next job still runs; the exit status is 1 if
         any job failed, 2 if the input could not be read or the output not written. Unknown keys are ignored.
 
-        Limits (each exceeded limit fails that job only, with an error naming it): lines up to 64 MiB,
-        1,000,000 glyphs, 10,000,000 points and 256 fonts per job, 1 GiB of font files and 1 GiB of glyph
-        shapes per job, and --time-limit seconds per job (answers are written only for jobs that finish).
+        Limits (each exceeded limit fails that job only, with an error naming it; each has a flag that can
+        lower it): lines of 64 MiB, 1,000,000 glyphs, 1,000,000 UTF-16 units of text, 100,000 links and
+        attachments, 10,000,000 points and 256 fonts per job, ids/tags/paths of 4 KiB, 1 GiB of output,
+        of font files and of glyph shapes per job, and --time-limit seconds per job (parsing to the last line
+        of output). A job that runs out of time or output while writing keeps the answers written and ends
+        with its error line.
         """
     )
 
