@@ -14,15 +14,7 @@ extension JobRunner {
 
     func layout(_ job: TextJob, deadline: Deadline) throws(JobError) -> TextLayout {
         guard job.text.utf16.count <= limits.maxTextLength else { throw .textLength(limit: limits.maxTextLength) }
-        var fonts: [Font] = []
-        var seen = Set<UInt64>()
-        var bytes = 0
-        for f in job.fonts {
-            let font = try font(f)
-            fonts.append(font)
-            if seen.insert(font.id).inserted { bytes += font.byteCount }
-            guard bytes <= limits.maxFontBytesPerJob else { throw .fontBytes(limit: limits.maxFontBytesPerJob) }
-        }
+        let fonts = try loadFonts(job.fonts)
         let layout: TextLayout
         do {
             layout = try TextLayout(text: job.text, style: TextStyle(fonts: fonts, size: job.size), paragraph: job.paragraph,

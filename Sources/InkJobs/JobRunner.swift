@@ -135,16 +135,22 @@ public final class JobRunner {
         try buildIndex(job, deadline: Deadline(seconds: limits.maxSecondsPerJob))
     }
 
-    func buildIndex(_ job: GlyphJob, deadline: Deadline) throws(JobError) -> HitIndex {
+    /// Loads (or reuses) a job's fonts, within `limits.maxFontBytesPerJob` (a file named twice counts once).
+    func loadFonts(_ refs: [GlyphJob.FontRef]) throws(JobError) -> [Font] {
         var loaded: [Font] = []
-        var seenFonts = Set<UInt64>()
-        var jobFontBytes = 0
-        for f in job.fonts {
+        var seen = Set<UInt64>()
+        var bytes = 0
+        for f in refs {
             let font = try font(f)
             loaded.append(font)
-            if seenFonts.insert(font.id).inserted { jobFontBytes += font.byteCount }
-            guard jobFontBytes <= limits.maxFontBytesPerJob else { throw .fontBytes(limit: limits.maxFontBytesPerJob) }
+            if seen.insert(font.id).inserted { bytes += font.byteCount }
+            guard bytes <= limits.maxFontBytesPerJob else { throw .fontBytes(limit: limits.maxFontBytesPerJob) }
         }
+        return loaded
+    }
+
+    func buildIndex(_ job: GlyphJob, deadline: Deadline) throws(JobError) -> HitIndex {
+        let loaded = try loadFonts(job.fonts)
         var b: HitIndex.Builder
         do { b = try HitIndex.Builder(tolerance: tolerance) } catch { preconditionFailure("the runner's tolerance is valid") }
         b.reserveCapacity(job.glyphs.count)
@@ -170,6 +176,10 @@ public final class JobRunner {
                 shapeBytes += shape.byteCount
                 guard shapeBytes <= limits.maxShapeBytesPerJob else {
                     throw .shapeBytes(glyph: i, limit: limits.maxShapeBytesPerJob)
+                }
+                // A new shape may have been flattened and gridded just now (tens of ms at huge sizes).
+                if deadline.isPast {
+                    throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "placing glyph \(i) of \(job.glyphs.count)")
                 }
             }
             do { try b.add(shape, transform: t, singularValues: sv) } catch { throw .glyph(index: i, .placement(error)) }

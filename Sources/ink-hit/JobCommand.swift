@@ -35,16 +35,16 @@ struct JobOptions: ParsableArguments {
     @Option(help: "Most bytes of distinct glyph shapes one job may use.")
     var maxShapeBytes: Int = JobLimits().maxShapeBytesPerJob
 
-    /// Every limit flag: its name, value and default (the default is also its largest value).
-    private var limitFlags: [(String, Int, Int)] {
-        let d = JobLimits()
-        return [("--max-line-bytes", maxLineBytes, d.maxLineBytes), ("--max-glyphs", maxGlyphs, d.maxGlyphs),
-                ("--max-text-length", maxTextLength, d.maxTextLength), ("--max-links", maxLinks, d.maxLinks),
-                ("--max-points", maxPoints, d.maxPoints), ("--max-fonts", maxFonts, d.maxFonts),
-                ("--max-string-bytes", maxStringBytes, d.maxStringBytes),
-                ("--max-output-bytes", maxOutputBytes, d.maxOutputBytesPerJob),
-                ("--max-font-bytes", maxFontBytes, d.maxFontBytesPerJob), ("--max-shape-bytes", maxShapeBytes, d.maxShapeBytesPerJob)]
-    }
+    /// Every integer limit: its flag, the option holding it and the `JobLimits` field it sets (whose default
+    /// is also its largest value: the flags can lower a limit, not raise it).
+    private static var limitFlags: [(flag: String, option: KeyPath<JobOptions, Int>, field: WritableKeyPath<JobLimits, Int>)] { [
+        ("--max-line-bytes", \.maxLineBytes, \.maxLineBytes), ("--max-glyphs", \.maxGlyphs, \.maxGlyphs),
+        ("--max-text-length", \.maxTextLength, \.maxTextLength), ("--max-links", \.maxLinks, \.maxLinks),
+        ("--max-points", \.maxPoints, \.maxPoints), ("--max-fonts", \.maxFonts, \.maxFonts),
+        ("--max-string-bytes", \.maxStringBytes, \.maxStringBytes),
+        ("--max-output-bytes", \.maxOutputBytes, \.maxOutputBytesPerJob),
+        ("--max-font-bytes", \.maxFontBytes, \.maxFontBytesPerJob), ("--max-shape-bytes", \.maxShapeBytes, \.maxShapeBytesPerJob),
+    ] }
 
     func validate() throws {
         guard tolerance.isFinite, tolerance > 0, tolerance <= 1 else {
@@ -53,9 +53,9 @@ struct JobOptions: ParsableArguments {
         guard timeLimit > 0, timeLimit <= 86_400 else {
             throw ValidationError("--time-limit must be in (0, 86400] seconds")
         }
-        // The defaults are the most this build is measured and documented for: the flags can only lower them.
-        for (name, value, most) in limitFlags where !(0...most).contains(value) {
-            throw ValidationError("\(name) must be in 0...\(most)")
+        let defaults = JobLimits()
+        for l in Self.limitFlags where !(0...defaults[keyPath: l.field]).contains(self[keyPath: l.option]) {
+            throw ValidationError("\(l.flag) must be in 0...\(defaults[keyPath: l.field])")
         }
     }
 
@@ -63,16 +63,7 @@ struct JobOptions: ParsableArguments {
     var limits: JobLimits {
         var l = JobLimits()
         l.maxSecondsPerJob = timeLimit
-        l.maxLineBytes = maxLineBytes
-        l.maxGlyphs = maxGlyphs
-        l.maxTextLength = maxTextLength
-        l.maxLinks = maxLinks
-        l.maxPoints = maxPoints
-        l.maxFonts = maxFonts
-        l.maxStringBytes = maxStringBytes
-        l.maxOutputBytesPerJob = maxOutputBytes
-        l.maxFontBytesPerJob = maxFontBytes
-        l.maxShapeBytesPerJob = maxShapeBytes
+        for f in Self.limitFlags { l[keyPath: f.field] = self[keyPath: f.option] }
         return l
     }
 
