@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "InkFreeType", targets: ["InkFreeType"]),
         .library(name: "InkText", targets: ["InkText"]),
         .library(name: "InkJobs", targets: ["InkJobs"]),
+        .library(name: "InkScene", targets: ["InkScene"]),
         .executable(name: "ink-hit", targets: ["ink-hit"]),
     ],
     dependencies: [
@@ -36,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         // Attributed text: shaping, bidi, paragraphs, links, attachments, hits that land on characters.
         .target(name: "InkText", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "CHarfBuzz", "CFriBidi"]),
+        // A UIKit-style hit-test tree (views, clips, slop, minimum sizes) whose leaves are ink-exact.
+        .target(name: "InkScene", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText"]),
         // The `ink-hit query` job format: JSON lines in, JSON lines out (used by the CLI, tests and fuzzers).
         .target(name: "InkJobs", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText"]),
         .executableTarget(
@@ -52,10 +55,11 @@ let package = Package(
         .testTarget(name: "InkHitTests", dependencies: ["InkHit", "InkGeometry", "InkTestSupport"]),
         .testTarget(name: "InkFreeTypeTests", dependencies: ["InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
         .testTarget(name: "InkTextTests", dependencies: ["InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
+        .testTarget(name: "InkSceneTests", dependencies: ["InkScene", "InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
         // Every Swift block of README.md and the DocC articles, compiled and run (see the test's doc comment).
         .testTarget(
             name: "DocumentationSnippetTests",
-            dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText", "InkJobs"]
+            dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText", "InkScene", "InkJobs"]
         ),
         // The built `ink-hit` binary run as a process: exit statuses, stdin and files, every subcommand.
         .testTarget(name: "InkHitCLITests", dependencies: ["InkJobs", "InkTestSupport"]),

@@ -31,6 +31,13 @@ extension HitIndex {
         return out
     }
 
+    /// Not API: calls `body` with every placement `allHits(at:radius:)` would list, in no particular order,
+    /// without allocating (for InkScene, which filters them by its own rules).
+    @_spi(InkInternals) public func forEachHit(at point: Point, radius: Double, _ body: (Hit) -> Void) {
+        let s = storage
+        withExtendedLifetime(s) { s.forEachHit(point.x, point.y, radius: radius, body) }
+    }
+
     /// Like `allHits(at:radius:)`, writing into `out` (cleared first). Reuses `out`'s capacity, so a caller
     /// that keeps one buffer allocates only when it must grow.
     public func allHits(at point: Point, radius: Double = 0, into out: inout [Hit]) {
@@ -215,6 +222,10 @@ extension HitIndex.Storage {
     }
 
     func allHits(_ x: Double, _ y: Double, radius: Double, into out: inout [Hit]) {
+        forEachHit(x, y, radius: radius) { out.append($0) }
+    }
+
+    func forEachHit(_ x: Double, _ y: Double, radius: Double, _ body: (Hit) -> Void) {
         guard x.isFinite, y.isFinite else { return }
         let r = radius > 0 ? radius : 0
         // Only placements listed in the point's own cell can contain it (the rule `hit` and `contains` use,
@@ -228,8 +239,8 @@ extension HitIndex.Storage {
             let listedInOwn = oi >= Int(rec.cellMinX) && oi <= Int(rec.cellMaxX) && oj >= Int(rec.cellMinY) && oj <= Int(rec.cellMaxY)
             let inside = listedInOwn && v.pointee.contains(fx, fy)
             let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: inside ? .infinity : r)
-            if inside { out.append(Hit(placement: p, distance: -d, isInside: true)) }
-            else if r > 0 && d <= r { out.append(Hit(placement: p, distance: d, isInside: false)) }
+            if inside { body(Hit(placement: p, distance: -d, isInside: true)) }
+            else if r > 0 && d <= r { body(Hit(placement: p, distance: d, isInside: false)) }
         }
     }
 

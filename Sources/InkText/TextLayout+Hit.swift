@@ -180,6 +180,13 @@ extension TextLayout {
         return LinkHit(link: links[l], hit: hit)
     }
 
+    /// Not API: the answer for glyph `gi` hit at `point` (in this layout's view space) at signed `distance`,
+    /// as `hit(at:)` gives it (the component under the point, its link), for InkScene's text leaves.
+    @_spi(InkInternals) public func textHit(glyph gi: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
+        makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
+                distance: distance, kind: isInside ? .ink : .radius)
+    }
+
     /// The last link given whose range overlaps `utf16` (UTF-16 offsets), nil when none does. O(1) for a
     /// character's range, whatever the number of links (O(n/64) for a range of n units).
     public func lastLink(overlapping utf16: Range<Int>) -> TextLink? {

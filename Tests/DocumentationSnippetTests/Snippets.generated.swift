@@ -4,6 +4,7 @@ import InkFreeType
 import InkGeometry
 import InkHit
 import InkJobs
+import InkScene
 import InkText
 
 enum Snippets {
@@ -220,6 +221,18 @@ runner.run(line: job) { print($0) }
 // {"job":"a","i":1,"hit":true,"glyph":0,"distance":-1.7903}        its left stroke
 // {"job":"a","i":2,"hit":true,"glyph":0,"distance":1.7086}         1.7 px left of it, within r = 2
 """##, run: InkJobs_InkJobs_InkJobs_1),
+        Snippet(file: "Sources/InkScene/InkScene.docc/InkScene.md", index: 1, source: ##"""
+import InkGeometry
+import InkScene
+
+var scene = Scene(root: Node(id: "screen", bounds: Rect(minX: 0, minY: 0, maxX: 320, maxY: 480)))
+try scene.add(Node(id: "card", bounds: Rect(minX: 0, minY: 0, maxX: 300, maxY: 120),
+                   transform: .translation(10, 40), shape: .roundRect(radius: 12)), to: "screen")
+try scene.add(Node(id: "close", bounds: Rect(minX: 0, minY: 0, maxX: 16, maxY: 16),
+                   transform: .translation(276, 8), minSize: (44, 44)), to: "card")
+let snapshot = try scene.snapshot()
+print(snapshot.hit(at: Point(280, 70))?.path ?? [])        // ["screen", "card", "close"]
+"""##, run: InkScene_InkScene_InkScene_1),
         Snippet(file: "Sources/InkText/InkText.docc/InkText.md", index: 1, source: ##"""
 import InkGeometry
 import InkFreeType
@@ -476,6 +489,18 @@ print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 
         // {"job":"a","i":0,"hit":false,"glyph":null,"distance":null}      the counter of an "o"
         // {"job":"a","i":1,"hit":true,"glyph":0,"distance":-1.7903}        its left stroke
         // {"job":"a","i":2,"hit":true,"glyph":0,"distance":1.7086}         1.7 px left of it, within r = 2
+    }
+
+    /// Sources/InkScene/InkScene.docc/InkScene.md, Swift block 1.
+    @Sendable static func InkScene_InkScene_InkScene_1() throws {
+
+        var scene = Scene(root: Node(id: "screen", bounds: Rect(minX: 0, minY: 0, maxX: 320, maxY: 480)))
+        try scene.add(Node(id: "card", bounds: Rect(minX: 0, minY: 0, maxX: 300, maxY: 120),
+                           transform: .translation(10, 40), shape: .roundRect(radius: 12)), to: "screen")
+        try scene.add(Node(id: "close", bounds: Rect(minX: 0, minY: 0, maxX: 16, maxY: 16),
+                           transform: .translation(276, 8), minSize: (44, 44)), to: "card")
+        let snapshot = try scene.snapshot()
+        print(snapshot.hit(at: Point(280, 70))?.path ?? [])        // ["screen", "card", "close"]
     }
 
     /// Sources/InkText/InkText.docc/InkText.md, Swift block 1.

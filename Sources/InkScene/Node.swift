@@ -1,0 +1,115 @@
+import InkGeometry
+import InkHit
+import InkFreeType
+import InkText
+
+/// Which part of a node takes touches (React Native's `pointerEvents`).
+public enum PointerEvents: String, Sendable, Hashable, CaseIterable {
+    /// The node and its children.
+    case auto
+    /// Neither the node nor any node below it.
+    case none
+    /// Only its children (the node itself is never the answer; it still clips them).
+    case boxNone = "box-none"
+    /// Only the node (its children are never the answer).
+    case boxOnly = "box-only"
+}
+
+/// Distances from a rect's edges, in the node's local units (UIKit's `UIEdgeInsets` order: top, left,
+/// bottom, right). Positive values move an edge inwards; negative values enlarge the rect (like
+/// `hitTestEdgeInsets` or React Native's `hitSlop`, with the opposite sign).
+public struct EdgeInsets: Sendable, Hashable {
+    /// Inset of the top (minimum y) edge.
+    public var top: Double
+    /// Inset of the left (minimum x) edge.
+    public var left: Double
+    /// Inset of the bottom (maximum y) edge.
+    public var bottom: Double
+    /// Inset of the right (maximum x) edge.
+    public var right: Double
+    /// No insets.
+    public static let zero = EdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
+    /// Insets from their four values.
+    public init(top: Double, left: Double, bottom: Double, right: Double) {
+        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+    }
+    /// The same inset on every edge (negative: enlarge by that much all round).
+    public init(all v: Double) { self.init(top: v, left: v, bottom: v, right: v) }
+}
+
+/// What a node's own region is, in its local coordinates.
+public enum NodeShape: Sendable {
+    /// Its `bounds` (the default).
+    case box
+    /// Its `bounds` with corners rounded by `radius` (clamped to half the shorter side).
+    case roundRect(radius: Double)
+    /// The ellipse inscribed in its `bounds`.
+    case ellipse
+    /// A path in local coordinates, filled by `fillRule`.
+    case path([PathElement], fillRule: FillRule)
+    /// A laid-out text whose layout space (the layout's `transform` applied) is the node's local space: hit
+    /// by its ink; answers carry the character, link and line. Attachments are not hit yet.
+    case text(TextLayout)
+    /// A glyph run in local coordinates (each placement's `transform` maps layout → local): hit by its ink;
+    /// answers carry the glyph's index in the run.
+    case glyphs([GlyphPlacement])
+}
+
+/// One node of a scene: a view, cell, button or leaf. Coordinates are local px; `transform` maps them to the
+/// parent's space (CGAffineTransform order: x' = a·x + c·y + tx, y' = b·x + d·y + ty).
+public struct Node: Sendable {
+    /// The node's name, unique in its scene; answers name the node by it.
+    public var id: String
+    /// Local → parent.
+    public var transform: AffineTransform
+    /// The node's box in local px.
+    public var bounds: Rect
+    /// Hidden nodes and everything below them are never hit (UIKit's `isHidden`).
+    public var isHidden: Bool
+    /// False takes the node and everything below it out (UIKit's `isUserInteractionEnabled`).
+    public var isInteractive: Bool
+    /// Below 0.01 takes the node and everything below it out (UIKit's rule).
+    public var alpha: Double
+    /// True (the default, as in UIKit and Flutter): the node's children are reachable only where the point
+    /// is inside the node's hit box. False lets them overflow (as on the web).
+    public var clipsChildren: Bool
+    /// Which of the node and its children take touches.
+    public var pointerEvents: PointerEvents
+    /// Insets of the hit box from `bounds`; negative values enlarge it.
+    public var slop: EdgeInsets
+    /// The least hit box size, local px (width, height): a smaller box grows symmetrically to it (the
+    /// 44 × 44 pt rule). Zero: no minimum.
+    public var minSize: (width: Double, height: Double)
+    /// The node's own shape.
+    public var shape: NodeShape
+
+    /// A node with every flag at its default: visible, interactive, opaque, clipping, `auto`, no slop.
+    public init(id: String, bounds: Rect, transform: AffineTransform = .identity, shape: NodeShape = .box,
+                isHidden: Bool = false, isInteractive: Bool = true, alpha: Double = 1, clipsChildren: Bool = true,
+                pointerEvents: PointerEvents = .auto, slop: EdgeInsets = .zero,
+                minSize: (width: Double, height: Double) = (0, 0)) {
+        self.id = id; self.bounds = bounds; self.transform = transform; self.shape = shape
+        self.isHidden = isHidden; self.isInteractive = isInteractive; self.alpha = alpha
+        self.clipsChildren = clipsChildren; self.pointerEvents = pointerEvents; self.slop = slop; self.minSize = minSize
+    }
+
+    /// The hit box: `bounds` moved in by `slop`, then grown symmetrically to `minSize` (local px). Empty
+    /// when slop shrinks it away.
+    public var hitBox: Rect {
+        guard !bounds.isEmpty else { return bounds }
+        var minX = bounds.minX + slop.left, maxX = bounds.maxX - slop.right
+        var minY = bounds.minY + slop.top, maxY = bounds.maxY - slop.bottom
+        if maxX - minX < minSize.width { let c = (minX + maxX) / 2; minX = c - minSize.width / 2; maxX = c + minSize.width / 2 }
+        if maxY - minY < minSize.height { let c = (minY + maxY) / 2; minY = c - minSize.height / 2; maxY = c + minSize.height / 2 }
+        guard minX < maxX, minY < maxY else { return .empty }
+        return Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+
+    /// Whether the node itself can be the answer, given the flags that apply to it alone (its ancestors'
+    /// are applied by the scene).
+    var takesTouchesItself: Bool { pointerEvents == .auto || pointerEvents == .boxOnly }
+    /// Whether anything below the node can be the answer.
+    var passesTouchesToChildren: Bool { pointerEvents == .auto || pointerEvents == .boxNone }
+    /// Whether the node and its subtree are taken out altogether.
+    var isOut: Bool { isHidden || !isInteractive || !(alpha >= 0.01) || pointerEvents == .none }
+}
