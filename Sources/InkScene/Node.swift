@@ -47,12 +47,13 @@ public enum NodeShape: Sendable {
     case ellipse
     /// A path in local coordinates, filled by `fillRule`.
     case path([PathElement], fillRule: FillRule)
-    /// A laid-out text whose layout space (the layout's `transform` applied) is the node's local space: hit
-    /// by its ink; answers carry the character, link and line. Attachments are not hit yet.
-    case text(TextLayout)
-    /// A glyph run in local coordinates (each placement's `transform` maps layout → local): hit by its ink;
+    /// A laid-out text whose view space (the layout's `transform` applied) is the node's local space: hit by
+    /// its ink, its filled glyphs or its words' hulls (`holes`); answers carry the character, link and line.
+    /// Attachments are not hit yet.
+    case text(TextLayout, holes: HolePolicy = .ink)
+    /// A glyph run in local coordinates (each placement's `transform` maps layout → local), hit by `holes`;
     /// answers carry the glyph's index in the run.
-    case glyphs([GlyphPlacement])
+    case glyphs([GlyphPlacement], holes: HolePolicy = .ink)
 }
 
 /// One node of a scene: a view, cell, button or leaf. Coordinates are local px; `transform` maps them to the

@@ -48,19 +48,27 @@ public struct SceneSnapshot: Sendable {
         var toRoot: AffineTransform
         var fromRoot: AffineTransform
         var hitBox: Rect
-        /// Nearest ancestor that clips its children (flat index), -1 when none.
-        var clipAncestor: Int
-        var clips: Bool
+        /// Where the node is reachable, root px: the intersection of its clipping ancestors' hit boxes, as
+        /// an index into `clipRegions`; `everywhere` or `nowhere`.
+        var reach: Int32
+        /// Where its children are reachable (its `reach`, cut by its own hit box when it clips).
+        var childReach: Int32
         var shape: NodeShape
     }
-    /// A part of a node's region in the index: its node (flat index) and glyph (-1: none).
+    /// A part of a node's region in the index: its node (flat index) and glyph (-1: none), or for a word's
+    /// hull its glyphs `glyph ..< glyph + words`.
     struct Part: Sendable {
         var node: Int32
         var glyph: Int32
+        var words: Int32 = 0
     }
+
+    static let everywhere: Int32 = -1, nowhere: Int32 = -2
 
     let flat: [Flat]
     let parts: [Part]
+    /// Convex polygons in root px, counter-clockwise in y-up terms (see `ConvexRegion`).
+    let clipRegions: [ConvexRegion]
     let index: HitIndex
     /// Flattening tolerance, view px.
     public let tolerance: Double
@@ -75,6 +83,7 @@ public struct SceneSnapshot: Sendable {
         var flat: [Flat] = []
         flat.reserveCapacity(scene.count)
         var parts: [Part] = []
+        var clipRegions: [ConvexRegion] = []
         // Pre-order without recursion: (slot, parent flat index, whether an ancestor took the subtree out).
         var stack: [(Int, Int, Bool)] = [(0, -1, false)]
         while let (s, p, ancestorOut) = stack.popLast() {
@@ -84,10 +93,17 @@ public struct SceneSnapshot: Sendable {
             let toRoot = p >= 0 ? toParent.concatenating(flat[p].toRoot) : toParent
             guard toRoot.isFinite else { throw .invalidNode(id: node.id, reason: "its transform from the root is not finite") }
             let fromRoot = toRoot.inverted() ?? AffineTransform(a: 0, b: 0, c: 0, d: 0, tx: .nan, ty: .nan)
-            let clipAncestor = p < 0 ? -1 : (flat[p].clips ? p : flat[p].clipAncestor)
+            let reach = p < 0 ? Self.everywhere : flat[p].childReach
+            var childReach = reach
+            if node.clipsChildren && reach != Self.nowhere {
+                let box = node.hitBox
+                let quad = box.isEmpty ? nil : ConvexRegion(box, toRoot)
+                let cut = quad.flatMap { q in reach == Self.everywhere ? q : clipRegions[Int(reach)].intersection(q) }
+                if let cut { childReach = Int32(clipRegions.count); clipRegions.append(cut) } else { childReach = Self.nowhere }
+            }
             let me = flat.count
             flat.append(Flat(id: node.id, parent: p, toRoot: toRoot, fromRoot: fromRoot, hitBox: node.hitBox,
-                             clipAncestor: clipAncestor, clips: node.clipsChildren, shape: node.shape))
+                             reach: reach, childReach: childReach, shape: node.shape))
             let out = ancestorOut || node.isOut
             if !out && node.takesTouchesItself {
                 try Self.addRegion(of: node, flatIndex: me, toRoot: toRoot, tolerance: tolerance, into: &builder, parts: &parts)
@@ -98,6 +114,7 @@ public struct SceneSnapshot: Sendable {
         }
         self.flat = flat
         self.parts = parts
+        self.clipRegions = clipRegions
         self.index = builder.build()
     }
 
@@ -151,17 +168,10 @@ public struct SceneSnapshot: Sendable {
             try add(try built { () throws(ShapeError) in
                 try GlyphShape(viewTolerance: tolerance, maxScale: scale, fillRule: rule) { sink in elements.replay(into: &sink) }
             })
-        case .text(let layout):
-            for gi in layout.glyphs.indices {
-                let p = layout.placement(of: gi)
-                try addGlyph(GlyphPlacement(font: p.font, glyph: p.glyph, size: p.size, origin: p.origin,
-                                            transform: p.transform.concatenating(toRoot)), gi)
-            }
-        case .glyphs(let run):
-            for (gi, p) in run.enumerated() {
-                try addGlyph(GlyphPlacement(font: p.font, glyph: p.glyph, size: p.size, origin: p.origin,
-                                            transform: p.transform.concatenating(toRoot)), gi)
-            }
+        case .text(let layout, let holes):
+            try addGlyphs(layout.glyphs.indices.map { layout.placement(of: $0) }, lines: layout.glyphs.map(\.line), holes)
+        case .glyphs(let run, let holes):
+            try addGlyphs(run, lines: run.map { _ in 0 }, holes)
         }
         // The enlarged hit box, where it reaches beyond the bounds.
         if !box.isEmpty, node.bounds.isEmpty || !(box.minX >= node.bounds.minX && box.minY >= node.bounds.minY
@@ -169,30 +179,54 @@ public struct SceneSnapshot: Sendable {
             try add(try built { () throws(ShapeError) in try Regions.rect(box) })
         }
 
-        func addGlyph(_ placement: GlyphPlacement, _ gi: Int) throws(SceneError) {
-            do {
-                _ = try b.add(placement)
-                parts.append(Part(node: me, glyph: Int32(gi)))
-            } catch .noOutline {
-                return                                            // bitmap-only glyphs have no ink to hit
-            } catch {
-                throw .glyph(id: node.id, glyph: gi, error)
+        /// Glyphs placed in local px, by the hole policy.
+        func addGlyphs(_ local: [GlyphPlacement], lines: [Int], _ holes: HolePolicy) throws(SceneError) {
+            func rooted(_ p: GlyphPlacement) -> GlyphPlacement {
+                GlyphPlacement(font: p.font, glyph: p.glyph, size: p.size, origin: p.origin, transform: p.transform.concatenating(toRoot))
+            }
+            switch holes {
+            case .ink, .filledCounters:
+                for (gi, p) in local.enumerated() {
+                    do throws(FontError) {
+                        if holes == .ink {
+                            _ = try b.add(rooted(p))
+                        } else {
+                            let (shape, t) = try FilledGlyphs.shape(rooted(p), viewTolerance: tolerance)
+                            do { try b.add(shape, transform: t) } catch { throw FontError.placement(error) }
+                        }
+                        parts.append(Part(node: me, glyph: Int32(gi)))
+                    } catch .noOutline {
+                        continue                                  // bitmap-only glyphs have no ink to hit
+                    } catch {
+                        throw .glyph(id: node.id, glyph: gi, error)
+                    }
+                }
+            case .wordHull:
+                var inked: [Bool] = []
+                for p in local { inked.append(((try? p.font.controlBox(glyph: p.glyph)) ?? .empty).isEmpty == false) }
+                for word in WordHulls.words(lines: lines, inked: inked) {
+                    let hull: (Polygon, Double)?
+                    do { hull = try WordHulls.hull(Array(local[word]), tolerance: tolerance / max(scale, 1e-300)) } catch {
+                        throw .glyph(id: node.id, glyph: word.lowerBound, error)
+                    }
+                    guard let (polygon, achieved) = hull else { continue }
+                    let shape = try built { () throws(ShapeError) in try GlyphShape(polygon: polygon, tolerance: achieved) }
+                    do { try b.add(shape, transform: toRoot) } catch { throw .placement(id: node.id, error) }
+                    parts.append(Part(node: me, glyph: Int32(word.lowerBound), words: Int32(word.count)))
+                }
             }
         }
     }
 
     // MARK: Queries
 
-    /// Whether every clipping ancestor of flat node `n` has the point in its hit box.
+    /// Whether every clipping ancestor of flat node `n` has the point in its hit box: one convex polygon
+    /// test, whatever the depth.
     func reachable(_ n: Int, _ p: Point) -> Bool {
-        var c = flat[n].clipAncestor
-        while c >= 0 {
-            let f = flat[c]
-            let l = p.applying(f.fromRoot)
-            guard f.hitBox.contains(l) else { return false }
-            c = f.clipAncestor
-        }
-        return true
+        let r = flat[n].reach
+        if r == Self.everywhere { return true }
+        if r == Self.nowhere { return false }
+        return clipRegions[Int(r)].contains(p)
     }
 
     /// The best part for `point` by the rule, or nil.
@@ -231,12 +265,32 @@ public struct SceneSnapshot: Sendable {
         let n = Int(part.node)
         let f = flat[n]
         let local = point.applying(f.fromRoot)
+        var glyph = part.glyph >= 0 ? Int(part.glyph) : nil
+        if part.words > 0 { glyph = nearestGlyph(f.shape, Int(part.glyph)..<Int(part.glyph + part.words), local) }
         var text: TextHit? = nil
-        if case .text(let layout) = f.shape, part.glyph >= 0 {
-            text = layout.textHit(glyph: Int(part.glyph), at: local, distance: h.distance, isInside: h.isInside)
+        if case .text(let layout, _) = f.shape, let g = glyph {
+            text = layout.textHit(glyph: g, at: local, distance: h.distance, isInside: h.isInside)
         }
         return SceneHit(node: f.id, path: path(to: n), local: local, distance: h.distance, isInside: h.isInside,
-                        glyph: part.glyph >= 0 ? Int(part.glyph) : nil, text: text)
+                        glyph: glyph, text: text)
+    }
+
+    /// The glyph of a word whose ink box is nearest `local` (0 inside; ties to the later glyph).
+    func nearestGlyph(_ shape: NodeShape, _ word: Range<Int>, _ local: Point) -> Int {
+        var best = word.lowerBound, bestD = Double.infinity
+        for gi in word {
+            let p: GlyphPlacement
+            switch shape {
+            case .text(let layout, _): p = layout.placement(of: gi)
+            case .glyphs(let run, _): p = run[gi]
+            default: return word.lowerBound
+            }
+            guard let box = try? p.viewBounds(), !box.isEmpty else { continue }
+            let dx = max(box.minX - local.x, 0, local.x - box.maxX), dy = max(box.minY - local.y, 0, local.y - box.maxY)
+            let d = dx * dx + dy * dy
+            if d <= bestD { best = gi; bestD = d }
+        }
+        return best
     }
 
     /// The node under `point` (root px) within `radius` (root px) by the rule above; nil when none. A
@@ -311,5 +365,62 @@ enum Regions {
             }
         }
         return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale)
+    }
+}
+
+/// A convex polygon in root px: the intersection of clipping hit boxes (each a parallelogram once
+/// transformed), cut by Sutherland–Hodgman against each new box's four half-planes.
+struct ConvexRegion: Sendable {
+    /// Vertices in counter-clockwise order (positive signed area, x right, y down taken as y up).
+    var vertices: [Point]
+
+    /// `box` mapped by `t` (nil when `t` collapses it).
+    init?(_ box: Rect, _ t: AffineTransform) {
+        var v = [Point(box.minX, box.minY), Point(box.maxX, box.minY), Point(box.maxX, box.maxY), Point(box.minX, box.maxY)]
+            .map { $0.applying(t) }
+        let area = Self.signedArea(v)
+        guard area.isFinite, area != 0 else { return nil }
+        if area < 0 { v.reverse() }
+        vertices = v
+    }
+
+    init(vertices: [Point]) { self.vertices = vertices }
+
+    static func signedArea(_ v: [Point]) -> Double {
+        var a = 0.0
+        for i in v.indices { let p = v[i], q = v[(i + 1) % v.count]; a += p.x * q.y - q.x * p.y }
+        return a / 2
+    }
+
+    /// Inside or on the edge (every edge has the point on its left or on it).
+    func contains(_ p: Point) -> Bool {
+        guard vertices.count >= 3 else { return false }
+        for i in vertices.indices {
+            let a = vertices[i], b = vertices[(i + 1) % vertices.count]
+            if (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) < 0 { return false }
+        }
+        return true
+    }
+
+    /// This region cut by `other` (both convex, counter-clockwise); nil when nothing is left.
+    func intersection(_ other: ConvexRegion) -> ConvexRegion? {
+        var out = vertices
+        for i in other.vertices.indices {
+            let a = other.vertices[i], b = other.vertices[(i + 1) % other.vertices.count]
+            func side(_ p: Point) -> Double { (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) }
+            var next: [Point] = []
+            for j in out.indices {
+                let p = out[j], q = out[(j + 1) % out.count]
+                let sp = side(p), sq = side(q)
+                if sp >= 0 { next.append(p) }
+                if (sp >= 0) != (sq >= 0) {
+                    let t = sp / (sp - sq)
+                    next.append(Point(p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)))
+                }
+            }
+            out = next
+            if out.count < 3 { return nil }
+        }
+        return ConvexRegion(vertices: out)
     }
 }

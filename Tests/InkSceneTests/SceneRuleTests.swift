@@ -151,13 +151,16 @@ import InkTestSupport
     @Test func tenThousandLevelsDeep() throws {
         var scene = Scene(root: Node(id: "0", bounds: Self.rect(0, 0, 100, 100)))
         for k in 1...10_000 {
-            // Not clipping: a clip chain of 10,000 boxes per candidate is the next step's work (clip polygons).
-            try scene.add(Node(id: "\(k)", bounds: Self.rect(0, 0, 100, 100), transform: .translation(0.001, 0), clipsChildren: false),
-                          to: "\(k - 1)")
+            // Every level clips: its children are reachable where all 10,000 boxes overlap (one convex polygon).
+            try scene.add(Node(id: "\(k)", bounds: Self.rect(0, 0, 100, 100), transform: .translation(0.001, 0)), to: "\(k - 1)")
         }
         let s = try scene.snapshot()
         let h = try #require(s.hit(at: Point(50, 50)))
         #expect(h.node == "10000" && h.path.count == 10_001)
+        // Level k spans x in 0.001k … 100 + 0.001k, under every level above it, which clips it to ≤ 100.
+        #expect(s.hit(at: Point(2.5005, 50))?.node == "2500", "the deepest level that reaches x = 2.5005")
+        #expect(s.hit(at: Point(99, 50))?.node == "10000")
+        #expect(s.hit(at: Point(100.5, 50)) == nil, "outside the root's box, which clips everything below it")
     }
 
     @Test func badNodesNameTheNode() throws {

@@ -1,0 +1,90 @@
+import InkGeometry
+@_spi(InkInternals) import InkHit
+@_spi(InkInternals) import InkFreeType
+import InkText
+
+/// What a text or glyph-run node does with the holes in its ink — a choice no toolkit offers.
+public enum HolePolicy: String, Sendable, Hashable, CaseIterable {
+    /// By the ink: the hole of an "o" and the gaps between letters miss (the default).
+    case ink
+    /// Every contour filled: a tap in the hole of an "o" hits the "o"; gaps between letters still miss.
+    case filledCounters
+    /// The convex hull of each word's ink (a word: consecutive glyphs with ink on one line): the hole, the
+    /// gaps between letters and the notches of a word hit it; the spaces between words miss.
+    case wordHull
+}
+
+/// Glyph shapes with every contour filled, shared by all snapshots (keys: font and glyph; 64 MiB).
+enum FilledGlyphs {
+    static let cache = ShapeCache<FontGlyph>(maxBytes: 64 << 20)
+
+    /// The filled shape of `placement` and its font-units → root transform.
+    static func shape(_ placement: GlyphPlacement, viewTolerance: Double) throws(FontError) -> (GlyphShape, AffineTransform) {
+        let t = placement.fontUnitsToView
+        let sv = t.singularValues
+        try placement.validate()
+        let font = placement.font, glyph = placement.glyph
+        let shape = try cache.shape(for: FontGlyph(font: font, glyph: glyph), viewTolerance: viewTolerance, maxScale: sv.max,
+                                    invalid: { FontError.shape(glyph: glyph, pxPerEm: placement.viewPxPerEm, .invalidTolerance($0)) }) {
+            (tolerance, fastDistance) throws(FontError) -> GlyphShape in
+            let outline = try font.outline(glyph: glyph)
+            var sink = FlatteningSink(PolygonSink(), tolerance: tolerance)
+            outline.decompose(into: &sink)
+            let filled = Polygon(contours: sink.base.result.contours.map { ConvexRegion.signedArea($0) < 0 ? $0.reversed() : $0 })
+            do throws(ShapeError) {
+                return try GlyphShape(polygon: filled, tolerance: sink.achievedTolerance, fillRule: .nonZero, fastDistance: fastDistance)
+            } catch {
+                throw .shape(glyph: glyph, pxPerEm: placement.viewPxPerEm, error)
+            }
+        }
+        return (shape, t)
+    }
+}
+
+/// Convex hulls of words, in local px.
+enum WordHulls {
+    /// Runs of consecutive inked glyphs on one line: (first glyph, glyph count).
+    static func words(lines: [Int], inked: [Bool]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var start = -1
+        for i in 0...inked.count {
+            let continues = i < inked.count && inked[i] && (start < 0 || lines[i] == lines[start])
+            if continues { if start < 0 { start = i }; continue }
+            if start >= 0 { out.append(start..<i) }
+            start = i < inked.count && inked[i] ? i : -1
+        }
+        return out
+    }
+
+    /// The hull of the outlines of `placements` (in their view space, the node's local px), flattened within
+    /// `tolerance` local px; nil when they have no ink.
+    static func hull(_ placements: [GlyphPlacement], tolerance: Double) throws(FontError) -> (Polygon, Double)? {
+        var points: [Point] = []
+        var achieved = 0.0
+        for p in placements {
+            var sink = FlatteningSink(PolygonSink(), tolerance: tolerance)
+            try p.outline(into: &sink)
+            achieved = max(achieved, sink.achievedTolerance)
+            for c in sink.base.result.contours { points += c }
+        }
+        let h = convexHull(points)
+        return h.count >= 3 ? (Polygon(contours: [h]), achieved) : nil
+    }
+
+    /// Andrew's monotone chain; counter-clockwise (positive signed area), no collinear points.
+    static func convexHull(_ pts: [Point]) -> [Point] {
+        let p = pts.filter { $0.isFinite }.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
+        guard p.count >= 3 else { return p }
+        func cross(_ o: Point, _ a: Point, _ b: Point) -> Double { (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x) }
+        var lower: [Point] = [], upper: [Point] = []
+        for q in p {
+            while lower.count >= 2 && cross(lower[lower.count - 2], lower[lower.count - 1], q) <= 0 { lower.removeLast() }
+            lower.append(q)
+        }
+        for q in p.reversed() {
+            while upper.count >= 2 && cross(upper[upper.count - 2], upper[upper.count - 1], q) <= 0 { upper.removeLast() }
+            upper.append(q)
+        }
+        return Array(lower.dropLast() + upper.dropLast())
+    }
+}
