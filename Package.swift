@@ -40,7 +40,7 @@ let package = Package(
         // A UIKit-style hit-test tree (views, clips, slop, minimum sizes) whose leaves are ink-exact.
         .target(name: "InkScene", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText"]),
         // The `ink-hit query` job format: JSON lines in, JSON lines out (used by the CLI, tests and fuzzers).
-        .target(name: "InkJobs", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText"]),
+        .target(name: "InkJobs", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText", "InkScene"]),
         .executableTarget(
             name: "ink-hit",
             dependencies: [

@@ -81,6 +81,21 @@ enum JobFuzz {
         }
         // A good job: as many answers as points, numbered 0…n-1, each with the job id.
         guard let value = try? JSONParser.parse(line) else { violated("the runner accepted invalid JSON: \(line.prefix(200))") }
+        if value["scene"] != nil {
+            guard let scene = try? SceneJob(value, limits: runner.limits) else {
+                violated("the runner accepted a scene job the parser refuses: \(line.prefix(200))")
+            }
+            if parsed.count != scene.points.count { violated("\(scene.points.count) points but \(parsed.count) answers") }
+            for (i, a) in parsed.enumerated() {
+                guard case .number(let n, _)? = a["i"], n == Double(i), a["job"]?.serialized == scene.idJSON,
+                      case .bool(let hit)? = a["hit"] else { violated("bad answer line \(out[i])") }
+                if hit, case .number(let d, _)? = a["distance"], d > scene.radius + 1e-3 { violated("hit beyond the radius: \(out[i])") }
+                if hit, case .string(let node)? = a["node"], !scene.items.contains(where: { $0.node.id == node }) {
+                    violated("answer names a node the scene does not have: \(out[i])")
+                }
+            }
+            return
+        }
         if value["glyphs"] == nil, let text = try? TextJob(value, limits: runner.limits) {
             if parsed.count != text.points.count { violated("\(text.points.count) points but \(parsed.count) answers") }
             for (i, a) in parsed.enumerated() {

@@ -36,7 +36,7 @@ LIGHT=(-sanitize=address -sanitize-coverage=edge,inline-8bit-counters,pc-table)
 # Library modules in dependency order (those present), the C shims' module maps, and the system libraries
 # they name through pkg-config in Package.swift.
 MODULES=()
-for m in InkGeometry InkHit InkFreeType InkText InkJobs; do [ -d "Sources/$m" ] && MODULES+=("$m"); done
+for m in InkGeometry InkHit InkFreeType InkText InkScene InkJobs; do [ -d "Sources/$m" ] && MODULES+=("$m"); done
 INCLUDES=(-I "$B/mods")
 for d in Sources/C*/; do [ -f "$d/module.modulemap" ] && INCLUDES+=(-I "${d%/}"); done
 read -r -a PKGS <<<"$(grep -o 'pkgConfig: *"[^"]*"' Package.swift | sed 's/.*"\(.*\)"/\1/' | tr '\n' ' ')"

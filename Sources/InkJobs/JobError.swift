@@ -1,11 +1,12 @@
 import InkGeometry
 import InkFreeType
 import InkText
+import InkScene
 
 /// Why a job cannot be answered as asked. Each case carries what went wrong, with the error of the layer
 /// below as its payload; `description` is the one place a message is made (the `"error"` of the job's
 /// error line).
-public enum JobError: Error, Sendable, Equatable, CustomStringConvertible {
+public indirect enum JobError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The line is not valid JSON.
     case invalidJSON(JSONError)
     /// The line is longer than `JobLimits.maxLineBytes`.
@@ -38,6 +39,10 @@ public enum JobError: Error, Sendable, Equatable, CustomStringConvertible {
     case outputBytes(limit: Int, written: Int)
     /// A string (id, tag, path) is longer than `JobLimits.maxStringBytes`.
     case stringTooLong(field: String, bytes: Int, limit: Int)
+    /// A node of a scene job is wrong; the payload says how.
+    case node(id: String, JobError)
+    /// A scene job's scene could not be built or indexed.
+    case scene(SceneError)
     /// A file the job writes (`render`'s SVG) could not be written; `message` says why.
     case io(String)
     /// The subcommand does not take this kind of job (`message` says what it takes).
@@ -67,6 +72,8 @@ public enum JobError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputBytes(let l, let n):
             return "the job's output would be more than \(l) bytes (the limit); it stopped after \(n) lines"
         case .stringTooLong(let f, let n, let l): return "\(f) has \(n) bytes, more than the limit of \(l)"
+        case .node(let id, let e): return "node \(JSONValue.quoted(String(id.prefix(200)))): \(e)"
+        case .scene(let e): return e.description
         case .io(let m): return m
         case .wrongKind(let m): return m
         }

@@ -61,6 +61,10 @@ public final class JobRunner {
     /// Answers a job the loop has read: a text job or a glyph job, one line per point.
     public func answer(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
         trimCaches()
+        if line.isSceneJob {
+            try answerScene(line, emit: emit)
+            return
+        }
         if line.isTextJob {
             try answerText(line, emit: emit)
             return

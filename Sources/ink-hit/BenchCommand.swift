@@ -38,7 +38,12 @@ struct Bench: ParsableCommand {
             let t0 = now()
             // query(range, &sink) answers points[range]; rounds run it a chunk at a time, checking the time.
             let points: [Point], radius: Double, query: (Range<Int>, inout Int) -> Void
-            if line.isTextJob {
+            if line.isSceneJob {
+                let job = try SceneJob(line.value, limits: runner.limits)
+                let snapshot = try runner.snapshot(job)
+                (points, radius) = (job.points, job.radius)
+                query = { r, sink in for k in r { sink &+= snapshot.hit(at: job.points[k], radius: job.radius)?.glyph ?? 0 } }
+            } else if line.isTextJob {
                 let job = try TextJob(line.value, limits: runner.limits)
                 let layout = try runner.layout(job)
                 (points, radius) = (job.points, job.radius)

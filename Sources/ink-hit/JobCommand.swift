@@ -22,6 +22,8 @@ struct JobOptions: ParsableArguments {
     var maxTextLength: Int = JobLimits().maxTextLength
     @Option(help: "Most links plus attachments per text job.")
     var maxLinks: Int = JobLimits().maxLinks
+    @Option(help: "Most nodes per scene job.")
+    var maxNodes: Int = JobLimits().maxNodes
     @Option(help: "Most query points per job.")
     var maxPoints: Int = JobLimits().maxPoints
     @Option(help: "Most fonts per job.")
@@ -40,7 +42,7 @@ struct JobOptions: ParsableArguments {
     private static var limitFlags: [(flag: String, option: KeyPath<JobOptions, Int>, field: WritableKeyPath<JobLimits, Int>)] { [
         ("--max-line-bytes", \.maxLineBytes, \.maxLineBytes), ("--max-glyphs", \.maxGlyphs, \.maxGlyphs),
         ("--max-text-length", \.maxTextLength, \.maxTextLength), ("--max-links", \.maxLinks, \.maxLinks),
-        ("--max-points", \.maxPoints, \.maxPoints), ("--max-fonts", \.maxFonts, \.maxFonts),
+        ("--max-nodes", \.maxNodes, \.maxNodes), ("--max-points", \.maxPoints, \.maxPoints), ("--max-fonts", \.maxFonts, \.maxFonts),
         ("--max-string-bytes", \.maxStringBytes, \.maxStringBytes),
         ("--max-output-bytes", \.maxOutputBytes, \.maxOutputBytesPerJob),
         ("--max-font-bytes", \.maxFontBytes, \.maxFontBytesPerJob), ("--max-shape-bytes", \.maxShapeBytes, \.maxShapeBytesPerJob),

@@ -21,7 +21,7 @@ struct Layout: ParsableCommand {
     func run() throws {
         let runner = try options.runner()
         try options.run(limits: runner.limits) { (line, emit) throws(JobError) in
-            guard line.isTextJob else { throw .wrongKind("ink-hit layout takes text jobs (with \"text\"), not glyph jobs") }
+            guard line.isTextJob else { throw .wrongKind("ink-hit layout takes text jobs (with \"text\"), not glyph or scene jobs") }
             let job = try TextJob(line.value, limits: runner.limits)
             let glyphJob = runner.glyphJobJSON(job, try runner.layout(job))
             // What `layout` writes must be a line `query` reads (with the same --max-line-bytes).
@@ -68,7 +68,7 @@ struct Render: ParsableCommand {
                         drawn ? "one job per picture: \(svg) already holds a job" : "not the job asked for (--id \(id ?? ""))") + "}")
                     return
                 }
-                guard line.isTextJob else { throw .wrongKind("ink-hit render draws text jobs (with \"text\"), not glyph jobs") }
+                guard line.isTextJob else { throw .wrongKind("ink-hit render draws text jobs (with \"text\"), not glyph or scene jobs (yet)") }
                 let job = try TextJob(line.value, limits: runner.limits)
                 let layout = try runner.layout(job)
                 var picture = LayoutPicture(layout: layout, radius: job.radius)

@@ -74,6 +74,20 @@ let index = builder.build()
 print(index.hit(at: Point(12, 48)) as Any)              // nil: the hole
 print(index.hit(at: Point(3, 48), radius: 2) as Any)    // on the frame's ink
 """##, run: README_4),
+        Snippet(file: "README.md", index: 5, source: ##"""
+import InkGeometry
+import InkScene
+
+var scene = Scene(root: Node(id: "screen", bounds: Rect(minX: 0, minY: 0, maxX: 320, maxY: 480), pointerEvents: .boxNone))
+try scene.add(Node(id: "avatar", bounds: Rect(minX: 0, minY: 0, maxX: 40, maxY: 40), transform: .translation(10, 10),
+                   shape: .ellipse), to: "screen")
+try scene.add(Node(id: "like", bounds: Rect(minX: 0, minY: 0, maxX: 18, maxY: 18), transform: .translation(60, 21),
+                   minSize: (44, 44)), to: "screen")        // grows to 44 × 44 around its centre
+let snapshot = try scene.snapshot()                          // immutable, Sendable; edits make new ones
+print(snapshot.hit(at: Point(12, 12))?.node as Any)          // nil: the avatar's corner is outside its ellipse
+print(snapshot.hit(at: Point(12, 12), radius: 8)?.node as Any)   // Optional("avatar"): 5.5 px from its ellipse
+print(snapshot.hit(at: Point(52, 30))?.path as Any)          // Optional(["screen", "like"]): inside the grown box
+"""##, run: README_5),
         Snippet(file: "Sources/InkFreeType/InkFreeType.docc/FontsAndPlacements.md", index: 1, source: ##"""
 import InkGeometry
 import InkFreeType
@@ -340,6 +354,20 @@ print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 
         let index = builder.build()
         print(index.hit(at: Point(12, 48)) as Any)              // nil: the hole
         print(index.hit(at: Point(3, 48), radius: 2) as Any)    // on the frame's ink
+    }
+
+    /// README.md, Swift block 5.
+    @Sendable static func README_5() throws {
+
+        var scene = Scene(root: Node(id: "screen", bounds: Rect(minX: 0, minY: 0, maxX: 320, maxY: 480), pointerEvents: .boxNone))
+        try scene.add(Node(id: "avatar", bounds: Rect(minX: 0, minY: 0, maxX: 40, maxY: 40), transform: .translation(10, 10),
+                           shape: .ellipse), to: "screen")
+        try scene.add(Node(id: "like", bounds: Rect(minX: 0, minY: 0, maxX: 18, maxY: 18), transform: .translation(60, 21),
+                           minSize: (44, 44)), to: "screen")        // grows to 44 × 44 around its centre
+        let snapshot = try scene.snapshot()                          // immutable, Sendable; edits make new ones
+        print(snapshot.hit(at: Point(12, 12))?.node as Any)          // nil: the avatar's corner is outside its ellipse
+        print(snapshot.hit(at: Point(12, 12), radius: 8)?.node as Any)   // Optional("avatar"): 5.5 px from its ellipse
+        print(snapshot.hit(at: Point(52, 30))?.path as Any)          // Optional(["screen", "like"]): inside the grown box
     }
 
     /// Sources/InkFreeType/InkFreeType.docc/FontsAndPlacements.md, Swift block 1.

@@ -132,6 +132,18 @@ import InkTestSupport
         #expect(s.hit(at: p) == nil, "no ink under the point")
     }
 
+    /// The README's example, with the answers its comments give.
+    @Test func readmeExample() throws {
+        var scene = Scene(root: Node(id: "screen", bounds: Self.rect(0, 0, 320, 480), pointerEvents: .boxNone))
+        try scene.add(Node(id: "avatar", bounds: Self.rect(0, 0, 40, 40), transform: .translation(10, 10), shape: .ellipse), to: "screen")
+        try scene.add(Node(id: "like", bounds: Self.rect(0, 0, 18, 18), transform: .translation(60, 21), minSize: (44, 44)), to: "screen")
+        let s = try scene.snapshot()
+        #expect(s.hit(at: Point(12, 12)) == nil)
+        let a = try #require(s.hit(at: Point(12, 12), radius: 8))
+        #expect(a.node == "avatar" && abs(a.distance - (18 * 2.0.squareRoot() - 20)) < 0.01)
+        #expect(s.hit(at: Point(52, 30))?.path == ["screen", "like"])
+    }
+
     @Test func snapshotsDoNotChangeAfterEdits() throws {
         var scene = Scene(root: Node(id: "root", bounds: Self.rect(0, 0, 100, 100)))
         try scene.add(Node(id: "a", bounds: Self.rect(0, 0, 10, 10)), to: "root")
