@@ -107,6 +107,33 @@ enum JobFields {
         return Int(d)
     }
 
+    /// Standard base64 (RFC 4648, `=` padding optional, no line breaks) decoded; nil when a character is not
+    /// of the alphabet or the length cannot be a whole number of bytes.
+    static func base64(_ s: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count * 3 / 4)
+        var acc: UInt32 = 0, bits = 0, count = 0, padding = 0
+        for c in s.utf8 {
+            let v: UInt32
+            switch c {
+            case 0x41...0x5A: v = UInt32(c - 0x41)
+            case 0x61...0x7A: v = UInt32(c - 0x61 + 26)
+            case 0x30...0x39: v = UInt32(c - 0x30 + 52)
+            case 0x2B: v = 62
+            case 0x2F: v = 63
+            case 0x3D: padding += 1; continue
+            default: return nil
+            }
+            guard padding == 0 else { return nil }            // data after padding
+            acc = (acc << 6) | v
+            bits += 6
+            count += 1
+            if bits >= 8 { bits -= 8; out.append(UInt8((acc >> UInt32(bits)) & 0xFF)) }
+        }
+        guard count % 4 != 1, padding <= 2 else { return nil }
+        return out
+    }
+
     /// A number's source text for a message: as written when short, else its first digits and its length.
     static func short(_ text: String) -> String {
         text.utf8.count <= 24 ? text : String(text.prefix(12)) + "… (\(text.utf8.count) characters)"

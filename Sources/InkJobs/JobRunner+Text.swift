@@ -41,14 +41,17 @@ extension JobRunner {
             guard let h = hit else {
                 return prefix + String(i) + ",\"hit\":false,\"glyph\":null,\"utf16\":null,\"char\":null,\"line\":null,\"link\":null,\"attachment\":null,\"distance\":null}"
             }
-            var s = prefix + String(i) + ",\"hit\":true,\"glyph\":" + (h.glyph.map(String.init) ?? "null")
-            s += ",\"utf16\":[" + String(h.utf16.lowerBound) + "," + String(h.utf16.upperBound) + "]"
-            s += ",\"char\":" + String(h.character) + ",\"line\":" + String(h.line)
-            s += ",\"link\":" + (h.link.map(JSONValue.quoted) ?? "null")
-            s += ",\"attachment\":" + (h.attachment.map(JSONValue.quoted) ?? "null")
-            s += ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
-            return s
+            return prefix + String(i) + ",\"hit\":true,\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.characterFields(h)
+                + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
         }
+    }
+
+    /// `,"utf16":[a,b],"char":c,"line":l,"link":…,"attachment":…` of a text answer (all null without one).
+    static func characterFields(_ h: TextHit?) -> String {
+        guard let h else { return ",\"utf16\":null,\"char\":null,\"line\":null,\"link\":null,\"attachment\":null" }
+        return ",\"utf16\":[" + String(h.utf16.lowerBound) + "," + String(h.utf16.upperBound) + "],\"char\":" + String(h.character)
+            + ",\"line\":" + String(h.line) + ",\"link\":" + (h.link.map(JSONValue.quoted) ?? "null")
+            + ",\"attachment\":" + (h.attachment.map(JSONValue.quoted) ?? "null")
     }
 
     /// The glyph job equivalent to a text job (each glyph's `cluster` is the UTF-16 offset of its cluster

@@ -12,7 +12,9 @@ import InkScene
 /// `{"ellipse": true}`, `{"path": "M … Z", "fillRule"?: "nonzero"|"evenodd"}`,
 /// `{"glyphs": {"size", "glyphs": [{"font", "id", "x", "y", "size"?}], "holes"?}}` or
 /// `{"text": {text-job members: "text", "size", "width", "origin", "maxLines", "alignment", "links",
-///   "attachments"; "holes"?}}` (fonts: the job's `fonts`, in fallback order). Local px everywhere; points
+///   "attachments"; "holes"?}}` (fonts: the job's `fonts`, in fallback order) or
+/// `{"mask": {"width", "height", "alpha": base64 of width × height bytes, "threshold"?: 1…255}}` (stretched over
+/// the bounds). Local px everywhere; points
 /// and the radius in root px.
 public struct SceneJob: Sendable {
     /// A node's shape as the job gives it (fonts not loaded, text not laid out).
@@ -29,6 +31,8 @@ public struct SceneJob: Sendable {
         case glyphs([GlyphJob.Glyph], HolePolicy)
         /// `{"text": {…}}`: the text as a text job (fonts: the job's) and the hole policy.
         case text(TextJob, HolePolicy)
+        /// `{"mask": {"width", "height", "alpha": base64, "threshold"}}`.
+        case mask(AlphaMask)
     }
     /// One node, in pre-order, with the index of its parent (-1 for the root).
     public struct Item: Sendable {
@@ -202,7 +206,26 @@ extension SceneJob {
             let job = try TextJob(.object(members), limits: limits)
             return .text(job, try holes(t["holes"]))
         }
-        if sv["mask"] != nil { throw .invalid(field: "shape.mask", problem: "mask shapes are not supported yet") }
+        if let m = sv["mask"] {
+            guard case .object = m else { throw .wrongType(field: "shape.mask", expected: "an object", got: m.typeName) }
+            let w = try JobFields.int(m["width"], "shape.mask.width", default: 0)
+            let h = try JobFields.int(m["height"], "shape.mask.height", default: 0)
+            guard w >= 1, h >= 1, w <= AlphaMask.maxPixels / h else {
+                throw .invalid(field: "shape.mask", problem: "width and height must be ≥ 1, at most \(AlphaMask.maxPixels) pixels")
+            }
+            guard case .string(let text)? = m["alpha"] else {
+                throw .wrongType(field: "shape.mask.alpha", expected: "base64 text", got: m["alpha"]?.typeName ?? "nothing")
+            }
+            guard let alpha = JobFields.base64(text) else { throw .invalid(field: "shape.mask.alpha", problem: "is not valid base64") }
+            guard alpha.count == w * h else {
+                throw .invalid(field: "shape.mask.alpha", problem: "has \(alpha.count) bytes, not width × height = \(w * h)")
+            }
+            let t = try JobFields.int(m["threshold"], "shape.mask.threshold", default: 128)
+            guard t >= 1 && t <= 255, let mask = AlphaMask(width: w, height: h, alpha: alpha, threshold: UInt8(t)) else {
+                throw .invalid(field: "shape.mask.threshold", problem: "must be 1…255")
+            }
+            return .mask(mask)
+        }
         throw .invalid(field: "\"shape\"", problem: "has no known shape (box, roundRect, ellipse, path, glyphs, text)")
     }
 }
@@ -237,6 +260,7 @@ extension JobRunner {
                     node.shape = .glyphs(gs.map { g in
                         GlyphPlacement(font: loaded[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y))
                     }, holes: holes)
+                case .mask(let m): node.shape = .mask(m)
                 case .text(let t, let holes):
                     let layout = try layout(t, deadline: deadline)
                     glyphs += layout.glyphs.count
@@ -272,14 +296,7 @@ extension JobRunner {
             var s = prefix + String(i) + ",\"hit\":true,\"node\":" + JSONValue.quoted(h.node)
             s += ",\"path\":[" + h.path.map(JSONValue.quoted).joined(separator: ",") + "]"
             s += ",\"local\":[" + n(h.local.x) + "," + n(h.local.y) + "]"
-            s += ",\"glyph\":" + (h.glyph.map(String.init) ?? "null")
-            if let t = h.text {
-                s += ",\"utf16\":[" + String(t.utf16.lowerBound) + "," + String(t.utf16.upperBound) + "],\"char\":" + String(t.character)
-                    + ",\"line\":" + String(t.line) + ",\"link\":" + (t.link.map(JSONValue.quoted) ?? "null")
-                    + ",\"attachment\":" + (t.attachment.map(JSONValue.quoted) ?? "null")
-            } else {
-                s += ",\"utf16\":null,\"char\":null,\"line\":null,\"link\":null,\"attachment\":null"
-            }
+            s += ",\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.characterFields(h.text)
             return s + ",\"distance\":" + n(h.distance) + "}"
         }
     }

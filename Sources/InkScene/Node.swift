@@ -49,11 +49,13 @@ public enum NodeShape: Sendable {
     case path([PathElement], fillRule: FillRule)
     /// A laid-out text whose view space (the layout's `transform` applied) is the node's local space: hit by
     /// its ink, its filled glyphs or its words' hulls (`holes`); answers carry the character, link and line.
-    /// Attachments are not hit yet.
-    case text(TextLayout, holes: HolePolicy = .ink)
+    /// Attachments are not hit yet. (Boxed, so a shape stays a few words whatever the layout's size.)
+    indirect case text(TextLayout, holes: HolePolicy = .ink)
     /// A glyph run in local coordinates (each placement's `transform` maps layout → local), hit by `holes`;
     /// answers carry the glyph's index in the run.
     case glyphs([GlyphPlacement], holes: HolePolicy = .ink)
+    /// An alpha image stretched over the node's `bounds`, hit where its alpha reaches the mask's threshold.
+    case mask(AlphaMask)
 }
 
 /// One node of a scene: a view, cell, button or leaf. Coordinates are local px; `transform` maps them to the

@@ -172,6 +172,11 @@ public struct SceneSnapshot: Sendable {
             try addGlyphs(layout.glyphs.indices.map { layout.placement(of: $0) }, lines: layout.glyphs.map(\.line), holes)
         case .glyphs(let run, let holes):
             try addGlyphs(run, lines: run.map { _ in 0 }, holes)
+        case .mask(let mask):
+            guard !node.bounds.isEmpty else { break }
+            let shape: GlyphShape?
+            do throws(ShapeError) { shape = try mask.shape(in: node.bounds) } catch { throw .shape(id: node.id, error) }
+            if let shape { try add(shape) }
         }
         // The enlarged hit box, where it reaches beyond the bounds.
         if !box.isEmpty, node.bounds.isEmpty || !(box.minX >= node.bounds.minX && box.minY >= node.bounds.minY

@@ -167,14 +167,7 @@ enum Jobs {
     }
 
     /// A JSON number as JSONSerialization hands it over (Int, Double or NSNumber).
-    static func number(_ v: Any?) -> Double? {
-        switch v {
-        case let d as Double: return d
-        case let i as Int: return Double(i)
-        case let n as NSNumber: return n.doubleValue
-        default: return nil
-        }
-    }
+    static func number(_ v: Any?) -> Double? { jsonNumber(v) }
 
     /// Parses one output line as a JSON object.
     static func object(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {

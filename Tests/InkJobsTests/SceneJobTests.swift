@@ -12,14 +12,7 @@ import InkTestSupport
 /// by hand from the boxes; the same scene built through the library answers every point of a grid alike;
 /// bad scenes get an error line naming the node, and the next job runs.
 @Suite struct SceneJobTests {
-    static func number(_ v: Any?) -> Double? {
-        switch v {
-        case let d as Double: return d
-        case let i as Int: return Double(i)
-        case let n as NSNumber: return n.doubleValue
-        default: return nil
-        }
-    }
+    static func number(_ v: Any?) -> Double? { jsonNumber(v) }
 
     static let card = #"{"id":"s1","fonts":[{"path":"\#(Fonts.sans)"}],"scene":{"id":"screen","bounds":[0,0,320,200],"pointerEvents":"box-none","children":[{"id":"card","bounds":[0,0,300,120],"transform":[1,0,0,1,10,40],"shape":{"roundRect":12},"children":[{"id":"label","bounds":[0,0,200,30],"transform":[1,0,0,1,12,12],"shape":{"text":{"text":"Tap the link","size":20,"links":[{"start":8,"end":12,"tag":"url"}]}}},{"id":"close","bounds":[0,0,16,16],"transform":[1,0,0,1,276,8],"minSize":[44,44]},{"id":"star","bounds":[0,0,20,20],"transform":[1,0,0,1,250,80],"shape":{"path":"M10 0 L13 7 L20 7 L14 12 L16 20 L10 15 L4 20 L6 12 L0 7 L7 7 Z"}}]}]},"radius":4,"points":[[280,70],[30,62],[5,5],[270,130],[150,150],[11,41]]}"#
 
@@ -86,7 +79,10 @@ import InkTestSupport
         ("huge bounds", #"{"id":"b","scene":{"id":"a","bounds":[0,0,1e300,1]},"points":[]}"#, "bounds[2] 1e+300 is out of range"),
         ("text without fonts", #"{"id":"b","scene":{"id":"a","bounds":[0,0,1,1],"shape":{"text":{"text":"hi","size":10}}},"points":[]}"#, "missing \"fonts\""),
         ("bad holes", #"{"id":"b","fonts":[{"path":"\#(Fonts.sans)"}],"scene":{"id":"a","bounds":[0,0,1,1],"shape":{"text":{"text":"hi","size":10,"holes":"some"}}},"points":[]}"#, "must be ink, filledCounters or wordHull"),
-        ("mask", #"{"id":"b","scene":{"id":"a","bounds":[0,0,1,1],"shape":{"mask":{}}},"points":[]}"#, "mask shapes are not supported yet"),
+        ("mask without size", #"{"id":"b","scene":{"id":"a","bounds":[0,0,1,1],"shape":{"mask":{}}},"points":[]}"#, "width and height must be ≥ 1"),
+        ("mask with bad base64", #"{"id":"b","scene":{"id":"a","bounds":[0,0,1,1],"shape":{"mask":{"width":2,"height":1,"alpha":"A*8="}}},"points":[]}"#, "shape.mask.alpha is not valid base64"),
+        ("mask of the wrong size", #"{"id":"b","scene":{"id":"a","bounds":[0,0,1,1],"shape":{"mask":{"width":2,"height":2,"alpha":"AP8="}}},"points":[]}"#, "has 2 bytes, not width × height = 4"),
+        ("mask threshold 0", #"{"id":"b","scene":{"id":"a","bounds":[0,0,1,1],"shape":{"mask":{"width":2,"height":1,"alpha":"AP8=","threshold":0}}},"points":[]}"#, "must be 1…255"),
         ("children not an array", #"{"id":"b","scene":{"id":"a","bounds":[0,0,1,1],"children":{}},"points":[]}"#, #""children" must be an array"#),
     ]
 
@@ -98,6 +94,17 @@ import InkTestSupport
         let err = out.first?["error"] as? String ?? ""
         #expect(err.contains(fragment), "\(name): \(err)")
         #expect(out.count == 3, "\(name): one error line, then the good job's two answers")
+    }
+
+    /// A mask of two pixels, transparent then opaque ("AP8=" is 0x00 0xFF), stretched over 100 × 40: the
+    /// right half is hit, the left half is not, and 3 px left of the middle is 3 px from the mask.
+    @Test func maskJob() throws {
+        let line = #"{"id":"m","scene":{"id":"a","bounds":[0,0,100,40],"shape":{"mask":{"width":2,"height":1,"alpha":"AP8="}}},"radius":5,"points":[[75,20],[25,20],[47,20]]}"#
+        let (out, ok) = try runJobs([line])
+        #expect(ok == [true] && out.count == 3)
+        #expect(out[0]["node"] as? String == "a" && (Self.number(out[0]["distance"]) ?? 0) < 0)
+        #expect(out[1]["hit"] as? Bool == false)
+        #expect(out[2]["node"] as? String == "a" && Self.number(out[2]["distance"]) == 3)
     }
 
     /// The node limit counts every node before any is built.
