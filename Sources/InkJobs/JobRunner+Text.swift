@@ -34,14 +34,13 @@ extension JobRunner {
     func answerText(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
         let job = try TextJob(line.value, limits: limits)
         let layout = try layout(job, deadline: line.deadline)
-        let prefix = "{\"job\":" + job.idJSON + ",\"i\":"
         try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
             for k in points.indices { results[k] = layout.hit(at: points[k], radius: job.radius) }
-        } line: { i, hit in
+        } line: { hit in
             guard let h = hit else {
-                return prefix + String(i) + ",\"hit\":false,\"glyph\":null,\"utf16\":null,\"char\":null,\"line\":null,\"link\":null,\"attachment\":null,\"distance\":null}"
+                return ",\"hit\":false,\"glyph\":null" + Self.characterFields(nil) + ",\"distance\":null}"
             }
-            return prefix + String(i) + ",\"hit\":true,\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.characterFields(h)
+            return ",\"hit\":true,\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.characterFields(h)
                 + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
         }
     }

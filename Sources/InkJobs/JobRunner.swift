@@ -71,24 +71,25 @@ public final class JobRunner {
         }
         let job = try GlyphJob(line.value, limits: limits)
         let index = try buildIndex(job, deadline: line.deadline)
-        let prefix = "{\"job\":" + job.idJSON + ",\"i\":"
         try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
             index.unsafeHits(for: points, radius: job.radius, into: results)
-        } line: { i, h in
-            guard let h else { return prefix + String(i) + ",\"hit\":false,\"glyph\":null,\"distance\":null}" }
-            return prefix + String(i) + ",\"hit\":true,\"glyph\":" + String(h.placement)
+        } line: { h in
+            guard let h else { return ",\"hit\":false,\"glyph\":null,\"distance\":null}" }
+            return ",\"hit\":true,\"glyph\":" + String(h.placement)
                 + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
         }
     }
 
     /// Points answered a chunk at a time, each chunk written before the next is computed, so answers take
-    /// memory for one chunk whatever the number of points. The deadline is checked every 16 points; a job
+    /// memory for one chunk whatever the number of points. Each line is `{"job":ID,"i":N` followed by what
+    /// `line` gives for the answer (the rest of the object). The deadline is checked every 16 points; a job
     /// out of time throws (after the chunks already written), one whose output stopped (`line.isStopped`)
     /// returns.
     static func answerInChunks<Answer>(_ points: [Point], line job: JobLine, seconds: Double, emit: (String) -> Void,
                                        answer: (UnsafeBufferPointer<Point>, UnsafeMutableBufferPointer<Answer?>) -> Void,
-                                       line: (Int, Answer?) -> String) throws(JobError) {
+                                       line: (Answer?) -> String) throws(JobError) {
         let chunk = 4096, step = 16
+        let prefix = "{\"job\":" + job.idJSON + ",\"i\":"
         var results = [Answer?](repeating: nil, count: min(chunk, points.count))
         var lo = 0
         while lo < points.count && !job.isStopped {
@@ -110,7 +111,7 @@ public final class JobRunner {
                                  + (lo > 0 ? " (the answers to the \(lo) points before it were written)" : ""))
             }
             for k in lo..<hi {
-                emit(line(k, results[k - lo]))
+                emit(prefix + String(k) + line(results[k - lo]))
                 if job.isStopped { return }
             }
             lo = hi

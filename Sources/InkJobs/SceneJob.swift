@@ -284,16 +284,15 @@ extension JobRunner {
     func answerScene(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
         let job = try SceneJob(line.value, limits: limits)
         let snapshot = try snapshot(job, deadline: line.deadline)
-        let prefix = "{\"job\":" + job.idJSON + ",\"i\":"
         try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
             for k in points.indices { results[k] = snapshot.hit(at: points[k], radius: job.radius) }
-        } line: { i, hit in
+        } line: { hit in
             guard let h = hit else {
-                return prefix + String(i) + ",\"hit\":false,\"node\":null,\"path\":null,\"local\":null,\"glyph\":null,\"utf16\":null,"
-                    + "\"char\":null,\"line\":null,\"link\":null,\"attachment\":null,\"distance\":null}"
+                return ",\"hit\":false,\"node\":null,\"path\":null,\"local\":null,\"glyph\":null" + Self.characterFields(nil)
+                    + ",\"distance\":null}"
             }
             func n(_ v: Double) -> String { DecimalText.string(v, maxFractionDigits: 4) }
-            var s = prefix + String(i) + ",\"hit\":true,\"node\":" + JSONValue.quoted(h.node)
+            var s = ",\"hit\":true,\"node\":" + JSONValue.quoted(h.node)
             s += ",\"path\":[" + h.path.map(JSONValue.quoted).joined(separator: ",") + "]"
             s += ",\"local\":[" + n(h.local.x) + "," + n(h.local.y) + "]"
             s += ",\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.characterFields(h.text)
