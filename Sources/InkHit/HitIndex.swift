@@ -56,6 +56,9 @@ public struct HitIndex: Sendable {
     public var bytesBeyondShapes: Int { storage.byteCount }
     /// Number of distinct shapes referenced.
     public var uniqueShapeCount: Int { storage.shapes.count }
+
+    /// Not API: whether both values are the same built index (one storage), for InkScene's reuse checks.
+    @_spi(InkInternals) public func isSame(as other: HitIndex) -> Bool { storage === other.storage }
 }
 
 /// What the builder refuses, with the offending placement.

@@ -1,14 +1,26 @@
 import InkGeometry
-import InkHit
+@_spi(InkInternals) import InkHit
 
 /// An 8-bit alpha image, row by row from the top, mapped onto a node's `bounds`: the node is hit where a
 /// pixel's alpha is at least `threshold` (SVG's `pointer-events: visiblePainted` on images).
 public struct AlphaMask: Sendable, Hashable {
     /// The pixels, behind one reference: a mask is as cheap to copy as a pointer.
-    final class Storage: Sendable {
+    final class Storage: @unchecked Sendable {
         let width: Int, height: Int, alpha: [UInt8], threshold: UInt8
+        /// The region in pixel units, built on first use and shared by every node showing the mask (under
+        /// `lock`).
+        private var shape: Result<GlyphShape?, ShapeError>? = nil
+        private let lock = Lock()
         init(width: Int, height: Int, alpha: [UInt8], threshold: UInt8) {
             self.width = width; self.height = height; self.alpha = alpha; self.threshold = threshold
+        }
+        func pixelShape(_ make: () -> Result<GlyphShape?, ShapeError>) -> Result<GlyphShape?, ShapeError> {
+            lock.withLock {
+                if let shape { return shape }
+                let s = make()
+                shape = s
+                return s
+            }
         }
     }
     let storage: Storage
@@ -54,10 +66,11 @@ public struct AlphaMask: Sendable, Hashable {
         // in y-down terms: top edges run +x, right edges +y, bottom edges −x, left edges −y.
         let w1 = width + 1
         var out: [Int: [Int]] = [:]          // start vertex → end vertices
-        var count = 0
+        var starts: [Int] = []
         func edge(_ ax: Int, _ ay: Int, _ bx: Int, _ by: Int) {
-            out[ay * w1 + ax, default: []].append(by * w1 + bx)
-            count += 1
+            let a = ay * w1 + ax
+            if out[a] == nil { starts.append(a) }
+            out[a, default: []].append(by * w1 + bx)
         }
         for y in 0..<height {
             for x in 0..<width where isInside(x, y) {
@@ -67,37 +80,42 @@ public struct AlphaMask: Sendable, Hashable {
                 if !isInside(x - 1, y) { edge(x, y + 1, x, y) }
             }
         }
-        // Every vertex has as many edges in as out: walking unused edges closes loops.
+        // Every vertex has as many edges in as out: walking unused edges closes loops. Starts are tried in the
+        // order their edges were made, so the whole walk is linear in the number of edges.
         var loops: [[Point]] = []
-        while let (start, _) = out.first(where: { !$0.value.isEmpty }) {
-            var loop: [Int] = [start]
-            var v = start
-            while true {
-                guard var ends = out[v], let next = ends.popLast() else { break }
-                out[v] = ends.isEmpty ? nil : ends
-                if next == start { break }
-                loop.append(next)
-                v = next
+        for start in starts where out[start] != nil {
+            while let first = out[start], !first.isEmpty {
+                var loop: [Int] = [start]
+                var v = start
+                while true {
+                    guard var ends = out[v], let next = ends.popLast() else { break }
+                    out[v] = ends.isEmpty ? nil : ends
+                    if next == start { break }
+                    loop.append(next)
+                    v = next
+                }
+                // Drop the middle vertices of straight runs (one pass, keeping corners only).
+                let pts = loop.map { Point(Double($0 % w1), Double($0 / w1)) }
+                var corners: [Point] = []
+                corners.reserveCapacity(pts.count)
+                for k in pts.indices {
+                    let a = pts[(k + pts.count - 1) % pts.count], b = pts[k], c = pts[(k + 1) % pts.count]
+                    if !((a.x == b.x && b.x == c.x) || (a.y == b.y && b.y == c.y)) { corners.append(b) }
+                }
+                loops.append(corners.count >= 3 ? corners : pts)
             }
-            if out[start]?.isEmpty == true { out[start] = nil }
-            // Drop the middle vertices of straight runs.
-            var pts = loop.map { Point(Double($0 % w1), Double($0 / w1)) }
-            var k = 0
-            while pts.count > 3 && k < pts.count {
-                let a = pts[(k + pts.count - 1) % pts.count], b = pts[k], c = pts[(k + 1) % pts.count]
-                if (a.x == b.x && b.x == c.x) || (a.y == b.y && b.y == c.y) { pts.remove(at: k) } else { k += 1 }
-            }
-            loops.append(pts)
         }
-        _ = count
         return loops
     }
 
-    /// The region of the hit pixels mapped onto `bounds` (exact: a polygon of pixel edges).
-    func shape(in bounds: Rect) throws(ShapeError) -> GlyphShape? {
-        let sx = bounds.width / Double(width), sy = bounds.height / Double(height)
-        let loops = outline().map { $0.map { Point(bounds.minX + $0.x * sx, bounds.minY + $0.y * sy) } }
-        guard !loops.isEmpty else { return nil }
-        return try GlyphShape(polygon: Polygon(contours: loops))
+    /// The region of the hit pixels in pixel units (x right, y down; exact: a polygon of pixel edges), nil
+    /// when no pixel reaches the threshold. Built once per mask and shared.
+    func pixelShape() throws(ShapeError) -> GlyphShape? {
+        let r = storage.pixelShape { () -> Result<GlyphShape?, ShapeError> in
+            let loops = outline()
+            guard !loops.isEmpty else { return .success(nil) }
+            do throws(ShapeError) { return .success(try GlyphShape(polygon: Polygon(contours: loops))) } catch { return .failure(error) }
+        }
+        return try r.get()
     }
 }

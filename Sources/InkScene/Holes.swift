@@ -30,7 +30,7 @@ enum FilledGlyphs {
             let outline = try font.outline(glyph: glyph)
             var sink = FlatteningSink(PolygonSink(), tolerance: tolerance)
             outline.decompose(into: &sink)
-            let filled = Polygon(contours: sink.base.result.contours.map { ConvexRegion.signedArea($0) < 0 ? $0.reversed() : $0 })
+            let filled = Polygon(contours: sink.base.result.contours.map { WordHulls.signedArea($0) < 0 ? $0.reversed() : $0 })
             do throws(ShapeError) {
                 return try GlyphShape(polygon: filled, tolerance: sink.achievedTolerance, fillRule: .nonZero, fastDistance: fastDistance)
             } catch {
@@ -69,6 +69,13 @@ enum WordHulls {
         }
         let h = convexHull(points)
         return h.count >= 3 ? (Polygon(contours: [h]), achieved) : nil
+    }
+
+    /// The signed area of a ring (positive counter-clockwise with y up).
+    static func signedArea(_ v: [Point]) -> Double {
+        var a = 0.0
+        for i in v.indices { let p = v[i], q = v[(i + 1) % v.count]; a += p.x * q.y - q.x * p.y }
+        return a / 2
     }
 
     /// Andrew's monotone chain; counter-clockwise (positive signed area), no collinear points.

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import InkGeometry
 @_spi(InkInternals) import InkHit
 import InkFreeType
@@ -12,8 +7,11 @@ import InkFreeType
 public struct SceneHit: Sendable {
     /// The id of the node hit.
     public var node: String
-    /// The ids from the root down to that node.
-    public var path: [String]
+    let pathLink: IDPath
+    /// The ids from the root down to that node (built when read: the answer itself carries a shared link).
+    public var path: [String] { pathLink.ids }
+    /// How many ancestors the node has (0: the root).
+    public var depth: Int { pathLink.depth }
     /// The point in the node's local coordinates.
     public var local: Point
     /// Signed distance to the node's region, root (view) px: negative inside (the depth inside the part of
@@ -21,10 +19,11 @@ public struct SceneHit: Sendable {
     public var distance: Double
     /// True when the point is inside the node's region.
     public var isInside: Bool
-    /// For a text or glyph-run node: the index of the glyph hit (into `TextLayout.glyphs` or the run).
+    /// For a text or glyph-run node: the index of the glyph hit (into `TextLayout.glyphs` or the run); nil
+    /// for an attachment or the enlarged box.
     public var glyph: Int?
-    /// For a text node hit on a glyph: the character, its UTF-16 range, line and link, as `TextLayout.hit`
-    /// gives them.
+    /// For a text node hit on a glyph or an attachment: the character, its UTF-16 range, line, link and
+    /// attachment tag, as `TextLayout.hit` gives them.
     public var text: TextHit?
 }
 
@@ -33,255 +32,100 @@ public struct SceneHit: Sendable {
 ///
 /// **The rule.** Targets are the nodes that may be hit: not taken out by a flag (hidden, not interactive,
 /// alpha < 0.01, `pointerEvents` `.none`: the node and its subtree; `.boxNone`: the node alone; `.boxOnly`:
-/// its subtree), and every clipping ancestor's hit box contains the point. A node's region is its shape,
-/// united with its hit box where `slop` or `minSize` make that larger than its bounds (for a `.box`, the
-/// hit box itself). The answer is the topmost target whose region contains the point; otherwise, with a
-/// radius, the target whose region is nearest within it, distances equal within 1e-6 × (1 + distance)
-/// going to the topmost. Topmost means last in pre-order: children above their parent, later siblings above
-/// earlier ones. Distances are Euclidean in root px, exact under any affine transform (curves within the
-/// snapshot's tolerance).
+/// its subtree), and every clipping ancestor's hit box contains the point (edges included). A node's region
+/// is its shape, united with its hit box where `slop` or `minSize` make that larger than its bounds (for a
+/// `.box`, the hit box itself). The answer is the topmost target whose region contains the point; otherwise,
+/// with a radius, the target whose region is nearest within it. Distances `d` within 1e-6 × (1 + d*) of the
+/// least distance `d*` are ties, and ties go to the topmost. Topmost means last in pre-order: children above
+/// their parent, later siblings above earlier ones. Distances are Euclidean in root px, exact under any
+/// affine transform (curves within the snapshot's tolerance; boxes and, under similarities, rounded
+/// rectangles measured exactly).
+///
+/// **How it is indexed.** Each node keeps its children under a tree of boxes (16 a block, in z-order), in
+/// its own coordinates; a query walks down from the root, mapping the point into each node's space (one
+/// affine map a level), testing clips on the way, and visits only subtrees whose boxes reach the point (or
+/// come within the radius, or within the nearest distance found so far), topmost first, stopping at the
+/// first target that contains the point. Text, glyph and path leaves answer through their own `HitIndex`.
+/// Queries allocate nothing for scenes up to about 40 levels deep (deeper ones use one heap buffer a query).
 public struct SceneSnapshot: Sendable {
-    /// One node in pre-order.
-    struct Flat: Sendable {
-        var id: String
-        var parent: Int            // flat index, -1 for the root
-        var toRoot: AffineTransform
-        var fromRoot: AffineTransform
-        var hitBox: Rect
-        /// Where the node is reachable, root px: the intersection of its clipping ancestors' hit boxes, as
-        /// an index into `clipRegions`; `everywhere` or `nowhere`.
-        var reach: Int32
-        /// Where its children are reachable (its `reach`, cut by its own hit box when it clips).
-        var childReach: Int32
-        var shape: NodeShape
-    }
-    /// A part of a node's region in the index: its node (flat index) and glyph (-1: none), or for a word's
-    /// hull its glyphs `glyph ..< glyph + words`.
-    struct Part: Sendable {
-        var node: Int32
-        var glyph: Int32
-        var words: Int32 = 0
-    }
-
-    static let everywhere: Int32 = -1, nowhere: Int32 = -2
-
-    let flat: [Flat]
-    let parts: [Part]
-    /// Convex polygons in root px, counter-clockwise in y-up terms (see `ConvexRegion`).
-    let clipRegions: [ConvexRegion]
-    let index: HitIndex
+    let root: NodeRecord
     /// Flattening tolerance, view px.
     public let tolerance: Double
-
     /// Number of nodes.
-    public var count: Int { flat.count }
+    public let count: Int
 
-    init(_ scene: Scene, tolerance: Double) throws(SceneError) {
-        self.tolerance = tolerance
-        var builder: HitIndex.Builder
-        do { builder = try HitIndex.Builder(tolerance: tolerance) } catch { throw .placement(id: scene.rootID, error) }
-        var flat: [Flat] = []
-        flat.reserveCapacity(scene.count)
-        var parts: [Part] = []
-        var clipRegions: [ConvexRegion] = []
-        // Pre-order without recursion: (slot, parent flat index, whether an ancestor took the subtree out).
-        var stack: [(Int, Int, Bool)] = [(0, -1, false)]
-        while let (s, p, ancestorOut) = stack.popLast() {
-            let node = scene.nodes[s]!
-            try Self.validate(node)
-            let toParent = node.transform
-            let toRoot = p >= 0 ? toParent.concatenating(flat[p].toRoot) : toParent
-            guard toRoot.isFinite else { throw .invalidNode(id: node.id, reason: "its transform from the root is not finite") }
-            let fromRoot = toRoot.inverted() ?? AffineTransform(a: 0, b: 0, c: 0, d: 0, tx: .nan, ty: .nan)
-            let reach = p < 0 ? Self.everywhere : flat[p].childReach
-            var childReach = reach
-            if node.clipsChildren && reach != Self.nowhere {
-                let box = node.hitBox
-                let quad = box.isEmpty ? nil : ConvexRegion(box, toRoot)
-                let cut = quad.flatMap { q in reach == Self.everywhere ? q : clipRegions[Int(reach)].intersection(q) }
-                if let cut { childReach = Int32(clipRegions.count); clipRegions.append(cut) } else { childReach = Self.nowhere }
-            }
-            let me = flat.count
-            flat.append(Flat(id: node.id, parent: p, toRoot: toRoot, fromRoot: fromRoot, hitBox: node.hitBox,
-                             reach: reach, childReach: childReach, shape: node.shape))
-            let out = ancestorOut || node.isOut
-            if !out && node.takesTouchesItself {
-                try Self.addRegion(of: node, flatIndex: me, toRoot: toRoot, tolerance: tolerance, into: &builder, parts: &parts)
-            }
-            // Children: pushed last first, so the first child is visited next (pre-order).
-            let childrenOut = out || !node.passesTouchesToChildren
-            for c in scene.children[s].reversed() { stack.append((c, me, childrenOut)) }
-        }
-        self.flat = flat
-        self.parts = parts
-        self.clipRegions = clipRegions
-        self.index = builder.build()
+    init(root: NodeRecord, tolerance: Double, count: Int) {
+        self.root = root; self.tolerance = tolerance; self.count = count
     }
 
-    static func validate(_ n: Node) throws(SceneError) {
-        guard n.transform.isFinite else { throw .invalidNode(id: n.id, reason: "its transform has a NaN or infinite entry") }
-        let b = n.bounds
-        guard b.isEmpty || (b.minX.isFinite && b.minY.isFinite && b.maxX.isFinite && b.maxY.isFinite) else {
-            throw .invalidNode(id: n.id, reason: "its bounds are not finite")
-        }
-        let s = n.slop
-        guard s.top.isFinite, s.left.isFinite, s.bottom.isFinite, s.right.isFinite else {
-            throw .invalidNode(id: n.id, reason: "its slop is not finite")
-        }
-        guard n.minSize.width.isFinite, n.minSize.height.isFinite, n.minSize.width >= 0, n.minSize.height >= 0 else {
-            throw .invalidNode(id: n.id, reason: "its minSize must be finite and ≥ 0")
-        }
-        guard !n.alpha.isNaN else { throw .invalidNode(id: n.id, reason: "its alpha is NaN") }
-        if case .roundRect(let r) = n.shape, !(r.isFinite && r >= 0) {
-            throw .invalidNode(id: n.id, reason: "its corner radius must be finite and ≥ 0")
-        }
-    }
-
-    /// Adds the parts of a target's region: its shape and, where larger than the bounds, its hit box.
-    static func addRegion(of node: Node, flatIndex: Int, toRoot: AffineTransform, tolerance: Double,
-                          into b: inout HitIndex.Builder, parts: inout [Part]) throws(SceneError) {
-        let me = Int32(flatIndex)
-        func add(_ shape: GlyphShape, glyph: Int = -1) throws(SceneError) {
-            do { try b.add(shape, transform: toRoot) } catch { throw .placement(id: node.id, error) }
-            parts.append(Part(node: me, glyph: Int32(glyph)))
-        }
-        let box = node.hitBox
-        let scale = toRoot.maxScale
-        func built(_ make: () throws(ShapeError) -> GlyphShape) throws(SceneError) -> GlyphShape {
-            do { return try make() } catch { throw .shape(id: node.id, error) }
-        }
-        switch node.shape {
-        case .box:
-            if !box.isEmpty { try add(try built { () throws(ShapeError) in try Regions.rect(box) }) }
-            return                                                // the hit box is the whole region
-        case .roundRect(let r):
-            if !node.bounds.isEmpty {
-                try add(try built { () throws(ShapeError) in
-                    try Regions.roundRect(node.bounds, radius: r, viewTolerance: tolerance, maxScale: scale)
-                })
-            }
-        case .ellipse:
-            if !node.bounds.isEmpty {
-                try add(try built { () throws(ShapeError) in try Regions.ellipse(in: node.bounds, viewTolerance: tolerance, maxScale: scale) })
-            }
-        case .path(let elements, let rule):
-            try add(try built { () throws(ShapeError) in
-                try GlyphShape(viewTolerance: tolerance, maxScale: scale, fillRule: rule) { sink in elements.replay(into: &sink) }
-            })
-        case .text(let layout, let holes):
-            try addGlyphs(layout.glyphs.indices.map { layout.placement(of: $0) }, lines: layout.glyphs.map(\.line), holes)
-        case .glyphs(let run, let holes):
-            try addGlyphs(run, lines: run.map { _ in 0 }, holes)
-        case .mask(let mask):
-            guard !node.bounds.isEmpty else { break }
-            let shape: GlyphShape?
-            do throws(ShapeError) { shape = try mask.shape(in: node.bounds) } catch { throw .shape(id: node.id, error) }
-            if let shape { try add(shape) }
-        }
-        // The enlarged hit box, where it reaches beyond the bounds.
-        if !box.isEmpty, node.bounds.isEmpty || !(box.minX >= node.bounds.minX && box.minY >= node.bounds.minY
-                                                   && box.maxX <= node.bounds.maxX && box.maxY <= node.bounds.maxY) {
-            try add(try built { () throws(ShapeError) in try Regions.rect(box) })
-        }
-
-        /// Glyphs placed in local px, by the hole policy.
-        func addGlyphs(_ local: [GlyphPlacement], lines: [Int], _ holes: HolePolicy) throws(SceneError) {
-            func rooted(_ p: GlyphPlacement) -> GlyphPlacement {
-                GlyphPlacement(font: p.font, glyph: p.glyph, size: p.size, origin: p.origin, transform: p.transform.concatenating(toRoot))
-            }
-            switch holes {
-            case .ink, .filledCounters:
-                for (gi, p) in local.enumerated() {
-                    do throws(FontError) {
-                        if holes == .ink {
-                            _ = try b.add(rooted(p))
-                        } else {
-                            let (shape, t) = try FilledGlyphs.shape(rooted(p), viewTolerance: tolerance)
-                            do { try b.add(shape, transform: t) } catch { throw FontError.placement(error) }
-                        }
-                        parts.append(Part(node: me, glyph: Int32(gi)))
-                    } catch .noOutline {
-                        continue                                  // bitmap-only glyphs have no ink to hit
-                    } catch {
-                        throw .glyph(id: node.id, glyph: gi, error)
-                    }
-                }
-            case .wordHull:
-                var inked: [Bool] = []
-                for p in local { inked.append(((try? p.font.controlBox(glyph: p.glyph)) ?? .empty).isEmpty == false) }
-                for word in WordHulls.words(lines: lines, inked: inked) {
-                    let hull: (Polygon, Double)?
-                    do { hull = try WordHulls.hull(Array(local[word]), tolerance: tolerance / max(scale, 1e-300)) } catch {
-                        throw .glyph(id: node.id, glyph: word.lowerBound, error)
-                    }
-                    guard let (polygon, achieved) = hull else { continue }
-                    let shape = try built { () throws(ShapeError) in try GlyphShape(polygon: polygon, tolerance: achieved) }
-                    do { try b.add(shape, transform: toRoot) } catch { throw .placement(id: node.id, error) }
-                    parts.append(Part(node: me, glyph: Int32(word.lowerBound), words: Int32(word.count)))
-                }
-            }
-        }
-    }
-
-    // MARK: Queries
-
-    /// Whether every clipping ancestor of flat node `n` has the point in its hit box: one convex polygon
-    /// test, whatever the depth.
-    func reachable(_ n: Int, _ p: Point) -> Bool {
-        let r = flat[n].reach
-        if r == Self.everywhere { return true }
-        if r == Self.nowhere { return false }
-        return clipRegions[Int(r)].contains(p)
-    }
-
-    /// The best part for `point` by the rule, or nil.
-    func best(at point: Point, radius: Double) -> Hit? {
+    /// The node under `point` (root px) within `radius` (root px) by the rule above; nil when none. A
+    /// negative or NaN radius counts as 0; a non-finite point is a miss. Allocates nothing (reading the
+    /// answer's `path` builds an array).
+    public func hit(at point: Point, radius: Double = 0) -> SceneHit? {
         guard point.isFinite else { return nil }
         let r = radius > 0 ? radius : 0
-        var best: Hit? = nil
-        index.forEachHit(at: point, radius: r) { h in
-            guard reachable(Int(parts[h.placement].node), point) else { return }
-            guard let b = best else { best = h; return }
-            if h.isInside != b.isInside {
-                if h.isInside { best = h }
-                return
+        return withExtendedLifetime(root) {
+            var best = NearestVisitor(radius: r)
+            walk(point, &best)
+            guard let found = best.found else { return nil }
+            if !found.answer.isInside && best.mayTie {
+                var tie = TieVisitor(limit: min(r, best.distance + 1e-6 * (1 + best.distance)))
+                walk(point, &tie)
+                if let t = tie.found { return Self.sceneHit(t) }
             }
-            if h.isInside {
-                if h.placement > b.placement { best = h }
-            } else if h.distance < b.distance - 1e-6 * (1 + b.distance) {
-                best = h
-            } else if h.distance <= b.distance + 1e-6 * (1 + b.distance) && h.placement > b.placement {
-                best = h
-            }
+            return Self.sceneHit(found)
         }
-        return best
     }
 
-    /// The ids from the root to flat node `n`.
-    func path(to n: Int) -> [String] {
-        var ids: [String] = []
-        var k = n
-        while k >= 0 { ids.append(flat[k].id); k = flat[k].parent }
-        return ids.reversed()
+    /// The answers for many touches, in order.
+    public func hits(for points: [Point], radius: Double = 0) -> [SceneHit?] {
+        points.map { hit(at: $0, radius: radius) }
     }
 
-    func answer(_ h: Hit, at point: Point) -> SceneHit {
-        let part = parts[h.placement]
-        let n = Int(part.node)
-        let f = flat[n]
-        let local = point.applying(f.fromRoot)
-        var glyph = part.glyph >= 0 ? Int(part.glyph) : nil
-        if part.words > 0 { glyph = nearestGlyph(f.shape, Int(part.glyph)..<Int(part.glyph + part.words), local) }
+    /// Every target whose region contains `point`, topmost first, each node once (like the web's
+    /// `elementsFromPoint`). Allocates the array.
+    public func targets(at point: Point) -> [SceneHit] {
+        guard point.isFinite else { return [] }
+        return withExtendedLifetime(root) {
+            var all = AllVisitor()
+            walk(point, &all)
+            return all.found.map(Self.sceneHit)
+        }
+    }
+
+    // MARK: The walk
+
+    /// A target found: its record, the point in its local space, and the region's answer.
+    struct Found {
+        var record: NodeRecord
+        var local: Point
+        var answer: Region.Answer
+    }
+
+    static func sceneHit(_ f: Found) -> SceneHit {
+        let node = f.record.node
+        var glyph: Int? = nil
         var text: TextHit? = nil
-        if case .text(let layout, _) = f.shape, let g = glyph {
-            text = layout.textHit(glyph: g, at: local, distance: h.distance, isInside: h.isInside)
+        if case .layer(let k, let placement) = f.answer.part, let region = f.record.region {
+            switch region.layers[k].kind {
+            case .shape: break
+            case .glyphs(let map): glyph = map[placement]
+            case .words(let words): glyph = nearestGlyph(node.shape, words[placement], f.local)
+            case .attachments:
+                if case .text(let layout, _) = node.shape {
+                    text = layout.attachmentHit(placement, distance: f.answer.distance, isInside: f.answer.isInside)
+                }
+            }
         }
-        return SceneHit(node: f.id, path: path(to: n), local: local, distance: h.distance, isInside: h.isInside,
-                        glyph: glyph, text: text)
+        if case .text(let layout, _) = node.shape, let g = glyph {
+            text = layout.textHit(glyph: g, at: f.local, distance: f.answer.distance, isInside: f.answer.isInside)
+        }
+        return SceneHit(node: node.id, pathLink: f.record.path, local: f.local, distance: f.answer.distance,
+                        isInside: f.answer.isInside, glyph: glyph, text: text)
     }
 
     /// The glyph of a word whose ink box is nearest `local` (0 inside; ties to the later glyph).
-    func nearestGlyph(_ shape: NodeShape, _ word: Range<Int>, _ local: Point) -> Int {
+    static func nearestGlyph(_ shape: NodeShape, _ word: Range<Int>, _ local: Point) -> Int {
         var best = word.lowerBound, bestD = Double.infinity
         for gi in word {
             let p: GlyphPlacement
@@ -298,134 +142,192 @@ public struct SceneSnapshot: Sendable {
         return best
     }
 
-    /// The node under `point` (root px) within `radius` (root px) by the rule above; nil when none. A
-    /// negative or NaN radius counts as 0; a non-finite point is a miss.
-    public func hit(at point: Point, radius: Double = 0) -> SceneHit? {
-        best(at: point, radius: radius).map { answer($0, at: point) }
-    }
-
-    /// The answers for many touches, in order.
-    public func hits(for points: [Point], radius: Double = 0) -> [SceneHit?] {
-        points.map { hit(at: $0, radius: radius) }
-    }
-
-    /// Every target whose region contains `point`, topmost first, each node once (like the web's
-    /// `elementsFromPoint`).
-    public func targets(at point: Point) -> [SceneHit] {
-        guard point.isFinite else { return [] }
-        var inside: [Int: Hit] = [:]
-        index.forEachHit(at: point, radius: 0) { h in
-            guard h.isInside else { return }
-            let n = Int(parts[h.placement].node)
-            guard reachable(n, point) else { return }
-            if let old = inside[n], old.placement > h.placement { return }
-            inside[n] = h
-        }
-        return inside.values.sorted { $0.placement > $1.placement }.map { answer($0, at: point) }
-    }
-}
-
-/// Region shapes in local px, flattened on the true curves (polygons inscribed in arcs), so a region is
-/// within the tolerance of the shape it names.
-enum Regions {
-    static func rect(_ r: Rect) throws(ShapeError) -> GlyphShape {
-        try GlyphShape(polygon: Polygon(contours: [[Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]]))
-    }
-
-    /// Segments for an arc of `angle` radians on a circle of radius `radius` view px, so the chords stay
-    /// within `tol` of it (sagitta r(1 − cos(θ/2)) ≤ tol), and the bound they achieve.
-    static func segments(radius: Double, angle: Double, tol: Double) -> (Int, Double) {
-        guard radius > tol else { return (max(1, Int((angle / (Double.pi / 2)).rounded(.up))), radius) }
-        let theta = 2 * acos(1 - tol / radius)
-        let n = min(100_000, max(1, Int((angle / theta).rounded(.up))))
-        let achieved = radius * (1 - cos(angle / Double(n) / 2))
-        return (n, achieved)
-    }
-
-    static func ellipse(in r: Rect, viewTolerance: Double, maxScale: Double) throws(ShapeError) -> GlyphShape {
-        let cx = (r.minX + r.maxX) / 2, cy = (r.minY + r.maxY) / 2, rx = r.width / 2, ry = r.height / 2
-        let (n, achieved) = segments(radius: max(rx, ry) * maxScale, angle: 2 * .pi, tol: viewTolerance)
-        let count = max(n, 8)
-        var ring: [Point] = []
-        ring.reserveCapacity(count)
-        for k in 0..<count {
-            let a = 2 * Double.pi * Double(k) / Double(count)
-            ring.append(Point(cx + rx * cos(a), cy + ry * sin(a)))
-        }
-        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale)
-    }
-
-    static func roundRect(_ r: Rect, radius: Double, viewTolerance: Double, maxScale: Double) throws(ShapeError) -> GlyphShape {
-        let rad = min(radius, r.width / 2, r.height / 2)
-        guard rad > 0 else { return try rect(r) }
-        let (n, achieved) = segments(radius: rad * maxScale, angle: .pi / 2, tol: viewTolerance)
-        var ring: [Point] = []
-        // Corners clockwise in y-down: top-right, bottom-right, bottom-left, top-left.
-        let corners = [(r.maxX - rad, r.minY + rad, -Double.pi / 2), (r.maxX - rad, r.maxY - rad, 0.0),
-                       (r.minX + rad, r.maxY - rad, Double.pi / 2), (r.minX + rad, r.minY + rad, Double.pi)]
-        for (cx, cy, start) in corners {
-            for k in 0...n {
-                let a = start + Double.pi / 2 * Double(k) / Double(n)
-                ring.append(Point(cx + rad * cos(a), cy + rad * sin(a)))
-            }
-        }
-        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale)
-    }
-}
-
-/// A convex polygon in root px: the intersection of clipping hit boxes (each a parallelogram once
-/// transformed), cut by Sutherland–Hodgman against each new box's four half-planes.
-struct ConvexRegion: Sendable {
-    /// Vertices in counter-clockwise order (positive signed area, x right, y down taken as y up).
-    var vertices: [Point]
-
-    /// `box` mapped by `t` (nil when `t` collapses it).
-    init?(_ box: Rect, _ t: AffineTransform) {
-        var v = [Point(box.minX, box.minY), Point(box.maxX, box.minY), Point(box.maxX, box.maxY), Point(box.minX, box.maxY)]
-            .map { $0.applying(t) }
-        let area = Self.signedArea(v)
-        guard area.isFinite, area != 0 else { return nil }
-        if area < 0 { v.reverse() }
-        vertices = v
-    }
-
-    init(vertices: [Point]) { self.vertices = vertices }
-
-    static func signedArea(_ v: [Point]) -> Double {
-        var a = 0.0
-        for i in v.indices { let p = v[i], q = v[(i + 1) % v.count]; a += p.x * q.y - q.x * p.y }
-        return a / 2
-    }
-
-    /// Inside or on the edge (every edge has the point on its left or on it).
-    func contains(_ p: Point) -> Bool {
-        guard vertices.count >= 3 else { return false }
-        for i in vertices.indices {
-            let a = vertices[i], b = vertices[(i + 1) % vertices.count]
-            if (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) < 0 { return false }
-        }
-        return true
-    }
-
-    /// This region cut by `other` (both convex, counter-clockwise); nil when nothing is left.
-    func intersection(_ other: ConvexRegion) -> ConvexRegion? {
-        var out = vertices
-        for i in other.vertices.indices {
-            let a = other.vertices[i], b = other.vertices[(i + 1) % other.vertices.count]
-            func side(_ p: Point) -> Double { (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) }
-            var next: [Point] = []
-            for j in out.indices {
-                let p = out[j], q = out[(j + 1) % out.count]
-                let sp = side(p), sq = side(q)
-                if sp >= 0 { next.append(p) }
-                if (sp >= 0) != (sq >= 0) {
-                    let t = sp / (sp - sq)
-                    next.append(Point(p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)))
+    /// Walks the targets that may answer, topmost first (reverse pre-order), skipping every subtree whose box
+    /// is farther than `visitor.bound` root px from the point or that a clip keeps the point out of, until
+    /// the visitor says stop. Allocates nothing unless the walk holds more than `Frames.inline` frames.
+    func walk<V: SceneVisitor>(_ point: Point, _ visitor: inout V) {
+        var inline = Frames()
+        withUnsafeMutablePointer(to: &inline) { raw in
+            raw.withMemoryRebound(to: Frame.self, capacity: Frames.inline) { base in
+                var stack = FrameStack(base: base, capacity: Frames.inline)
+                defer { stack.free() }
+                stack.push(Frame(node: root, x: point.x, y: point.y))
+                while let f = stack.pop() {
+                    switch f.kind {
+                    case Frame.node:
+                        let r = f.record
+                        let p = Point(f.x, f.y).applying(r.fromParent)
+                        if r.flags.contains(.target) { stack.push(Frame(own: r, x: p.x, y: p.y)) }
+                        if r.flags.contains(.passes), let c = r.children,
+                           !r.flags.contains(.clips) || (p.x >= r.hitBox.minX && p.x <= r.hitBox.maxX
+                                                         && p.y >= r.hitBox.minY && p.y <= r.hitBox.maxY) {
+                            stack.push(Frame(block: c, from: c.boxes.count - 1, x: p.x, y: p.y, scale: r.minScale))
+                        }
+                    case Frame.block:
+                        let b = f.block
+                        let limit = visitor.bound / f.scale * (1 + 1e-9) + 1e-12
+                        var j = f.index
+                        while j >= 0 {
+                            let box = b.boxes[j]
+                            let dx = max(box.minX - f.x, 0, f.x - box.maxX), dy = max(box.minY - f.y, 0, f.y - box.maxY)
+                            if dx <= limit && dy <= limit && (limit == 0 || (dx * dx + dy * dy).squareRoot() <= limit) { break }
+                            j -= 1
+                        }
+                        guard j >= 0 else { continue }
+                        if j > 0 { stack.push(Frame(block: b, from: j - 1, x: f.x, y: f.y, scale: f.scale)) }
+                        if b.height == 0 {
+                            stack.push(Frame(node: b.records[j], x: f.x, y: f.y))
+                        } else {
+                            let c = b.blocks[j]
+                            stack.push(Frame(block: c, from: c.boxes.count - 1, x: f.x, y: f.y, scale: f.scale))
+                        }
+                    default:
+                        let r = f.record
+                        let p = Point(f.x, f.y)
+                        if visitor.visit(r, local: p) { return }
+                    }
                 }
             }
-            out = next
-            if out.count < 3 { return nil }
         }
-        return ConvexRegion(vertices: out)
     }
+}
+
+/// What a walk does at each target it reaches.
+protocol SceneVisitor {
+    /// Root px: subtrees farther than this from the point are skipped (0: only those whose boxes contain it).
+    var bound: Double { get }
+    /// A target reached (topmost first); true stops the walk.
+    mutating func visit(_ r: NodeRecord, local: Point) -> Bool
+}
+
+extension NodeRecord {
+    /// The region's answer at local point `p` within `bound` root px, or nil.
+    @inline(__always) func answer(_ p: Point, bound: Double) -> Region.Answer? {
+        guard let region else { return nil }
+        let b = region.bounds
+        let dx = max(b.minX - p.x, 0, p.x - b.maxX), dy = max(b.minY - p.y, 0, p.y - b.maxY)
+        if dx != 0 || dy != 0 {
+            guard bound > 0, (dx * dx + dy * dy).squareRoot() * minScale <= bound * (1 + 1e-9) + 1e-12 else { return nil }
+        }
+        return region.answer(local: p, lspace: p.applying(linear), linear: linear, scale: linear.maxScale, bound: bound)
+    }
+}
+
+/// The rule's first pass: the topmost target holding the point, else the nearest within the radius, noting
+/// whether another target may tie with it.
+struct NearestVisitor: SceneVisitor {
+    let radius: Double
+    var found: SceneSnapshot.Found? = nil
+    /// Least distance so far (the radius until a target is within it).
+    var distance: Double
+    var runnerUp = Double.infinity
+    private(set) var bound: Double
+
+    init(radius: Double) { self.radius = radius; distance = radius; bound = radius }
+
+    mutating func visit(_ r: NodeRecord, local: Point) -> Bool {
+        guard let a = r.answer(local, bound: bound) else { return false }
+        if a.isInside { found = SceneSnapshot.Found(record: r, local: local, answer: a); return true }
+        if found == nil || a.distance < distance {
+            if found != nil { runnerUp = distance }
+            found = SceneSnapshot.Found(record: r, local: local, answer: a)
+            distance = a.distance
+            bound = min(radius, a.distance + 2e-6 * (1 + a.distance))
+        } else {
+            runnerUp = min(runnerUp, a.distance)
+        }
+        return false
+    }
+
+    /// Whether another target came within the tie window of the nearest.
+    var mayTie: Bool { runnerUp <= distance + 1e-6 * (1 + distance) }
+}
+
+/// The rule's second pass, when targets may tie: the topmost within the tie window.
+struct TieVisitor: SceneVisitor {
+    let bound: Double
+    var found: SceneSnapshot.Found? = nil
+    init(limit: Double) { bound = limit }
+    mutating func visit(_ r: NodeRecord, local: Point) -> Bool {
+        guard let a = r.answer(local, bound: bound), a.isInside || a.distance <= bound else { return false }
+        found = SceneSnapshot.Found(record: r, local: local, answer: a)
+        return true
+    }
+}
+
+/// Every target holding the point, topmost first.
+struct AllVisitor: SceneVisitor {
+    var bound: Double { 0 }
+    var found: [SceneSnapshot.Found] = []
+    mutating func visit(_ r: NodeRecord, local: Point) -> Bool {
+        if let a = r.answer(local, bound: 0), a.isInside { found.append(SceneSnapshot.Found(record: r, local: local, answer: a)) }
+        return false
+    }
+}
+
+/// One step of a walk: a node to enter (the point in its parent's space), a block of children to go on with
+/// (from entry `index` down; the point in their parent's space, whose smallest scale to the root is
+/// `scale`), or a target to test (the point in its own space). References are unretained: the snapshot's
+/// root keeps everything alive for the walk.
+struct Frame {
+    static let node = 0, block = 1, own = 2
+    var ref: UnsafeMutableRawPointer?
+    var x: Double, y: Double
+    var scale: Double
+    /// kind | index << 2
+    var tag: Int
+
+    init() { ref = nil; x = 0; y = 0; scale = 0; tag = 0 }
+    @inline(__always) init(node r: NodeRecord, x: Double, y: Double) {
+        ref = Unmanaged.passUnretained(r).toOpaque(); self.x = x; self.y = y; scale = 0; tag = Self.node
+    }
+    @inline(__always) init(own r: NodeRecord, x: Double, y: Double) {
+        ref = Unmanaged.passUnretained(r).toOpaque(); self.x = x; self.y = y; scale = 0; tag = Self.own
+    }
+    @inline(__always) init(block b: ChildBlock, from index: Int, x: Double, y: Double, scale: Double) {
+        ref = Unmanaged.passUnretained(b).toOpaque(); self.x = x; self.y = y; self.scale = scale; tag = Self.block | index << 2
+    }
+    @inline(__always) var kind: Int { tag & 3 }
+    @inline(__always) var index: Int { tag >> 2 }
+    @inline(__always) var record: NodeRecord { Unmanaged<NodeRecord>.fromOpaque(ref!).takeUnretainedValue() }
+    @inline(__always) var block: ChildBlock { Unmanaged<ChildBlock>.fromOpaque(ref!).takeUnretainedValue() }
+}
+
+/// 128 frames in place (on the caller's stack), so a walk allocates nothing.
+struct Frames {
+    static let inline = 128
+    struct Eight { var f0 = Frame(), f1 = Frame(), f2 = Frame(), f3 = Frame(), f4 = Frame(), f5 = Frame(), f6 = Frame(), f7 = Frame() }
+    var e0 = Eight(), e1 = Eight(), e2 = Eight(), e3 = Eight(), e4 = Eight(), e5 = Eight(), e6 = Eight(), e7 = Eight()
+    var e8 = Eight(), e9 = Eight(), e10 = Eight(), e11 = Eight(), e12 = Eight(), e13 = Eight(), e14 = Eight(), e15 = Eight()
+}
+
+/// A stack of frames over a caller's buffer, moving to the heap (doubling) when it fills.
+struct FrameStack {
+    var base: UnsafeMutablePointer<Frame>
+    var capacity: Int
+    var count = 0
+    var heap = false
+
+    init(base: UnsafeMutablePointer<Frame>, capacity: Int) { self.base = base; self.capacity = capacity }
+
+    @inline(__always) mutating func push(_ f: Frame) {
+        if count == capacity { grow() }
+        base[count] = f
+        count += 1
+    }
+
+    @inline(__always) mutating func pop() -> Frame? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return base[count]
+    }
+
+    mutating func grow() {
+        let bigger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
+        bigger.initialize(from: base, count: count)
+        if heap { base.deallocate() }
+        base = bigger; capacity *= 2; heap = true
+    }
+
+    mutating func free() { if heap { base.deallocate(); heap = false } }
 }

@@ -1,5 +1,5 @@
 import InkGeometry
-import InkHit
+@_spi(InkInternals) import InkHit
 
 /// What a point on laid-out text hit.
 public struct TextHit: Sendable, Hashable {
@@ -354,4 +354,33 @@ extension TextLayout {
 
 extension Array {
     subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
+}
+
+extension TextLayout {
+    /// Not API: the layout's own indexes for InkScene's text leaves, in the layout's view space — the ink of
+    /// its glyphs (`glyph[k]`: the glyph of placement `k`) and its attachments' boxes (placement `k`:
+    /// `attachments[k]`) — and the tolerance they meet, view px.
+    @_spi(InkInternals) public var sceneIndexes: (ink: HitIndex, glyph: [Int], attachments: HitIndex) {
+        (inkIndex, inkGlyph, attachmentIndex)
+    }
+
+    /// Not API: whether both values come from one layout (the same built indexes and transform), cheaply.
+    @_spi(InkInternals) public func isSameLayout(as other: TextLayout) -> Bool {
+        inkIndex.isSame(as: other.inkIndex) && attachmentIndex.isSame(as: other.attachmentIndex) && transform == other.transform
+    }
+
+    /// Not API: attachment `k`'s (rounded) box as a shape in layout px, flattened for `viewTolerance` under a
+    /// transform of largest scale `maxScale`.
+    @_spi(InkInternals) public func attachmentShape(_ k: Int, maxScale: Double, viewTolerance: Double) throws(TextError) -> GlyphShape {
+        let pa = attachments[k]
+        return try Self.boxShape(pa.box, cornerRadius: pa.attachment.cornerRadius, maxScale: maxScale,
+                                 viewTolerance: viewTolerance, attachment: k)
+    }
+
+    /// Not API: the answer for attachment `k` hit at signed `distance` (view px), as `hit(at:)` gives it.
+    @_spi(InkInternals) public func attachmentHit(_ k: Int, distance: Double, isInside: Bool) -> TextHit {
+        let pa = attachments[k]
+        return makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
+                       attachment: pa.attachment.tag, distance: distance, kind: isInside ? .ink : .radius)
+    }
 }
