@@ -49,7 +49,8 @@ public enum NodeShape: Sendable {
     case path([PathElement], fillRule: FillRule)
     /// A laid-out text whose view space (the layout's `transform` applied) is the node's local space: hit by
     /// its ink, its filled glyphs or its words' hulls (`holes`); answers carry the character, link and line.
-    /// Attachments are not hit yet. (Boxed, so a shape stays a few words whatever the layout's size.)
+    /// Attachments lie on top of the glyphs and answer with their tags. (Boxed, so a shape stays a few words
+    /// whatever the layout's size.)
     indirect case text(TextLayout, holes: HolePolicy = .ink)
     /// A glyph run in local coordinates (each placement's `transform` maps layout → local), hit by `holes`;
     /// answers carry the glyph's index in the run.

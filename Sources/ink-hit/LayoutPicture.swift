@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import InkGeometry
 import InkFreeType
 import InkText
@@ -30,58 +25,18 @@ struct LayoutPicture {
         return h.kind == .ink ? inkColor : nearColor
     }
 
-    /// Why a picture was not written.
-    enum Failure: Error, CustomStringConvertible {
-        case io(String)
-        case tooLarge(limit: Int)
-        case pastDeadline
-        var description: String {
-            switch self {
-            case .io(let m): return m
-            case .tooLarge(let l): return "the SVG would be more than \(l) bytes (the output limit)"
-            case .pastDeadline: return "time ran out while writing the SVG"
-            }
-        }
-    }
+    typealias Failure = SVGFile.Failure
 
     /// Writes the SVG to `path` as it is made (never held whole in memory), at most `maxBytes` bytes, giving
     /// up when `isPastDeadline()` turns true (checked every glyph and every 256 points). A picture that
     /// fails is removed.
     func write(to path: String, maxBytes: Int = .max, isPastDeadline: () -> Bool = { false }) throws(Failure) {
-        guard let f = fopen(path, "wb") else { throw .io("cannot write \(path): " + String(cString: strerror(errno))) }
-        var out = Writer(file: f, maxBytes: maxBytes)
-        do throws(Failure) {
+        try SVGFile.write(to: path, maxBytes: maxBytes) { (out: inout SVGFile.Writer) throws(Failure) in
             try draw(&out, isPastDeadline: isPastDeadline)
-        } catch {
-            fclose(f)
-            unlink(path)
-            throw error
-        }
-        let written = out.failure == nil && fflush(f) == 0
-        let closed = fclose(f) == 0
-        if let failure = out.failure { unlink(path); throw failure }
-        guard written && closed else { throw .io("cannot write \(path): " + String(cString: strerror(errno))) }
-    }
-
-    /// Counts bytes and writes them to a file.
-    struct Writer {
-        let file: UnsafeMutablePointer<FILE>
-        let maxBytes: Int
-        var bytes = 0
-        var failure: Failure?
-
-        mutating func put(_ s: String) throws(Failure) {
-            if let failure { throw failure }
-            let n = s.utf8.count
-            guard bytes + n <= maxBytes else { failure = .tooLarge(limit: maxBytes); throw .tooLarge(limit: maxBytes) }
-            bytes += n
-            var s = s
-            let ok = s.withUTF8 { n == 0 || fwrite($0.baseAddress, 1, n, file) == n }
-            if !ok { failure = .io("writing the SVG failed: " + String(cString: strerror(errno))); throw failure! }
         }
     }
 
-    private func draw(_ out: inout Writer, isPastDeadline: () -> Bool) throws(Failure) {
+    private func draw(_ out: inout SVGFile.Writer, isPastDeadline: () -> Bool) throws(Failure) {
         let t = layout.transform
         var bounds = Rect.empty
         for l in layout.lines { bounds = bounds.union(l.box.applying(t)) }
@@ -123,7 +78,7 @@ struct LayoutPicture {
         try outlines(linked: true)
         try out.put("\" fill=\"\(Self.linkColor)\" fill-opacity=\"0.9\"/>\n")
         for a in layout.attachments {
-            try out.put("<path d=\"\(polygon(a.box))\" fill=\"#b07ad8\" fill-opacity=\"0.5\" stroke=\"\(Self.attachmentColor)\" stroke-width=\"0.8\"><title>\(Self.xmlEscape(a.attachment.tag))</title></path>\n")
+            try out.put("<path d=\"\(polygon(a.box))\" fill=\"#b07ad8\" fill-opacity=\"0.5\" stroke=\"\(Self.attachmentColor)\" stroke-width=\"0.8\"><title>\(SVGFile.escape(a.attachment.tag))</title></path>\n")
         }
         for (k, s) in samples.enumerated() where s.point.isFinite {
             if k & 255 == 255, isPastDeadline() { throw .pastDeadline }
@@ -131,26 +86,12 @@ struct LayoutPicture {
         }
         try out.put("\n")
         for p in probes {
-            try out.put("<circle cx=\"\(n(p.point.x))\" cy=\"\(n(p.point.y))\" r=\"3\" fill=\"none\" stroke=\"#d0021b\" stroke-width=\"1.2\"><title>\(Self.xmlEscape(p.name))</title></circle>\n")
+            try out.put("<circle cx=\"\(n(p.point.x))\" cy=\"\(n(p.point.y))\" r=\"3\" fill=\"none\" stroke=\"#d0021b\" stroke-width=\"1.2\"><title>\(SVGFile.escape(p.name))</title></circle>\n")
         }
         try out.put("</g>\n")
         if let caption {
-            try out.put("<text x=\"6\" y=\"\(n(bounds.height + captionHeight - 5))\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\">\(Self.xmlEscape(caption))</text>\n")
+            try out.put("<text x=\"6\" y=\"\(n(bounds.height + captionHeight - 5))\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\">\(SVGFile.escape(caption))</text>\n")
         }
         try out.put("</svg>\n")
-    }
-
-    static func xmlEscape(_ s: String) -> String {
-        var o = ""
-        for c in s {
-            switch c {
-            case "&": o += "&amp;"
-            case "<": o += "&lt;"
-            case ">": o += "&gt;"
-            case "\"": o += "&quot;"
-            default: o.append(c)
-            }
-        }
-        return o
     }
 }

@@ -38,16 +38,30 @@ struct Layout: ParsableCommand {
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Draw a text job: outlines, inflated region, links, attachments, line boxes and its points.",
+        abstract: "Draw a text or scene job and its points coloured by their answers.",
         discussion: """
-        Renders one text job of FILE to an SVG in view space: the job with --id, or else the first text job.
-        It shows glyph outlines, the region within the job's radius of the ink, link ranges (blue),
-        attachments (purple boxes), line boxes (dashed), and each query point coloured by its answer (green on
-        ink, orange within the radius, blue for links, purple for attachments, grey for misses).
+        Renders one job of FILE to an SVG in view (root) px: the job with --id, or else the first text or \
+        scene job that can be drawn (a glyph job, or a job that fails, gets its error line and the next one \
+        is tried).
 
-        Every line of FILE gets one output line: {"job": ..., "rendered": "OUT.svg", "glyphs": N, "lines": L,
-        "points": P} for the job drawn, {"job": ..., "skipped": "..."} for the others, or an error line. The
-        exit status is 1 if a job failed or no job was drawn.
+        A text job: glyph outlines, the region within the job's radius of the ink, link ranges (blue), \
+        attachments (purple boxes), line boxes (dashed), and each query point coloured by its answer (green \
+        on ink, orange within the radius, blue for links, purple for attachments, grey for misses).
+
+        A scene job: every node in pre-order (parents under children), through its transforms to the root. \
+        Each node that may be the answer gets a colour (a hash of its id into a palette): boxes, round rects, \
+        ellipses and paths filled lightly, text and glyph leaves by their ink whatever their hole policy \
+        (links underlined), masks by their hit pixels; an enlarged hit box (slop, minSize) dashed and \
+        lighter; the hit box of a clipping node dark and dashed, with what lies below it clipped to it; nodes \
+        taken out (hidden, not interactive, alpha < 0.01, pointerEvents none, or below a box-only node) as a \
+        dotted grey outline, box-none nodes as a thin grey one. Each point is a dot in the colour of the node it hits (grey for a \
+        miss, a dark rim when it hits within the radius only); a legend names the colours and the radius.
+
+        Every line of FILE gets one output line: {"job": ..., "rendered": "OUT.svg", "glyphs": N, "lines": L, \
+        "points": P} for a text job drawn, {"job": ..., "rendered": "OUT.svg", "nodes": N, "points": P} for a \
+        scene job drawn, {"job": ..., "skipped": "..."} for the others, or an error line. The SVG is written \
+        as it is made and held to --max-output-bytes (a larger one is removed and the job fails). The exit \
+        status is 1 if a job failed or no job was drawn.
         """
     )
     @OptionGroup var options: JobOptions
@@ -68,40 +82,76 @@ struct Render: ParsableCommand {
                         drawn ? "one job per picture: \(svg) already holds a job" : "not the job asked for (--id \(id ?? ""))") + "}")
                     return
                 }
-                guard line.isTextJob else { throw .wrongKind("ink-hit render draws text jobs (with \"text\"), not glyph or scene jobs (yet)") }
-                let job = try TextJob(line.value, limits: runner.limits)
-                let layout = try runner.layout(job)
-                var picture = LayoutPicture(layout: layout, radius: job.radius)
-                picture.samples.reserveCapacity(job.points.count)
-                for (k, p) in job.points.enumerated() {
-                    if k & 255 == 255 && line.isPastDeadline {
-                        throw .timeLimit(seconds: runner.limits.maxSecondsPerJob, during: "answering point \(k) of \(job.points.count)")
-                    }
-                    picture.samples.append((p, LayoutPicture.color(layout.hit(at: p, radius: job.radius))))
-                }
-                do throws(LayoutPicture.Failure) {
-                    try picture.write(to: svg, maxBytes: runner.limits.maxOutputBytesPerJob) { line.isPastDeadline }
-                } catch {
-                    switch error {
-                    case .pastDeadline:
-                        throw .timeLimit(seconds: runner.limits.maxSecondsPerJob, during: "writing \(svg) (removed)")
-                    case .tooLarge(let limit):
-                        throw .invalid(field: "the picture", problem: "would be more than \(limit) bytes (the output limit; \(svg) removed)")
-                    case .io(let message):
-                        throw .io(message)
-                    }
+                if line.isSceneJob {
+                    emit(try drawScene(line, runner))
+                } else {
+                    guard line.isTextJob else { throw .wrongKind("ink-hit render draws text jobs and scene jobs, not glyph jobs") }
+                    emit(try drawText(line, runner))
                 }
                 drawn = true
-                emit("{\"job\":\(job.idJSON),\"rendered\":\(JSONValue.quoted(svg)),\"glyphs\":\(layout.glyphs.count),"
-                     + "\"lines\":\(layout.lines.count),\"points\":\(job.points.count)}")
             }
         } catch {
             failure = error
         }
         if !drawn {
-            printError("ink-hit render: no text job\(id.map { " with id \($0)" } ?? "") was drawn")
+            printError("ink-hit render: no text or scene job\(id.map { " with id \($0)" } ?? "") was drawn")
             throw ExitCode(failure == nil ? 1 : (failure as? ExitCode)?.rawValue ?? 1)
         }
         if let failure { throw failure }
+    }
+
+    /// Draws a text job; returns its summary line.
+    func drawText(_ line: JobLine, _ runner: JobRunner) throws(JobError) -> String {
+        let job = try TextJob(line.value, limits: runner.limits)
+        let layout = try runner.layout(job)
+        var picture = LayoutPicture(layout: layout, radius: job.radius)
+        picture.samples.reserveCapacity(job.points.count)
+        for (k, p) in job.points.enumerated() {
+            if k & 255 == 255 && line.isPastDeadline {
+                throw .timeLimit(seconds: runner.limits.maxSecondsPerJob, during: "answering point \(k) of \(job.points.count)")
+            }
+            picture.samples.append((p, LayoutPicture.color(layout.hit(at: p, radius: job.radius))))
+        }
+        try write(runner) { () throws(SVGFile.Failure) in
+            try picture.write(to: svg, maxBytes: runner.limits.maxOutputBytesPerJob) { line.isPastDeadline }
+        }
+        return "{\"job\":\(job.idJSON),\"rendered\":\(JSONValue.quoted(svg)),\"glyphs\":\(layout.glyphs.count),"
+            + "\"lines\":\(layout.lines.count),\"points\":\(job.points.count)}"
+    }
+
+    /// Draws a scene job (its answers from the snapshot `query` answers with); returns its summary line.
+    func drawScene(_ line: JobLine, _ runner: JobRunner) throws(JobError) -> String {
+        let job = try SceneJob(line.value, limits: runner.limits)
+        let snapshot = try runner.snapshot(job)
+        var picture = try ScenePicture(job, runner: runner) { line.isPastDeadline }
+        picture.samples.reserveCapacity(job.points.count)
+        for (k, p) in job.points.enumerated() {
+            if k & 255 == 255 && line.isPastDeadline {
+                throw .timeLimit(seconds: runner.limits.maxSecondsPerJob, during: "answering point \(k) of \(job.points.count)")
+            }
+            let h = snapshot.hit(at: p, radius: job.radius)
+            picture.samples.append(ScenePicture.Sample(point: p, node: h?.node, inside: h?.isInside ?? false))
+        }
+        try write(runner) { () throws(SVGFile.Failure) in
+            try picture.write(to: svg, maxBytes: runner.limits.maxOutputBytesPerJob) { line.isPastDeadline }
+        }
+        return "{\"job\":\(job.idJSON),\"rendered\":\(JSONValue.quoted(svg)),\"nodes\":\(job.items.count),"
+            + "\"points\":\(job.points.count)}"
+    }
+
+    /// Runs `write`, turning a picture's failure into the job's error.
+    func write(_ runner: JobRunner, _ write: () throws(SVGFile.Failure) -> Void) throws(JobError) {
+        do throws(SVGFile.Failure) {
+            try write()
+        } catch {
+            switch error {
+            case .pastDeadline:
+                throw .timeLimit(seconds: runner.limits.maxSecondsPerJob, during: "writing \(svg) (removed)")
+            case .tooLarge(let limit):
+                throw .invalid(field: "the picture", problem: "would be more than \(limit) bytes (the output limit; \(svg) removed)")
+            case .io(let message):
+                throw .io(message)
+            }
+        }
     }
 }

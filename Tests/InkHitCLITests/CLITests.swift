@@ -303,7 +303,7 @@ struct CLITests {
         #expect(!FileManager.default.fileExists(atPath: svg))
     }
 
-    @Test func renderRefusesGlyphJobsAndNeedsATextJob() async throws {
+    @Test func renderRefusesGlyphJobsAndNeedsATextOrSceneJob() async throws {
         let s = try Scratch()
         defer { s.remove() }
         let svg = s.path + "/pic.svg"
@@ -315,13 +315,13 @@ struct CLITests {
         #expect(e["job"] as? String == "g" && (e["error"] as? String)?.contains("text jobs") == true, "\(r.lines[0])")
         #expect(try Jobs.object(r.lines[1])["rendered"] as? String == svg)
         #expect(FileManager.default.fileExists(atPath: svg))
-        // No text job at all — only a glyph job, or only blank lines: nothing drawn, status 1.
+        // No text or scene job at all — only a glyph job, or only blank lines: nothing drawn, status 1.
         for (name, contents) in [("glyph", Jobs.glyph("g", points: Self.points3) + "\n"), ("blank", "\n  \n\r\n")] {
             try? FileManager.default.removeItem(atPath: svg)
             let n = try await CLI.run(["render", try s.file("\(name).jsonl", contents), "--svg", svg])
             #expect(n.status == 1 && !n.signaled, "\(name): \(n.summary)")
             #expect(n.lines.count == (name == "glyph" ? 1 : 0))
-            #expect(n.err.contains("no text job"), "\(n.err)")
+            #expect(n.err.contains("no text or scene job"), "\(n.err)")
             #expect(!FileManager.default.fileExists(atPath: svg))
         }
     }
