@@ -23,7 +23,7 @@ let package = Package(
         // CJK-fallback layout workload, and the Swift baselines that need only InkHit's public API: brute force
         // over stored edges (SplitMix64.swift and BruteForce.swift are symlinks to the library's test support,
         // Tests/InkTestSupport/, so tests, fuzzers and benchmarks share one generator and one oracle),
-        // per-character glyph boxes.
+        // per-character glyph boxes; the "chat log" hit scene (InkScene) and its baseline, UIKit's recursive walk.
         .target(
             name: "InkBenchSupport",
             dependencies: [
@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
                 .product(name: "InkText", package: "InkHit"),
+                .product(name: "InkScene", package: "InkHit"),
             ]
         ),
         // Not API: a malloc/calloc/realloc/aligned-alloc wrapper that counts bytes (linked into
@@ -58,6 +59,7 @@ let package = Package(
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
                 .product(name: "InkText", package: "InkHit"),
+                .product(name: "InkScene", package: "InkHit"),
             ],
             path: "Benchmarks/InkHitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -74,6 +76,7 @@ let package = Package(
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
                 .product(name: "InkText", package: "InkHit"),
+                .product(name: "InkScene", package: "InkHit"),
             ]
         ),
     ]

@@ -8,12 +8,21 @@
 // through `thresholds` below and the checked-in files in Thresholds/ (`swift package benchmark thresholds
 // check`). `layout.cjk.*` lays out a CJK-fallback paragraph with TextLayout and records the bytes each
 // layout allocates (`mallocBytesCount`).
+//
+// `scene.*` is the hit scene of issue 10 (InkScene): `ChatScene`, a chat log of 1,000 cells × 10 nodes, with
+// 200,000 uniform random points over the list's whole extent, checked in setup against the baseline walk
+// (`ChatBaseline`, UIKit's recursive algorithm; 2,000 points at r = 0 and r = 8 root px). `scene.query.*.batch`
+// answers every point once per iteration through `SceneSnapshot.hits(for:radius:)` ("ns per point x100" is per
+// query); `scene.baseline.*` walks the first 20,000 points; `scene.move.snapshot` is one edit + `snapshot()`
+// per iteration; `scene.build` a fresh `Scene` of all nodes + its first snapshot (layouts made: warm). The
+// scene queries allocate (each answer carries its path of ids), so they have no zero-allocation thresholds.
 import Benchmark
 import InkBenchRaster
 import InkBenchSupport
 import InkFreeType
 import InkGeometry
 import InkHit
+import InkScene
 import InkText
 
 /// ns per point × 100 (custom metrics are integers).
@@ -121,6 +130,31 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations { blackHole(try! w.buildIndex(font: w.font, cache: w.cache)) }
         } setup: { _ = Fixtures.scaling(n) }
     }
+
+    // MARK: Hit scene — the chat log (ChatScene: 10,002 nodes, 200,000 points; baseline on the first 20,000)
+    for (r, tag) in zip(ChatFixtures.radii, ["r0", "r8"]) {
+        Benchmark("scene.query.\(tag).batch", configuration: queryConfig(zeroAllocs: false)) { benchmark in
+            let chat = ChatFixtures.chat, snapshot = chat.snapshot, points = chat.points
+            var answers: [SceneHit?] = []
+            measureQuery(benchmark, points: points.count) { answers = snapshot.hits(for: points, radius: r) }
+            blackHole(answers.count)
+        } setup: { _ = ChatFixtures.chat }
+        Benchmark("scene.baseline.\(tag)", configuration: queryConfig(zeroAllocs: false, seconds: 3)) { benchmark in
+            let base = ChatFixtures.baseline, points = ChatFixtures.chat.points.prefix(ChatFixtures.baselinePoints)
+            var hits = 0
+            measureQuery(benchmark, points: points.count) {
+                for p in points where base.hit(at: p, radius: r) != nil { hits &+= 1 }
+            }
+            blackHole(hits)
+        } setup: { _ = ChatFixtures.baseline }
+    }
+    Benchmark("scene.move.snapshot", configuration: buildConfig()) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! ChatFixtures.mover.step()) }
+    } setup: { _ = ChatFixtures.mover }
+    Benchmark("scene.build", configuration: buildConfig()) { benchmark in
+        let chat = ChatFixtures.chat
+        for _ in benchmark.scaledIterations { blackHole(try! chat.buildAndSnapshot()) }
+    } setup: { _ = ChatFixtures.chat }
 
     // MARK: Baselines on "page", same points
     let brutePoints = 10_000

@@ -8,6 +8,8 @@
 //   .build/release/ink-bench-summary profile cold 10    # cold page builds for 10 s (perf)
 //   .build/release/ink-bench-summary profile warm 10    # warm page builds for 10 s (perf)
 //   .build/release/ink-bench-summary layout             # the CJK-fallback layout benchmark alone
+//   .build/release/ink-bench-summary scene              # the hit scene (chat log, 10,000 nodes) alone
+//   .build/release/ink-bench-summary profile scene-r8 10  # scene queries / scene-move / scene-build for 10 s (perf)
 //   .build/release/ink-bench-summary workloads          # glyph counts, boxes and layout times of the workloads
 //   .build/release/ink-bench-summary compare [--quick]  # key/value lines for scripts/bench-compare.sh
 //
@@ -105,6 +107,16 @@ if args.first == "workloads" {
 if args.first == "layout" {
     let l = try LayoutNumbers.measure(rounds: minRounds, seconds: minSeconds)
     print(l.markdown)
+    exit(0)
+}
+
+if args.first == "scene" {
+    print(try SceneNumbers.measure(rounds: minRounds, seconds: minSeconds).markdown)
+    exit(0)
+}
+
+if args.first == "profile", let kind = args.dropFirst().first, kind.hasPrefix("scene-") {
+    try SceneNumbers.profile(String(kind.dropFirst(6)), seconds: Double(args.dropFirst(2).first ?? "") ?? 5)
     exit(0)
 }
 
@@ -382,6 +394,10 @@ print("")
 FileHandle.standardError.write("measuring layout…\n".data(using: .utf8)!)
 let layoutNumbers = try LayoutNumbers.measure(rounds: minRounds, seconds: minSeconds)
 print(layoutNumbers.markdown)
+
+// MARK: Hit scene
+FileHandle.standardError.write("measuring the hit scene…\n".data(using: .utf8)!)
+print(try SceneNumbers.measure(rounds: minRounds, seconds: minSeconds).markdown)
 
 // MARK: Scaling
 FileHandle.standardError.write("measuring scaling…\n".data(using: .utf8)!)
