@@ -89,6 +89,14 @@ public struct Scene: Sendable {
         return state
     }
 
+    /// Reserves room for `n` nodes in all (a scene built by many `add`s grows its tables once).
+    public mutating func reserveCapacity(_ n: Int) {
+        let st = unique()
+        st.nodes.reserveCapacity(n); st.parent.reserveCapacity(n); st.children.reserveCapacity(n)
+        st.slot.reserveCapacity(n); st.paths.reserveCapacity(n); st.linear.reserveCapacity(n); st.depth.reserveCapacity(n)
+        st.lock.withLock { st.records.reserveCapacity(n); st.dirty.reserveCapacity(n); st.dirtySlots.reserveCapacity(n) }
+    }
+
     /// Adds `node` as the last (topmost) child of `parentID`.
     ///
     /// - Throws: `.duplicateID`, `.unknownNode` (the parent).
@@ -145,21 +153,24 @@ extension Scene {
     /// The scene's nodes, their structure, and what the last snapshot built from them. Edits happen on a
     /// uniquely held state (`Scene.unique()`); `refresh` updates the derived part under `lock`, so snapshots
     /// of one scene value may be taken from several threads.
+    ///
+    /// Its arrays are read and written without run-time exclusivity checks (`@exclusivity(unchecked)`):
+    /// edits hold the only reference, `refresh` holds the lock.
     final class State: @unchecked Sendable {
-        var nodes: [Node?] = []
-        var parent: [Int] = []
-        var children: [[Int]] = []
-        var slot: [String: Int] = [:]
-        var free: [Int] = []
-        var paths: [IDPath?] = []
+        @exclusivity(unchecked) var nodes: [Node?] = []
+        @exclusivity(unchecked) var parent: [Int] = []
+        @exclusivity(unchecked) var children: [[Int]] = []
+        @exclusivity(unchecked) var slot: [String: Int] = [:]
+        @exclusivity(unchecked) var free: [Int] = []
+        @exclusivity(unchecked) var paths: [IDPath?] = []
         /// Local → root linear part (no translation), kept up to date by every edit.
-        var linear: [AffineTransform] = []
-        var depth: [Int] = []
+        @exclusivity(unchecked) var linear: [AffineTransform] = []
+        @exclusivity(unchecked) var depth: [Int] = []
         // Derived by `refresh`, under `lock`.
-        var records: [NodeRecord?] = []
-        var dirty: [UInt8] = []
-        var dirtySlots: [Int] = []
-        var builtTolerance: Double = .nan
+        @exclusivity(unchecked) var records: [NodeRecord?] = []
+        @exclusivity(unchecked) var dirty: [UInt8] = []
+        @exclusivity(unchecked) var dirtySlots: [Int] = []
+        @exclusivity(unchecked) var builtTolerance: Double = .nan
         let lock = Lock()
 
         init(root: Node) {
@@ -272,7 +283,8 @@ extension Scene {
                             dirtySlots = byDepth[...d].flatMap { $0 }.filter { dirty[$0] != 0 }
                             throw error
                         }
-                        if parent[s] >= 0 { changed[parent[s], default: []].append(s) }
+                        // A parent whose box tree is built anew needs no list of what changed under it.
+                        if parent[s] >= 0 && dirty[parent[s]] & Dirty.structure == 0 { changed[parent[s], default: []].append(s) }
                     }
                 }
                 return records[0]!
@@ -287,11 +299,14 @@ extension Scene {
             let bits = dirty[s]
             let L = linear[s]
             try Self.validate(node)
-            let sv = node.transform.singularValues
-            guard sv.max > 0, sv.min > sv.max * 1e-12, let fromParent = node.transform.inverted() else {
+            let t = node.transform
+            let identityLinear = t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1      // a move: nothing to factor
+            let sv = identityLinear ? SingularValues(max: 1, min: 1) : t.singularValues
+            guard sv.max > 0, sv.min > sv.max * 1e-12, let fromParent = identityLinear
+                    ? AffineTransform.translation(-t.tx, -t.ty) : t.inverted() else {
                 throw .invalidNode(id: node.id, reason: "its transform is singular (it collapses the node to a line or a point)")
             }
-            let lsv = L.singularValues
+            let lsv = L == .identity ? SingularValues(max: 1, min: 1) : L.singularValues
             guard L.isFinite, lsv.max < 1e30, lsv.min > 1e-30, lsv.min > lsv.max * 1e-12 else {
                 throw .invalidNode(id: node.id, reason: "its transform from the root scales by more than 1e30 or less than 1e-30")
             }

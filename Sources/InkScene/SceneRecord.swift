@@ -49,33 +49,37 @@ struct NodeFlags: OptionSet, Sendable {
 /// One node as the snapshots see it: immutable, shared by every snapshot taken while neither the node nor
 /// anything below it changed. Coordinates: `local` is the node's own space; `parent` its parent's; "L-space"
 /// is root px translated so the node's local origin sits at 0 (the node's linear map to the root applied).
+/// The fields a query reads come first (two cache lines); the node as given comes last.
 final class NodeRecord: @unchecked Sendable {
-    /// The node as given.
-    let node: Node
-    let path: IDPath
     /// Parent → local.
     let fromParent: AffineTransform
-    /// The linear part of local → root (no translation): local → L-space.
-    let linear: AffineTransform
+    let hitBox: Rect
     /// The smallest singular value of `linear`: root px per local px at least (for pruning).
     let minScale: Double
-    let hitBox: Rect
     let flags: NodeFlags
+    /// The children, bottom first, in an ordered box tree. Mutated only by teardown.
+    fileprivate(set) var children: ChildBlock?
     /// The node's own region, when it is a target.
     let region: Region?
-    /// The children, bottom first, in an ordered box tree. Mutated only by `deinit` (iterative teardown).
-    fileprivate(set) var children: ChildBlock?
+    /// The linear part of local → root (no translation): local → L-space.
+    let linear: AffineTransform
     /// Local box outside which nothing below this record (itself included) can be the answer: its region's
     /// box, united with its hit box when it clips reachable children, or with their boxes when it does not.
     let reach: Rect
     /// `reach` mapped to the parent's space (its bounding box).
     let reachInParent: Rect
+    /// Levels below this record (0: no children), for teardown.
+    let height: Int
+    let path: IDPath
+    /// The node as given.
+    let node: Node
 
     init(node: Node, path: IDPath, fromParent: AffineTransform, linear: AffineTransform, hitBox: Rect,
          region: Region?, children: ChildBlock?) {
         self.node = node; self.path = path; self.fromParent = fromParent; self.linear = linear
         self.minScale = linear.minScale
         self.hitBox = hitBox; self.region = region; self.children = children
+        height = children.map { $0.recordHeight + 1 } ?? 0
         var flags: NodeFlags = []
         if !node.isOut {
             if node.takesTouchesItself && region != nil { flags.insert(.target) }
@@ -92,113 +96,154 @@ final class NodeRecord: @unchecked Sendable {
     }
 
     deinit {
-        guard var c = children else { return }
+        // Deep subtrees are released in a loop; shallow ones by the usual nested releases.
+        guard height >= Teardown.depth, var c = children else { return }
         children = nil
         if isKnownUniquelyReferenced(&c) { Teardown.drain(c) }
     }
 }
 
-/// A node's children in order (bottom first) under a tree of boxes: 16 entries a block, each block holding
-/// the boxes (parent-local) of what it holds. Blocks are immutable and shared between snapshots; an edit
-/// copies the blocks on one root-to-leaf path (`replacing`).
-final class ChildBlock: @unchecked Sendable {
-    static let fanout = 16
-    /// 0: `records` holds the entries; otherwise `blocks`.
-    let height: Int
-    fileprivate(set) var records: [NodeRecord]
-    fileprivate(set) var blocks: [ChildBlock]
-    /// Entry boxes, parent-local (a record's `reachInParent`, a block's `box`).
-    let boxes: [Rect]
-    /// Children under each entry (for a block of height 0, 1 each).
-    let counts: [Int]
-    let box: Rect
-    let count: Int
+/// One entry of a `ChildBlock`: its box in the parent's space (rounded outwards to `Float`) and what it holds
+/// (a `NodeRecord` in a block of height 0, else a `ChildBlock`), with the number of children under it.
+struct ChildSlot {
+    var minX: Float, minY: Float, maxX: Float, maxY: Float
+    var object: AnyObject
+    var count: Int
+}
 
-    init(records: [NodeRecord]) {
-        height = 0; self.records = records; blocks = []
-        boxes = records.map(\.reachInParent)
-        counts = [Int](repeating: 1, count: records.count)
-        box = boxes.reduce(Rect.empty) { $0.union($1) }
-        count = records.count
+/// What a `ChildBlock` knows of itself.
+struct ChildBlockHeader {
+    /// 0: the slots hold records; otherwise blocks.
+    var height: Int
+    /// Slots in use (0 once teardown took them).
+    var n: Int
+    /// Children under the block.
+    var count: Int
+    /// The union of the slots' boxes (exact, `Double`).
+    var box: Rect
+    /// The largest `height` of the records below.
+    var recordHeight: Int
+}
+
+/// A node's children in order (bottom first) under a tree of boxes: 16 slots a block, each with the box (in
+/// the node's space) of what it holds, in one allocation. Blocks are immutable and shared between snapshots;
+/// an edit copies the blocks on one root-to-leaf path (`replacing`).
+final class ChildBlock: ManagedBuffer<ChildBlockHeader, ChildSlot>, @unchecked Sendable {
+    static let fanout = 16
+
+    var height: Int { header.height }
+    var n: Int { header.n }
+    var count: Int { header.count }
+    var box: Rect { header.box }
+    var recordHeight: Int { header.recordHeight }
+
+    /// A block over `entries` (records when `height` is 0, else blocks) with their parent-space boxes.
+    static func make(height: Int, _ entries: [(AnyObject, Rect, Int)], recordHeight: Int) -> ChildBlock {
+        var union = Rect.empty, count = 0
+        for e in entries { union = union.union(e.1); count += e.2 }
+        let b = unsafeDowncast(ChildBlock.create(minimumCapacity: entries.count) { _ in
+            ChildBlockHeader(height: height, n: entries.count, count: count, box: union, recordHeight: recordHeight)
+        }, to: ChildBlock.self)
+        b.withUnsafeMutablePointerToElements { p in
+            for (k, e) in entries.enumerated() {
+                let r = e.1
+                let slot = r.isEmpty
+                    ? ChildSlot(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity, object: e.0, count: e.2)
+                    : ChildSlot(minX: Float(r.minX).nextDown, minY: Float(r.minY).nextDown,
+                                maxX: Float(r.maxX).nextUp, maxY: Float(r.maxY).nextUp, object: e.0, count: e.2)
+                (p + k).initialize(to: slot)
+            }
+        }
+        return b
     }
 
-    init(blocks: [ChildBlock]) {
-        height = blocks[0].height + 1; records = []; self.blocks = blocks
-        boxes = blocks.map(\.box)
-        counts = blocks.map(\.count)
-        box = boxes.reduce(Rect.empty) { $0.union($1) }
-        count = counts.reduce(0, +)
+    static func leaf(_ records: ArraySlice<NodeRecord>) -> ChildBlock {
+        make(height: 0, records.map { ($0, $0.reachInParent, 1) }, recordHeight: records.reduce(0) { max($0, $1.height) })
+    }
+
+    static func node(_ blocks: ArraySlice<ChildBlock>) -> ChildBlock {
+        make(height: blocks.first!.height + 1, blocks.map { ($0, $0.box, $0.count) },
+             recordHeight: blocks.reduce(0) { max($0, $1.recordHeight) })
     }
 
     /// The tree over `records` (nil when there are none).
     static func build(_ records: [NodeRecord]) -> ChildBlock? {
         guard !records.isEmpty else { return nil }
         var level: [ChildBlock] = stride(from: 0, to: records.count, by: fanout).map {
-            ChildBlock(records: Array(records[$0..<min($0 + fanout, records.count)]))
+            leaf(records[$0..<min($0 + fanout, records.count)])
         }
         while level.count > 1 {
-            level = stride(from: 0, to: level.count, by: fanout).map {
-                ChildBlock(blocks: Array(level[$0..<min($0 + fanout, level.count)]))
-            }
+            level = stride(from: 0, to: level.count, by: fanout).map { node(level[$0..<min($0 + fanout, level.count)]) }
         }
         return level[0]
+    }
+
+    /// The slots as (object, exact box, count): boxes of records and blocks are read back from them.
+    private func entries() -> [(AnyObject, Rect, Int)] {
+        withUnsafeMutablePointerToElements { p in
+            (0..<n).map { k in
+                let o = p[k].object
+                let box = height == 0 ? unsafeDowncast(o, to: NodeRecord.self).reachInParent : unsafeDowncast(o, to: ChildBlock.self).box
+                return (o, box, p[k].count)
+            }
+        }
     }
 
     /// A copy with child `position` (0-based, bottom first) replaced by `record`: the blocks on its path are
     /// copied, every other block shared.
     func replacing(_ position: Int, with record: NodeRecord) -> ChildBlock {
+        var e = entries()
         if height == 0 {
-            var r = records
-            r[position] = record
-            return ChildBlock(records: r)
+            e[position] = (record, record.reachInParent, 1)
+            return Self.make(height: 0, e, recordHeight: e.reduce(0) { max($0, unsafeDowncast($1.0, to: NodeRecord.self).height) })
         }
         var k = 0, p = position
-        while p >= counts[k] { p -= counts[k]; k += 1 }
-        var b = blocks
-        b[k] = blocks[k].replacing(p, with: record)
-        return ChildBlock(blocks: b)
+        while p >= e[k].2 { p -= e[k].2; k += 1 }
+        let child = unsafeDowncast(e[k].0, to: ChildBlock.self).replacing(p, with: record)
+        e[k] = (child, child.box, child.count)
+        return Self.make(height: height, e, recordHeight: e.reduce(0) { max($0, unsafeDowncast($1.0, to: ChildBlock.self).recordHeight) })
     }
 
-    /// The record of child `position`.
-    func record(at position: Int) -> NodeRecord {
-        var block = self, p = position
-        while block.height > 0 {
-            var k = 0
-            while p >= block.counts[k] { p -= block.counts[k]; k += 1 }
-            block = block.blocks[k]
+    /// Takes the slots' objects out (teardown), leaving the block empty.
+    fileprivate func takeAll() -> [AnyObject] {
+        let k = n
+        header.n = 0
+        return withUnsafeMutablePointerToElements { p in
+            let out = (0..<k).map { p[$0].object }
+            p.deinitialize(count: k)
+            return out
         }
-        return block.records[p]
     }
 
     deinit {
-        guard !records.isEmpty || !blocks.isEmpty else { return }
-        Teardown.drain(self)
+        let k = header.n
+        guard k > 0 else { return }
+        if header.recordHeight + 1 >= Teardown.depth {
+            Teardown.drain(self)
+        } else {
+            _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: k) }
+        }
     }
 }
 
-/// Releases a tree of records and blocks without recursion: whatever is referenced only from the part being
-/// released is emptied first, so no `deinit` reaches deeper than one level (a 10,000-level scene is freed in
-/// a loop, on any thread's stack).
+/// Releases a deep tree of records and blocks without recursion: whatever is referenced only from the part
+/// being released is emptied first, so no release reaches deeper than `depth` levels (a 10,000-level scene
+/// is freed in a loop, on any thread's stack).
 enum Teardown {
+    /// Subtrees at least this many levels high are released in a loop.
+    static let depth = 24
+
     /// Empties `first` (being destroyed, or held by nobody else) and releases what it held, level by level.
     static func drain(_ first: ChildBlock) {
-        var blocks: [ChildBlock] = []
-        var records: [NodeRecord] = []
-        func take(_ b: ChildBlock) {
-            records += b.records; b.records = []
-            blocks += b.blocks; b.blocks = []
-        }
-        take(first)
-        while true {
-            if var b = blocks.popLast() {
-                if isKnownUniquelyReferenced(&b) { take(b) }
-                continue
+        var work: [AnyObject] = first.takeAll()
+        while var o = work.popLast() {
+            guard isKnownUniquelyReferenced(&o) else { continue }
+            if let b = o as? ChildBlock {
+                work += b.takeAll()
+            } else if let r = o as? NodeRecord, let c = r.children {
+                r.children = nil
+                work.append(c)
             }
-            if var r = records.popLast() {
-                if isKnownUniquelyReferenced(&r), let c = r.children { r.children = nil; blocks.append(c) }
-                continue
-            }
-            break
         }
     }
 }

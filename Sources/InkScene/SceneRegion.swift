@@ -11,7 +11,7 @@ import InkGeometry
 /// A node's own region, ready for queries: parts stacked bottom first — the enlarged hit box (exact: a
 /// parallelogram once mapped to the root), a rounded rectangle (exact under a similarity), then indexed
 /// layers (polygons, glyphs, attachments) in L-space (root px, the node's local origin at 0).
-struct Region: Sendable {
+final class Region: @unchecked Sendable {
     /// What an index layer's placements are.
     enum Kind: Sendable {
         /// Parts of the node's shape: answers name no glyph.
@@ -28,7 +28,8 @@ struct Region: Sendable {
         var kind: Kind
     }
 
-    /// The enlarged hit box (or a `.box` node's whole region), local px.
+    /// The enlarged hit box (or a `.box` node's whole region), local px. (The fields are set while the
+    /// region is built, never after.)
     var box: Rect?
     /// A rounded rectangle in local px with its corner radius, measured exactly (only when the node's map to
     /// the root is a similarity; otherwise it is a polygon layer).
@@ -111,7 +112,7 @@ extension Region {
     /// Builds the region of `node` (a target) whose local → root linear map is `linear`, its indexed parts
     /// flattened within `tolerance` root px.
     static func build(_ node: Node, linear: AffineTransform, tolerance: Double) throws(SceneError) -> Region {
-        var region = Region()
+        let region = Region()
         let hitBox = node.hitBox
         let bounds = node.bounds
         let scale = linear.maxScale

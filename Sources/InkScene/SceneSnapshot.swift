@@ -46,7 +46,7 @@ public struct SceneHit: Sendable {
 /// affine map a level), testing clips on the way, and visits only subtrees whose boxes reach the point (or
 /// come within the radius, or within the nearest distance found so far), topmost first, stopping at the
 /// first target that contains the point. Text, glyph and path leaves answer through their own `HitIndex`.
-/// Queries allocate nothing for scenes up to about 40 levels deep (deeper ones use one heap buffer a query).
+/// Queries allocate nothing for scenes up to about 16 levels deep (deeper ones use one heap buffer a query).
 public struct SceneSnapshot: Sendable {
     let root: NodeRecord
     /// Flattening tolerance, view px.
@@ -144,48 +144,55 @@ public struct SceneSnapshot: Sendable {
 
     /// Walks the targets that may answer, topmost first (reverse pre-order), skipping every subtree whose box
     /// is farther than `visitor.bound` root px from the point or that a clip keeps the point out of, until
-    /// the visitor says stop. Allocates nothing unless the walk holds more than `Frames.inline` frames.
+    /// the visitor says stop. Allocates nothing unless the walk holds more than `FrameStack.inline` frames.
     func walk<V: SceneVisitor>(_ point: Point, _ visitor: inout V) {
-        var inline = Frames()
-        withUnsafeMutablePointer(to: &inline) { raw in
-            raw.withMemoryRebound(to: Frame.self, capacity: Frames.inline) { base in
-                var stack = FrameStack(base: base, capacity: Frames.inline)
-                defer { stack.free() }
-                stack.push(Frame(node: root, x: point.x, y: point.y))
-                while let f = stack.pop() {
-                    switch f.kind {
-                    case Frame.node:
-                        let r = f.record
-                        let p = Point(f.x, f.y).applying(r.fromParent)
-                        if r.flags.contains(.target) { stack.push(Frame(own: r, x: p.x, y: p.y)) }
-                        if r.flags.contains(.passes), let c = r.children,
-                           !r.flags.contains(.clips) || (p.x >= r.hitBox.minX && p.x <= r.hitBox.maxX
-                                                         && p.y >= r.hitBox.minY && p.y <= r.hitBox.maxY) {
-                            stack.push(Frame(block: c, from: c.boxes.count - 1, x: p.x, y: p.y, scale: r.minScale))
+        withUnsafeTemporaryAllocation(of: Frame.self, capacity: FrameStack.inline) { buffer in
+            var stack = FrameStack(base: buffer.baseAddress!, capacity: FrameStack.inline)
+            defer { stack.free() }
+            stack.push(Frame(node: root, x: point.x, y: point.y))
+            while let f = stack.pop() {
+                switch f.kind {
+                case Frame.node:
+                    Unmanaged<NodeRecord>.fromOpaque(f.ref)._withUnsafeGuaranteedRef { r in
+                        let t = r.fromParent
+                        let x = t.a * f.x + t.c * f.y + t.tx, y = t.b * f.x + t.d * f.y + t.ty
+                        let flags = r.flags
+                        if flags.contains(.target) { stack.push(Frame(own: r, x: x, y: y)) }
+                        if flags.contains(.passes), let c = r.children,
+                           !flags.contains(.clips) || (x >= r.hitBox.minX && x <= r.hitBox.maxX && y >= r.hitBox.minY && y <= r.hitBox.maxY) {
+                            stack.push(Frame(block: c, from: c.n - 1, x: x, y: y, scale: r.minScale))
                         }
-                    case Frame.block:
-                        let b = f.block
-                        let limit = visitor.bound / f.scale * (1 + 1e-9) + 1e-12
-                        var j = f.index
-                        while j >= 0 {
-                            let box = b.boxes[j]
-                            let dx = max(box.minX - f.x, 0, f.x - box.maxX), dy = max(box.minY - f.y, 0, f.y - box.maxY)
-                            if dx <= limit && dy <= limit && (limit == 0 || (dx * dx + dy * dy).squareRoot() <= limit) { break }
-                            j -= 1
-                        }
-                        guard j >= 0 else { continue }
-                        if j > 0 { stack.push(Frame(block: b, from: j - 1, x: f.x, y: f.y, scale: f.scale)) }
-                        if b.height == 0 {
-                            stack.push(Frame(node: b.records[j], x: f.x, y: f.y))
-                        } else {
-                            let c = b.blocks[j]
-                            stack.push(Frame(block: c, from: c.boxes.count - 1, x: f.x, y: f.y, scale: f.scale))
-                        }
-                    default:
-                        let r = f.record
-                        let p = Point(f.x, f.y)
-                        if visitor.visit(r, local: p) { return }
                     }
+                case Frame.block:
+                    Unmanaged<ChildBlock>.fromOpaque(f.ref)._withUnsafeGuaranteedRef { b in
+                        // The bound in this space: root px over the least root px per local px (rounded down).
+                        let limit = visitor.bound / Double(f.scale) * (1 + 1e-9)
+                        let px = f.x, py = f.y
+                        b.withUnsafeMutablePointerToElements { slots in
+                            var j = f.index
+                            while j >= 0 {
+                                let s = slots[j]
+                                let dx = max(Double(s.minX) - px, 0, px - Double(s.maxX))
+                                let dy = max(Double(s.minY) - py, 0, py - Double(s.maxY))
+                                if dx <= limit && dy <= limit && (dx == 0 && dy == 0 || (dx * dx + dy * dy).squareRoot() <= limit) { break }
+                                j -= 1
+                            }
+                            guard j >= 0 else { return }
+                            if j > 0 { stack.push(Frame(block: b, from: j - 1, x: px, y: py, scale: f.scale)) }
+                            let o = Unmanaged<AnyObject>.passUnretained(slots[j].object).toOpaque()
+                            if b.height == 0 {
+                                stack.push(Frame(ref: o, x: px, y: py, kind: Frame.node))
+                            } else {
+                                let c = Unmanaged<ChildBlock>.fromOpaque(o).takeUnretainedValue()
+                                stack.push(Frame(block: c, from: c.n - 1, x: px, y: py, scale: f.scale))
+                            }
+                        }
+                    }
+                default:
+                    let stop = Unmanaged<NodeRecord>.fromOpaque(f.ref)._withUnsafeGuaranteedRef { r in
+                        visitor.visit(r, local: Point(f.x, f.y))
+                    }
+                    if stop { return }
                 }
             }
         }
@@ -266,43 +273,42 @@ struct AllVisitor: SceneVisitor {
 }
 
 /// One step of a walk: a node to enter (the point in its parent's space), a block of children to go on with
-/// (from entry `index` down; the point in their parent's space, whose smallest scale to the root is
-/// `scale`), or a target to test (the point in its own space). References are unretained: the snapshot's
-/// root keeps everything alive for the walk.
+/// (from slot `index` down; the point in their parent's space, whose least scale to the root is `scale`,
+/// rounded down), or a target to test (the point in its own space). References are unretained: the
+/// snapshot's root keeps everything alive for the walk. 32 bytes.
 struct Frame {
-    static let node = 0, block = 1, own = 2
-    var ref: UnsafeMutableRawPointer?
+    static let node: Int32 = 0, block: Int32 = 1, own: Int32 = 2
+    var ref: UnsafeMutableRawPointer
     var x: Double, y: Double
-    var scale: Double
+    var scale: Float
     /// kind | index << 2
-    var tag: Int
+    var tag: Int32
 
-    init() { ref = nil; x = 0; y = 0; scale = 0; tag = 0 }
+    @inline(__always) init(ref: UnsafeMutableRawPointer, x: Double, y: Double, kind: Int32) {
+        self.ref = ref; self.x = x; self.y = y; scale = 0; tag = kind
+    }
     @inline(__always) init(node r: NodeRecord, x: Double, y: Double) {
-        ref = Unmanaged.passUnretained(r).toOpaque(); self.x = x; self.y = y; scale = 0; tag = Self.node
+        self.init(ref: Unmanaged.passUnretained(r).toOpaque(), x: x, y: y, kind: Self.node)
     }
     @inline(__always) init(own r: NodeRecord, x: Double, y: Double) {
-        ref = Unmanaged.passUnretained(r).toOpaque(); self.x = x; self.y = y; scale = 0; tag = Self.own
+        self.init(ref: Unmanaged.passUnretained(r).toOpaque(), x: x, y: y, kind: Self.own)
     }
     @inline(__always) init(block b: ChildBlock, from index: Int, x: Double, y: Double, scale: Double) {
-        ref = Unmanaged.passUnretained(b).toOpaque(); self.x = x; self.y = y; self.scale = scale; tag = Self.block | index << 2
+        ref = Unmanaged.passUnretained(b).toOpaque(); self.x = x; self.y = y
+        self.scale = Float(scale).nextDown; tag = Self.block | Int32(truncatingIfNeeded: index) << 2
     }
-    @inline(__always) var kind: Int { tag & 3 }
-    @inline(__always) var index: Int { tag >> 2 }
-    @inline(__always) var record: NodeRecord { Unmanaged<NodeRecord>.fromOpaque(ref!).takeUnretainedValue() }
-    @inline(__always) var block: ChildBlock { Unmanaged<ChildBlock>.fromOpaque(ref!).takeUnretainedValue() }
+    @inline(__always) init(block b: ChildBlock, from index: Int, x: Double, y: Double, scale: Float) {
+        ref = Unmanaged.passUnretained(b).toOpaque(); self.x = x; self.y = y
+        self.scale = scale; tag = Self.block | Int32(truncatingIfNeeded: index) << 2
+    }
+    @inline(__always) var kind: Int32 { tag & 3 }
+    @inline(__always) var index: Int { Int(tag >> 2) }
 }
 
-/// 128 frames in place (on the caller's stack), so a walk allocates nothing.
-struct Frames {
-    static let inline = 128
-    struct Eight { var f0 = Frame(), f1 = Frame(), f2 = Frame(), f3 = Frame(), f4 = Frame(), f5 = Frame(), f6 = Frame(), f7 = Frame() }
-    var e0 = Eight(), e1 = Eight(), e2 = Eight(), e3 = Eight(), e4 = Eight(), e5 = Eight(), e6 = Eight(), e7 = Eight()
-    var e8 = Eight(), e9 = Eight(), e10 = Eight(), e11 = Eight(), e12 = Eight(), e13 = Eight(), e14 = Eight(), e15 = Eight()
-}
-
-/// A stack of frames over a caller's buffer, moving to the heap (doubling) when it fills.
+/// A stack of frames over a caller's buffer (on its stack), moving to the heap (doubling) when it fills.
 struct FrameStack {
+    /// Frames held in place: 32 × 32 bytes, the most `withUnsafeTemporaryAllocation` keeps on the stack.
+    static let inline = 32
     var base: UnsafeMutablePointer<Frame>
     var capacity: Int
     var count = 0
@@ -312,7 +318,7 @@ struct FrameStack {
 
     @inline(__always) mutating func push(_ f: Frame) {
         if count == capacity { grow() }
-        base[count] = f
+        (base + count).initialize(to: f)
         count += 1
     }
 

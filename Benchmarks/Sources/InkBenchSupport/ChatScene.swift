@@ -171,6 +171,7 @@ public final class ChatScene: @unchecked Sendable {
     /// `scene.build` times, together with the first `snapshot()`.
     public static func build(_ nodes: [Node], _ parents: [Int]) throws -> Scene {
         var scene = Scene(root: nodes[0])
+        scene.reserveCapacity(nodes.count)
         for i in 1..<nodes.count { try scene.add(nodes[i], to: nodes[parents[i]].id) }
         return scene
     }
