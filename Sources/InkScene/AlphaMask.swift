@@ -14,6 +14,18 @@ public struct AlphaMask: Sendable, Hashable {
         init(width: Int, height: Int, alpha: [UInt8], threshold: UInt8) {
             self.width = width; self.height = height; self.alpha = alpha; self.threshold = threshold
         }
+        /// The last index built for a node showing the mask (its bounds, local → L-space map and tolerance):
+        /// a list of avatars of one size shares one.
+        private var placed: (bounds: Rect, linear: AffineTransform, tolerance: Double, index: HitIndex)? = nil
+        func placedIndex(_ bounds: Rect, _ linear: AffineTransform, _ tolerance: Double) -> HitIndex? {
+            lock.withLock {
+                guard let p = placed, p.bounds == bounds, p.linear == linear, p.tolerance == tolerance else { return nil }
+                return p.index
+            }
+        }
+        func keep(_ index: HitIndex, _ bounds: Rect, _ linear: AffineTransform, _ tolerance: Double) {
+            lock.withLock { placed = (bounds, linear, tolerance, index) }
+        }
         func pixelShape(_ make: () -> Result<GlyphShape?, ShapeError>) -> Result<GlyphShape?, ShapeError> {
             lock.withLock {
                 if let shape { return shape }

@@ -332,7 +332,8 @@ extension Scene {
                     block = ChildBlock.build(kids.map { records[$0]! })
                 }
             }
-            records[s] = NodeRecord(node: node, path: paths[s]!, fromParent: fromParent, linear: L, hitBox: node.hitBox,
+            let hitBox = node.hitBox
+            records[s] = NodeRecord(node: consume node, path: paths[s]!, fromParent: fromParent, linear: L, hitBox: hitBox,
                                     region: region, children: block)
             dirty[s] = 0
         }

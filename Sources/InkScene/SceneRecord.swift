@@ -63,6 +63,8 @@ final class NodeRecord: @unchecked Sendable {
     let region: Region?
     /// The linear part of local → root (no translation): local → L-space.
     let linear: AffineTransform
+    /// The largest singular value of `linear` (root px per local px at most).
+    let maxScale: Double
     /// Local box outside which nothing below this record (itself included) can be the answer: its region's
     /// box, united with its hit box when it clips reachable children, or with their boxes when it does not.
     let reach: Rect
@@ -77,7 +79,8 @@ final class NodeRecord: @unchecked Sendable {
     init(node: Node, path: IDPath, fromParent: AffineTransform, linear: AffineTransform, hitBox: Rect,
          region: Region?, children: ChildBlock?) {
         self.node = node; self.path = path; self.fromParent = fromParent; self.linear = linear
-        self.minScale = linear.minScale
+        let sv = linear == .identity ? SingularValues(max: 1, min: 1) : linear.singularValues
+        self.minScale = sv.min; self.maxScale = sv.max
         self.hitBox = hitBox; self.region = region; self.children = children
         height = children.map { $0.recordHeight + 1 } ?? 0
         var flags: NodeFlags = []

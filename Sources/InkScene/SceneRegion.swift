@@ -115,7 +115,7 @@ extension Region {
         let region = Region()
         let hitBox = node.hitBox
         let bounds = node.bounds
-        let scale = linear.maxScale
+        let scale = linear == .identity ? 1 : linear.maxScale
         let enlarges = !hitBox.isEmpty && (bounds.isEmpty || !(hitBox.minX >= bounds.minX && hitBox.minY >= bounds.minY
                                                                && hitBox.maxX <= bounds.maxX && hitBox.maxY <= bounds.maxY))
         if case .box = node.shape {
@@ -146,7 +146,7 @@ extension Region {
         case .roundRect(let r):
             guard !bounds.isEmpty else { break }
             let rad = min(r, bounds.width / 2, bounds.height / 2)
-            if linear.isSimilarity {
+            if linear == .identity || linear.isSimilarity {
                 region.roundRect = (bounds, rad)
                 region.bounds = region.bounds.union(bounds)
             } else {
@@ -166,6 +166,11 @@ extension Region {
             finish(.shape)
         case .mask(let mask):
             guard !bounds.isEmpty else { break }
+            if let index = mask.storage.placedIndex(bounds, linear, tolerance) {
+                region.bounds = region.bounds.union(bounds)
+                region.layers.append(Layer(index: index, kind: .shape))
+                break
+            }
             let shape: GlyphShape?
             do throws(ShapeError) { shape = try mask.pixelShape() } catch { throw .shape(id: node.id, error) }
             guard let shape else { break }
@@ -173,6 +178,7 @@ extension Region {
                                           tx: bounds.minX, ty: bounds.minY)
             try add(shape, toLocal.concatenating(linear))
             finish(.shape)
+            if let index = region.layers.last?.index { mask.storage.keep(index, bounds, linear, tolerance) }
         case .glyphs(let run, let holes):
             try glyphs(run, lines: [Int](repeating: 0, count: run.count), holes)
         case .text(let layout, let holes):

@@ -216,7 +216,7 @@ extension NodeRecord {
         if dx != 0 || dy != 0 {
             guard bound > 0, (dx * dx + dy * dy).squareRoot() * minScale <= bound * (1 + 1e-9) + 1e-12 else { return nil }
         }
-        return region.answer(local: p, lspace: p.applying(linear), linear: linear, scale: linear.maxScale, bound: bound)
+        return region.answer(local: p, lspace: p.applying(linear), linear: linear, scale: maxScale, bound: bound)
     }
 }
 

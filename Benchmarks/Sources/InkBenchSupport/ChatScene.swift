@@ -53,6 +53,11 @@ public final class ChatScene: @unchecked Sendable {
     public let listExtent: Rect
     /// Uniform random points over `listExtent`, root px.
     public let points: [Point]
+    /// Taps on one screen at a time: 200 screens (`screenHeight` px of the list from a random scroll offset),
+    /// 1,000 uniform points on each, root px (the list scrolled to that offset is what a finger sees).
+    public let screenPoints: [Point]
+    /// The height of one screen, px.
+    public static let screenHeight = 800.0
     /// Lines of each message (1…3).
     public let messageLines: [Int]
     /// Distinct `TextLayout`s made in setup (messages, plus one per distinct name or time string) and the
@@ -163,6 +168,13 @@ public final class ChatScene: @unchecked Sendable {
         points.reserveCapacity(pointCount)
         for _ in 0..<pointCount { points.append(Point(rng.range(0, Self.width), rng.range(Self.listTop, Self.listTop + y))) }
         self.points = points
+        var screens: [Point] = []
+        screens.reserveCapacity(200 * 1000)
+        for _ in 0..<200 {
+            let top = rng.range(Self.listTop, Self.listTop + max(y - Self.screenHeight, 0))
+            for _ in 0..<1000 { screens.append(Point(rng.range(0, Self.width), rng.range(top, top + Self.screenHeight))) }
+        }
+        screenPoints = screens
         scene = try Self.build(nodes, parents)
         snapshot = try scene.snapshot()
     }
@@ -178,6 +190,13 @@ public final class ChatScene: @unchecked Sendable {
 
     /// `build(nodes, parents)` and its first snapshot.
     public func buildAndSnapshot() throws -> SceneSnapshot { try Self.build(nodes, parents).snapshot() }
+
+    /// `build(nodes, parents)` and its first snapshot, both returned, so a caller can time the build without
+    /// the freeing of the scene.
+    public func buildSceneAndSnapshot() throws -> (Scene, SceneSnapshot) {
+        let scene = try Self.build(nodes, parents)
+        return (scene, try scene.snapshot())
+    }
 
     /// A copy of `scene` and the edit `scene.move.snapshot` repeats: move cell `cells[count / 2]` down by 1 px
     /// and back, alternately, each time taking a new snapshot.
