@@ -275,7 +275,7 @@ extension Scene {
                 for d in stride(from: maxDepth, through: 0, by: -1) {
                     for s in byDepth[d] where dirty[s] != 0 {
                         do throws(SceneError) {
-                            try rebuild(s, tolerance: tolerance, changed: changed[s] ?? [])
+                            try rebuild(s, tolerance: tolerance, changed: changed.isEmpty ? [] : changed[s] ?? [])
                         } catch {
                             // Keep what is still to do for the next try; the parents of records already replaced
                             // rebuild their box trees whole (the list of changed children is not kept).
