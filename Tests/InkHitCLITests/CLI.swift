@@ -177,24 +177,35 @@ enum Jobs {
 }
 
 /// Counts the elements of an SVG document by name, through FoundationXML's parser (so the file must be
-/// well-formed XML).
-final class SVGCounter: NSObject, XMLParserDelegate {
+/// well-formed XML); a subclass reads more through `started` and `ended`.
+class SVGCounter: NSObject, XMLParserDelegate {
     var counts: [String: Int] = [:]
     var root: String?
     var error: Error?
 
-    static func parse(_ data: Data) -> SVGCounter {
-        let c = SVGCounter()
+    static func parse(_ data: Data) -> SVGCounter { SVGCounter().run(data) }
+
+    /// Parses `data` into this reader.
+    func run(_ data: Data) -> Self {
         let parser = XMLParser(data: data)
-        parser.delegate = c
-        if !parser.parse() { c.error = parser.parserError ?? CLI.Failure("XML parse failed") }
-        return c
+        parser.delegate = self
+        if !parser.parse() { error = parser.parserError ?? CLI.Failure("XML parse failed") }
+        return self
     }
+
+    /// An element opened (after it was counted).
+    func started(_ name: String, _ attributes: [String: String]) {}
+    /// An element closed.
+    func ended(_ name: String) {}
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
         if root == nil { root = elementName }
         counts[elementName, default: 0] += 1
+        started(elementName, attributes)
+    }
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        ended(elementName)
     }
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) { error = parseError }
 }

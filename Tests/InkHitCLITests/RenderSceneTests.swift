@@ -22,34 +22,19 @@ struct RenderSceneTests {
 
     /// What the render's SVG says: each target's colour (`<g data-node>`), the points' circles in order,
     /// element counts.
-    final class SceneSVG: NSObject, XMLParserDelegate {
+    final class SceneSVG: SVGCounter {
         var nodeColors: [String: String] = [:]
         var points: [(fill: String, rimmed: Bool)] = []
-        var counts: [String: Int] = [:]
-        var root: String?
-        var error: Error?
         private var stack: [String] = []     // open elements' ids ("" for none)
 
-        static func parse(_ data: Data) -> SceneSVG {
-            let c = SceneSVG()
-            let parser = XMLParser(data: data)
-            parser.delegate = c
-            if !parser.parse() { c.error = parser.parserError ?? CLI.Failure("XML parse failed") }
-            return c
-        }
+        static func read(_ data: Data) -> SceneSVG { SceneSVG().run(data) }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes a: [String: String] = [:]) {
-            if root == nil { root = name }
-            counts[name, default: 0] += 1
+        override func started(_ name: String, _ a: [String: String]) {
             if name == "g", let node = a["data-node"] { nodeColors[node] = a["fill"] }
             if name == "circle", stack.last == "points" { points.append((a["fill"] ?? "", a["stroke"] != nil)) }
             stack.append(a["id"] ?? "")
         }
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            stack.removeLast()
-        }
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) { error = parseError }
+        override func ended(_ name: String) { stack.removeLast() }
     }
 
     @Test func sceneDotsHaveTheColoursOfQuerysAnswers() async throws {
@@ -67,7 +52,7 @@ struct RenderSceneTests {
 
         let data = try Data(contentsOf: URL(fileURLWithPath: svg))
         #expect(String(decoding: data.prefix(4), as: UTF8.self) == "<svg")
-        let doc = SceneSVG.parse(data)
+        let doc = SceneSVG.read(data)
         #expect(doc.error == nil, "\(String(describing: doc.error))")
         #expect(doc.root == "svg")
         // Targets each have a group and their own colour; the nodes taken out and the box-none root have none.
@@ -132,7 +117,7 @@ struct RenderSceneTests {
             #expect(e.count == 2 && (e["error"] as? String)?.contains(fragment.replacingOccurrences(of: "\\\"", with: "\"")) == true,
                     "\(r.lines[0]) should contain \(fragment)")
             #expect(try Jobs.object(r.lines[1])["rendered"] as? String == svg)
-            #expect(SceneSVG.parse(try Data(contentsOf: URL(fileURLWithPath: svg))).points.count == 2)
+            #expect(SceneSVG.read(try Data(contentsOf: URL(fileURLWithPath: svg))).points.count == 2)
         }
         // Only a bad scene: nothing drawn, no file, status 1.
         try? FileManager.default.removeItem(atPath: svg)
@@ -159,7 +144,7 @@ struct RenderSceneTests {
         #expect((try Jobs.object(first.lines[0])["error"] as? String)?.contains("not glyph jobs") == true, "\(first.lines[0])")
         #expect(try Jobs.object(first.lines[1])["nodes"] as? Int == 8, "\(first.lines[1])")
         #expect(first.lines[2].contains("\"skipped\""), "\(first.lines[2])")
-        #expect(SceneSVG.parse(try Data(contentsOf: URL(fileURLWithPath: svg))).points.count == 20)
+        #expect(SceneSVG.read(try Data(contentsOf: URL(fileURLWithPath: svg))).points.count == 20)
 
         let textFirst = try s.file("textfirst.jsonl", Jobs.text("t", points: [(2, 2)]) + "\n" + Self.scene("s", points: [(3, 3)]) + "\n")
         let byId = try await CLI.run(["render", textFirst, "--svg", svg, "--id", "s"])
