@@ -321,20 +321,28 @@ extension Scene {
             }
             let kids = children[s]
             var block: ChildBlock? = nil
+            var places: ChildPlaces? = nil
             if !kids.isEmpty {
-                if let oldBlock = old?.children, bits & Dirty.structure == 0, changed.count <= 4 {
+                let oldPlaces = old?.places
+                // Replace the changed children in place (their boxes refitted) unless the list changed, many
+                // changed, or a wide node's tree has been refitted for a quarter of its children since it was
+                // sorted (then sort it again).
+                let refits = (oldPlaces?.refits ?? 0) + changed.count
+                if let oldBlock = old?.children, bits & Dirty.structure == 0, changed.count <= 4,
+                   oldPlaces == nil || refits <= max(ChildBlock.fanout, kids.count / 4) {
                     block = oldBlock
                     for c in changed {
-                        guard let pos = kids.firstIndex(of: c) else { continue }
-                        block = block!.replacing(pos, with: records[c]!)
+                        guard let z = kids.firstIndex(of: c) else { continue }
+                        block = block!.replacing(oldPlaces.map { Int($0.position[z]) } ?? z, with: records[c]!)
                     }
-                } else {
-                    block = ChildBlock.build(kids.map { records[$0]! })
+                    places = oldPlaces.map { ChildPlaces(position: $0.position, refits: refits) }
+                } else if let built = ChildBlock.build(kids.map { records[$0]! }) {
+                    (block, places) = built
                 }
             }
             let hitBox = node.hitBox
             records[s] = NodeRecord(node: consume node, path: paths[s]!, fromParent: fromParent, linear: L, hitBox: hitBox,
-                                    region: region, children: block)
+                                    region: region, children: block, places: places)
             dirty[s] = 0
         }
 

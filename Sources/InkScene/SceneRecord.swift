@@ -57,8 +57,10 @@ final class NodeRecord: @unchecked Sendable {
     /// The smallest singular value of `linear`: root px per local px at least (for pruning).
     let minScale: Double
     let flags: NodeFlags
-    /// The children, bottom first, in an ordered box tree. Mutated only by teardown.
+    /// The children: one block in z-order (up to 16) or a spatial tree of blocks. Mutated only by teardown.
     fileprivate(set) var children: ChildBlock?
+    /// For a spatial tree: where each child sits in it.
+    let places: ChildPlaces?
     /// The node's own region, when it is a target.
     let region: Region?
     /// The linear part of local → root (no translation): local → L-space.
@@ -77,8 +79,8 @@ final class NodeRecord: @unchecked Sendable {
     let node: Node
 
     init(node: Node, path: IDPath, fromParent: AffineTransform, linear: AffineTransform, hitBox: Rect,
-         region: Region?, children: ChildBlock?) {
-        self.node = node; self.path = path; self.fromParent = fromParent; self.linear = linear
+         region: Region?, children: ChildBlock?, places: ChildPlaces?) {
+        self.node = node; self.path = path; self.fromParent = fromParent; self.linear = linear; self.places = places
         let sv = linear == .identity ? SingularValues(max: 1, min: 1) : linear.singularValues
         self.minScale = sv.min; self.maxScale = sv.max
         self.hitBox = hitBox; self.region = region; self.children = children
@@ -107,11 +109,13 @@ final class NodeRecord: @unchecked Sendable {
 }
 
 /// One entry of a `ChildBlock`: its box in the parent's space (rounded outwards to `Float`) and what it holds
-/// (a `NodeRecord` in a block of height 0, else a `ChildBlock`), with the number of children under it.
+/// (a `NodeRecord` in a block of height 0, else a `ChildBlock`), with the number of children under it and,
+/// for a record, its place among its siblings (`z`: 0 is the bottom).
 struct ChildSlot {
     var minX: Float, minY: Float, maxX: Float, maxY: Float
     var object: AnyObject
-    var count: Int
+    var count: Int32
+    var z: Int32
 }
 
 /// What a `ChildBlock` knows of itself.
@@ -128,6 +132,15 @@ struct ChildBlockHeader {
     var recordHeight: Int
 }
 
+/// Where each child of a wide node sits in its spatial tree: `position[z]` is child `z`'s place in the
+/// tree's leaf order (what `ChildBlock.replacing` takes), and how many children were replaced since the tree
+/// was built (their boxes refitted where they were, not re-sorted).
+final class ChildPlaces: Sendable {
+    let position: [Int32]
+    let refits: Int
+    init(position: [Int32], refits: Int) { self.position = position; self.refits = refits }
+}
+
 /// A node's children in order (bottom first) under a tree of boxes: 16 slots a block, each with the box (in
 /// the node's space) of what it holds, in one allocation. Blocks are immutable and shared between snapshots;
 /// an edit copies the blocks on one root-to-leaf path (`replacing`).
@@ -140,71 +153,110 @@ final class ChildBlock: ManagedBuffer<ChildBlockHeader, ChildSlot>, @unchecked S
     var box: Rect { header.box }
     var recordHeight: Int { header.recordHeight }
 
-    /// A block over `entries` (records when `height` is 0, else blocks) with their parent-space boxes.
-    static func make(height: Int, _ entries: [(AnyObject, Rect, Int)], recordHeight: Int) -> ChildBlock {
+    /// A block over `entries` (records when `height` is 0, else blocks) with their parent-space boxes, the
+    /// children under each and, for records, their places among their siblings.
+    static func make(height: Int, _ entries: [(object: AnyObject, box: Rect, count: Int, z: Int)], recordHeight: Int) -> ChildBlock {
         var union = Rect.empty, count = 0
-        for e in entries { union = union.union(e.1); count += e.2 }
+        for e in entries { union = union.union(e.box); count += e.count }
         let b = unsafeDowncast(ChildBlock.create(minimumCapacity: entries.count) { _ in
             ChildBlockHeader(height: height, n: entries.count, count: count, box: union, recordHeight: recordHeight)
         }, to: ChildBlock.self)
         b.withUnsafeMutablePointerToElements { p in
             for (k, e) in entries.enumerated() {
-                let r = e.1
+                let r = e.box
                 let slot = r.isEmpty
-                    ? ChildSlot(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity, object: e.0, count: e.2)
+                    ? ChildSlot(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity, object: e.object,
+                                count: Int32(e.count), z: Int32(e.z))
                     : ChildSlot(minX: Float(r.minX).nextDown, minY: Float(r.minY).nextDown,
-                                maxX: Float(r.maxX).nextUp, maxY: Float(r.maxY).nextUp, object: e.0, count: e.2)
+                                maxX: Float(r.maxX).nextUp, maxY: Float(r.maxY).nextUp, object: e.object,
+                                count: Int32(e.count), z: Int32(e.z))
                 (p + k).initialize(to: slot)
             }
         }
         return b
     }
 
-    static func leaf(_ records: ArraySlice<NodeRecord>) -> ChildBlock {
-        make(height: 0, records.map { ($0, $0.reachInParent, 1) }, recordHeight: records.reduce(0) { max($0, $1.height) })
+    /// A leaf block over records with their places among their siblings.
+    static func leaf(_ records: [(NodeRecord, Int)]) -> ChildBlock {
+        make(height: 0, records.map { (object: $0.0 as AnyObject, box: $0.0.reachInParent, count: 1, z: $0.1) },
+             recordHeight: records.reduce(0) { max($0, $1.0.height) })
     }
 
     static func node(_ blocks: ArraySlice<ChildBlock>) -> ChildBlock {
-        make(height: blocks.first!.height + 1, blocks.map { ($0, $0.box, $0.count) },
+        make(height: blocks.first!.height + 1, blocks.map { (object: $0 as AnyObject, box: $0.box, count: $0.count, z: 0) },
              recordHeight: blocks.reduce(0) { max($0, $1.recordHeight) })
     }
 
-    /// The tree over `records` (nil when there are none).
-    static func build(_ records: [NodeRecord]) -> ChildBlock? {
+    /// The tree over `records` (bottom first; nil when there are none) and, for more than one block of them,
+    /// the places of the children in its leaf order.
+    ///
+    /// Up to 16 children: one block in z-order, scanned topmost first. More (a wide node): a spatial tree —
+    /// the children split recursively at the median of their boxes' centres along the wider axis into groups
+    /// of 16 (a k-d bulk load), so a query visits only the groups near the point whatever the children's
+    /// order, and sorts the few children it reaches by `z`.
+    static func build(_ records: [NodeRecord]) -> (ChildBlock, ChildPlaces?)? {
         guard !records.isEmpty else { return nil }
-        var level: [ChildBlock] = stride(from: 0, to: records.count, by: fanout).map {
-            leaf(records[$0..<min($0 + fanout, records.count)])
+        let items = records.enumerated().map { ($0.element, $0.offset) }
+        guard records.count > fanout else { return (leaf(items), nil) }
+        var order = Array(items.indices)
+        let centres = records.map { r -> Point in
+            let b = r.reachInParent
+            return b.isEmpty ? Point(0, 0) : Point((b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2)
+        }
+        // Split [lo, hi) of `order` until groups hold at most 16 (cuts on multiples of 16: full leaves).
+        var stack = [(0, order.count)]
+        var groups: [Range<Int>] = []
+        while let (lo, hi) = stack.popLast() {
+            if hi - lo <= fanout { groups.append(lo..<hi); continue }
+            var box = Rect.empty
+            for k in lo..<hi { box.expand(toInclude: centres[order[k]]) }
+            let byX = box.width >= box.height
+            order[lo..<hi].sort { a, b in
+                let pa = centres[a], pb = centres[b]
+                return byX ? (pa.x, pa.y, a) < (pb.x, pb.y, b) : (pa.y, pa.x, a) < (pb.y, pb.x, b)
+            }
+            let half = ((hi - lo) / 2 + fanout - 1) / fanout * fanout
+            let mid = min(lo + max(half, fanout), hi)
+            stack.append((mid, hi)); stack.append((lo, mid))      // left part first
+        }
+        var position = [Int32](repeating: 0, count: records.count)
+        var level: [ChildBlock] = []
+        var placed = 0
+        for g in groups {
+            level.append(leaf(g.map { (records[order[$0]], order[$0]) }))
+            for k in g { position[order[k]] = Int32(placed); placed += 1 }
         }
         while level.count > 1 {
             level = stride(from: 0, to: level.count, by: fanout).map { node(level[$0..<min($0 + fanout, level.count)]) }
         }
-        return level[0]
+        return (level[0], ChildPlaces(position: position, refits: 0))
     }
 
-    /// The slots as (object, exact box, count): boxes of records and blocks are read back from them.
-    private func entries() -> [(AnyObject, Rect, Int)] {
+    /// The slots as (object, exact box, count, z): boxes of records and blocks are read back from them.
+    private func entries() -> [(object: AnyObject, box: Rect, count: Int, z: Int)] {
         withUnsafeMutablePointerToElements { p in
             (0..<n).map { k in
                 let o = p[k].object
                 let box = height == 0 ? unsafeDowncast(o, to: NodeRecord.self).reachInParent : unsafeDowncast(o, to: ChildBlock.self).box
-                return (o, box, p[k].count)
+                return (object: o, box: box, count: Int(p[k].count), z: Int(p[k].z))
             }
         }
     }
 
-    /// A copy with child `position` (0-based, bottom first) replaced by `record`: the blocks on its path are
-    /// copied, every other block shared.
+    /// A copy with the child at leaf `position` (its z-order place in a block of up to 16, its `ChildPlaces`
+    /// position in a wide node's tree) replaced by `record`: the blocks on its path are copied (their boxes
+    /// refitted), every other block shared.
     func replacing(_ position: Int, with record: NodeRecord) -> ChildBlock {
         var e = entries()
         if height == 0 {
-            e[position] = (record, record.reachInParent, 1)
-            return Self.make(height: 0, e, recordHeight: e.reduce(0) { max($0, unsafeDowncast($1.0, to: NodeRecord.self).height) })
+            e[position] = (object: record, box: record.reachInParent, count: 1, z: e[position].z)
+            return Self.make(height: 0, e, recordHeight: e.reduce(0) { max($0, unsafeDowncast($1.object, to: NodeRecord.self).height) })
         }
         var k = 0, p = position
-        while p >= e[k].2 { p -= e[k].2; k += 1 }
-        let child = unsafeDowncast(e[k].0, to: ChildBlock.self).replacing(p, with: record)
-        e[k] = (child, child.box, child.count)
-        return Self.make(height: height, e, recordHeight: e.reduce(0) { max($0, unsafeDowncast($1.0, to: ChildBlock.self).recordHeight) })
+        while p >= e[k].count { p -= e[k].count; k += 1 }
+        let child = unsafeDowncast(e[k].object, to: ChildBlock.self).replacing(p, with: record)
+        e[k] = (object: child, box: child.box, count: child.count, z: 0)
+        return Self.make(height: height, e, recordHeight: e.reduce(0) { max($0, unsafeDowncast($1.object, to: ChildBlock.self).recordHeight) })
     }
 
     /// Takes the slots' objects out (teardown), leaving the block empty.

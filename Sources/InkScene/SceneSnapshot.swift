@@ -160,7 +160,16 @@ public struct SceneSnapshot: Sendable {
                         if flags.contains(.target) { stack.push(Frame(own: r, x: x, y: y)) }
                         if flags.contains(.passes), let c = r.children,
                            !flags.contains(.clips) || (x >= r.hitBox.minX && x <= r.hitBox.maxX && y >= r.hitBox.minY && y <= r.hitBox.maxY) {
-                            stack.push(Frame(block: c, from: c.n - 1, x: x, y: y, scale: r.minScale))
+                            if c.height == 0 {
+                                stack.push(Frame(block: c, from: c.n - 1, x: x, y: y, scale: r.minScale))
+                            } else {
+                                // A wide node: the children its spatial tree puts near the point, topmost last.
+                                let scale = Float(r.minScale).nextDown
+                                let limit = visitor.bound / Double(scale) * (1 + 1e-9)
+                                let start = stack.count
+                                Self.collect(c, x, y, limit, &stack)
+                                stack.sortByZ(from: start)
+                            }
                         }
                     }
                 case Frame.block:
@@ -193,6 +202,29 @@ public struct SceneSnapshot: Sendable {
                         visitor.visit(r, local: Point(f.x, f.y))
                     }
                     if stop { return }
+                }
+            }
+        }
+    }
+}
+
+extension SceneSnapshot {
+    /// Pushes a node frame (its `z` in the tag) for every child under `b` whose box is within `limit` (local
+    /// px of the parent) of (x, y). Recursion as deep as the spatial tree (4 levels for 65,536 children).
+    static func collect(_ b: ChildBlock, _ x: Double, _ y: Double, _ limit: Double, _ stack: inout FrameStack) {
+        b.withUnsafeMutablePointerToElements { slots in
+            for j in 0..<b.n {
+                let s = slots[j]
+                let dx = max(Double(s.minX) - x, 0, x - Double(s.maxX))
+                let dy = max(Double(s.minY) - y, 0, y - Double(s.maxY))
+                guard dx <= limit && dy <= limit && (dx == 0 && dy == 0 || (dx * dx + dy * dy).squareRoot() <= limit) else { continue }
+                let o = Unmanaged<AnyObject>.passUnretained(s.object).toOpaque()
+                if b.height == 0 {
+                    var f = Frame(ref: o, x: x, y: y, kind: Frame.node)
+                    f.tag = Frame.node | s.z << 2
+                    stack.push(f)
+                } else {
+                    collect(Unmanaged<ChildBlock>.fromOpaque(o).takeUnretainedValue(), x, y, limit, &stack)
                 }
             }
         }
@@ -336,4 +368,39 @@ struct FrameStack {
     }
 
     mutating func free() { if heap { base.deallocate(); heap = false } }
+
+    /// Sorts the frames from `start` up by their tag (a node frame's `z`), so the topmost child pops first:
+    /// insertion sort for the few a query usually reaches, heapsort (in place, O(k log k)) for many.
+    mutating func sortByZ(from start: Int) {
+        let a = base + start, k = count - start
+        guard k > 1 else { return }
+        if k <= 32 {
+            for i in 1..<k {
+                let f = a[i]
+                var j = i
+                while j > 0 && a[j - 1].tag > f.tag { a[j] = a[j - 1]; j -= 1 }
+                a[j] = f
+            }
+            return
+        }
+        func siftDown(_ root: Int, _ end: Int) {
+            var r = root
+            while 2 * r + 1 < end {
+                var c = 2 * r + 1
+                if c + 1 < end && a[c].tag < a[c + 1].tag { c += 1 }
+                guard a[r].tag < a[c].tag else { return }
+                a.swapAt(r, c)
+                r = c
+            }
+        }
+        for r in stride(from: k / 2 - 1, through: 0, by: -1) { siftDown(r, k) }
+        for end in stride(from: k - 1, to: 0, by: -1) {
+            a.swapAt(0, end)
+            siftDown(0, end)
+        }
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == Frame {
+    @inline(__always) func swapAt(_ i: Int, _ j: Int) { let t = self[i]; self[i] = self[j]; self[j] = t }
 }

@@ -178,7 +178,7 @@ import InkTestSupport
     }
 
     /// 10,000 children of one node, scattered (boxes: the reference measures every node for every point), so
-    /// the box tree must give the rule's answer, also after moving some of them.
+    /// the spatial tree must give the rule's answer, also after moving some of them.
     @Test func tenThousandChildren() throws {
         var rng = SplitMix64(seed: 5)
         var scene = Scene(root: Node(id: "root", bounds: Rect(minX: 0, minY: 0, maxX: 1000, maxY: 1000), pointerEvents: .boxNone))
@@ -201,6 +201,44 @@ import InkTestSupport
             try scene.update("c\(k)") { $0.transform = .translation(1000 * rng.unit(), 1000 * rng.unit()) }
         }
         check(try scene.snapshot())
+    }
+
+    /// A wide node whose children overlap in random z-order (their order among siblings decides, not their
+    /// place in the spatial tree), moved a few at a time over many snapshots (refitted in place, then sorted
+    /// again once a quarter of them moved), some removed and added: every snapshot answers as the reference.
+    @Test func wideNodeInRandomOrderUnderEdits() throws {
+        var rng = SplitMix64(seed: 17)
+        var scene = Scene(root: Node(id: "root", bounds: Rect(minX: 0, minY: 0, maxX: 400, maxY: 400), pointerEvents: .boxNone))
+        var next = 0
+        func addChild() throws {
+            try scene.add(Node(id: "c\(next)", bounds: Rect(minX: 0, minY: 0, maxX: 5 + 40 * rng.unit(), maxY: 5 + 40 * rng.unit()),
+                               transform: .translation(400 * rng.unit() - 20, 400 * rng.unit() - 20)), to: "root")
+            next += 1
+        }
+        for _ in 0..<600 { try addChild() }
+        for round in 0..<8 {
+            for _ in 0..<(round == 5 ? 40 : 3) {
+                let k = Int(rng.next() % UInt64(next))
+                if scene.node("c\(k)") != nil {
+                    try scene.update("c\(k)") { $0.transform = .translation(400 * rng.unit() - 20, 400 * rng.unit() - 20) }
+                }
+            }
+            if round == 6 {
+                for _ in 0..<10 { let k = Int(rng.next() % UInt64(next)); if scene.node("c\(k)") != nil { try scene.remove("c\(k)") } }
+                for _ in 0..<10 { try addChild() }
+            }
+            let s = try scene.snapshot()
+            let ref = Self.refTree(scene)
+            var checked = 0
+            for k in 0..<100 {
+                let p = Point(420 * rng.unit() - 10, 420 * rng.unit() - 10)
+                let r = k % 2 == 0 ? 0.0 : 5.0
+                let (want, ambiguous) = SceneDifferentialTests.reference(ref, p, radius: r)
+                if !ambiguous { checked += 1; #expect(s.hit(at: p, radius: r)?.node == want, "round \(round): \(p) r \(r)") }
+            }
+            #expect(checked > 50)
+            #expect(Self.same(s.hit(at: Point(200, 200), radius: 3), try Self.rebuilt(scene).snapshot().hit(at: Point(200, 200), radius: 3)))
+        }
     }
 
     /// A 10,000-level scene and its snapshots are freed on a thread with a 256 KiB stack (recursive release
