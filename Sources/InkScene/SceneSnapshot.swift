@@ -41,11 +41,13 @@ public struct SceneHit: Sendable {
 /// affine transform (curves within the snapshot's tolerance; boxes and, under similarities, rounded
 /// rectangles measured exactly).
 ///
-/// **How it is indexed.** Each node keeps its children under a tree of boxes (16 a block, in z-order), in
-/// its own coordinates; a query walks down from the root, mapping the point into each node's space (one
-/// affine map a level), testing clips on the way, and visits only subtrees whose boxes reach the point (or
-/// come within the radius, or within the nearest distance found so far), topmost first, stopping at the
-/// first target that contains the point. Text, glyph and path leaves answer through their own `HitIndex`.
+/// **How it is indexed.** A node with up to 16 children keeps them in one block of boxes in z-order; a wider
+/// node keeps them in a spatial tree of such blocks (split at the median of their centres, with each child's
+/// z), all in the node's own coordinates. A query walks down from the root, mapping the point into each
+/// node's space (one affine map a level), testing clips on the way, and visits only children whose boxes
+/// reach the point (or come within the radius, or within the nearest distance found so far), topmost first,
+/// stopping at the first target that contains the point. Text, glyph and path leaves answer through their
+/// own `HitIndex`.
 /// Queries allocate nothing for scenes up to about 16 levels deep (deeper ones use one heap buffer a query).
 public struct SceneSnapshot: Sendable {
     let root: NodeRecord
