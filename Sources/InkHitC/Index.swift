@@ -154,32 +154,43 @@ let missHit = inkhit_hit(hit: 0, inside: 0, placement: -1, distance: .nan)
     return inkhit_hit(hit: 1, inside: h.isInside ? 1 : 0, placement: Int64(h.placement), distance: h.distance)
 }
 
-/// `inkhit_index_hit` (inkhit.h). The hot path: one registry lookup (no lock, no retain), the checks, the
-/// Swift query; failures go through an out-of-line reporter.
+/// `inkhit_index_hit` (inkhit.h). The hot path: one registry lookup (no lock, no retain), three comparisons,
+/// the Swift query, the answer stored; every failure goes to `indexHitFailed`, out of line, so this function
+/// saves no registers for messages it does not build.
 @_cdecl("inkhit_index_hit")
 public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                              _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
-    guard let out else { return CError.null("out").report("inkhit_index_hit") }
-    guard let box = lookup(index, .index, as: IndexBox.self) else {
-        out.pointee = missHit
-        return handleError(index, .index, "index").report("inkhit_index_hit")
-    }
-    guard radiusIsValid(radius), x.isFinite, y.isFinite else {
-        out.pointee = missHit
-        return (radiusIsValid(radius) ? pointError(x, y) : radiusError(radius)).report("inkhit_index_hit")
+    guard let out, let box = lookup(index, .index, as: IndexBox.self), radiusIsValid(radius), x.isFinite, y.isFinite else {
+        return indexHitFailed(index, x, y, radius, out)
     }
     out.pointee = cHit(box._withUnsafeGuaranteedRef { $0.index.hit(at: Point(x, y), radius: radius) })
     return inkhit_status(INKHIT_OK)
 }
 
-/// Whether `Point` and `inkhit_point` have one layout (two Doubles, x first), so point arrays can be read
-/// in place.
-let pointLayoutsMatch = MemoryLayout<Point>.size == MemoryLayout<inkhit_point>.size
+/// Why `inkhit_index_hit` refused its arguments: writes a miss (when `out` is there) and reports.
+@inline(never)
+func indexHitFailed(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
+                    _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
+    let function: StaticString = "inkhit_index_hit"
+    guard let out else { return CError.null("out").report(function) }
+    out.pointee = missHit
+    guard lookup(index, .index, as: IndexBox.self) != nil else { return handleError(index, .index, "index").report(function) }
+    return (radiusIsValid(radius) ? pointError(x, y) : radiusError(radius)).report(function)
+}
+
+/// Whether `Point` and `inkhit_point` have one layout (two Doubles, x first), and `RawHit` (InkHit) and
+/// `inkhit_hit` another, so a batch reads the caller's points and writes its answers in place.
+let batchLayoutsMatch = MemoryLayout<Point>.size == MemoryLayout<inkhit_point>.size
     && MemoryLayout<Point>.stride == MemoryLayout<inkhit_point>.stride
     && MemoryLayout<Point>.offset(of: \Point.y) == MemoryLayout<inkhit_point>.offset(of: \inkhit_point.y)
+    && MemoryLayout<RawHit>.size == MemoryLayout<inkhit_hit>.size
+    && MemoryLayout<RawHit>.stride == MemoryLayout<inkhit_hit>.stride
+    && MemoryLayout<RawHit>.offset(of: \RawHit.inside) == MemoryLayout<inkhit_hit>.offset(of: \inkhit_hit.inside)
+    && MemoryLayout<RawHit>.offset(of: \RawHit.placement) == MemoryLayout<inkhit_hit>.offset(of: \inkhit_hit.placement)
+    && MemoryLayout<RawHit>.offset(of: \RawHit.distance) == MemoryLayout<inkhit_hit>.offset(of: \inkhit_hit.distance)
 
-/// `inkhit_index_hits` (inkhit.h): the Swift batch query (`unsafeHits`) on the caller's points, 256 at a
-/// time into a stack buffer, each answer converted into the caller's array. Allocates nothing.
+/// `inkhit_index_hits` (inkhit.h): the Swift batch loop (`unsafeRawHits`, the loop of `unsafeHits`) reading
+/// the caller's points and writing its answers in place. Allocates nothing.
 @_cdecl("inkhit_index_hits")
 public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<inkhit_point>?, _ n: Int, _ radius: Double,
                               _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
@@ -193,41 +204,29 @@ public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<i
     } catch {
         return error.report(function)
     }
-    var firstBad = -1, bad = 0
+    guard let p = queries.baseAddress, let o = answers.baseAddress else { return inkhit_status(INKHIT_OK) }
+    var result = (firstNonFinite: -1, nonFinite: 0)
     box._withUnsafeGuaranteedRef { b in
-        let index = b.index
-        withUnsafeTemporaryAllocation(of: Hit?.self, capacity: 256) { tmp in
-            var i = 0
-            while i < queries.count {
-                let m = min(256, queries.count - i)
-                let chunk = UnsafeMutableBufferPointer(rebasing: tmp[0..<m])
-                if pointLayoutsMatch {
-                    queries.baseAddress!.advanced(by: i).withMemoryRebound(to: Point.self, capacity: m) { p in
-                        index.unsafeHits(for: UnsafeBufferPointer(start: p, count: m), radius: radius, into: chunk)
-                    }
-                } else {
-                    for k in 0..<m { chunk[k] = index.hit(at: Point(queries[i + k].x, queries[i + k].y), radius: radius) }
+        if batchLayoutsMatch {
+            p.withMemoryRebound(to: Point.self, capacity: n) { points in
+                UnsafeMutableRawPointer(o).withMemoryRebound(to: RawHit.self, capacity: n) { answers in
+                    result = b.index.unsafeRawHits(for: points, count: n, radius: radius, into: answers)
                 }
-                for k in 0..<m {
-                    if let h = chunk[k] {
-                        answers[i + k] = inkhit_hit(hit: 1, inside: h.isInside ? 1 : 0, placement: Int64(h.placement),
-                                                    distance: h.distance)
-                    } else {
-                        answers[i + k] = missHit
-                        let q = queries[i + k]
-                        if !(q.x.isFinite && q.y.isFinite) {
-                            if firstBad < 0 { firstBad = i + k }
-                            bad += 1
-                        }
-                    }
+            }
+        } else {
+            for i in 0..<n {
+                let q = p[i], h = b.index.hit(at: Point(q.x, q.y), radius: radius)
+                o[i] = cHit(h)
+                if h == nil && !(q.x.isFinite && q.y.isFinite) {
+                    if result.firstNonFinite < 0 { result.firstNonFinite = i }
+                    result.nonFinite += 1
                 }
-                i += m
             }
         }
     }
-    if firstBad >= 0 {
-        let q = queries[firstBad]
-        return CError.argument("points[\(firstBad)] (\(show(q.x)), \(show(q.y))) is not finite (\(bad) such point"
+    if result.firstNonFinite >= 0 {
+        let q = p[result.firstNonFinite], bad = result.nonFinite
+        return CError.argument("points[\(result.firstNonFinite)] (\(show(q.x)), \(show(q.y))) is not finite (\(bad) such point"
                                + "\(bad == 1 ? "" : "s"), answered as misses; the other points were answered)").report(function)
     }
     return inkhit_status(INKHIT_OK)
