@@ -7,7 +7,7 @@
 #   2. examples/c/inkhit_test.c — every function, hostile calls included — compiled with cc -Werror, run;
 #   3. the same program under AddressSanitizer + UndefinedBehaviorSanitizer with LeakSanitizer on (after a
 #      canary that proves LeakSanitizer reports leaks here): no error, no leak;
-#   4. examples/c/hello.c, the README's example, compiled with the README's command line, its answers checked;
+#   4. the README's C example and examples/c/hello.c, compiled with the README's command line, answers checked;
 #   5. examples/cpp/example.cpp (RAII wrappers, inkhit.hpp) compiled with c++ -std=c++17 -Werror and run,
 #      also under AddressSanitizer;
 #   6. examples/python/paragraph.py (ctypes) run, and examples/python/test_paragraph.py: its answers against
@@ -70,7 +70,12 @@ ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 "$work/inkhit_test_asan" > "$work/as
 grep -q "ERROR: \(Address\|Leak\)Sanitizer" "$work/asan.log" && { cat "$work/asan.log" >&2; fail "sanitizer report"; }
 tail -1 "$work/asan.log" >&2
 
-step "examples/c/hello.c (the README's example and command line)"
+step "the README's C example and examples/c/hello.c, compiled with the README's command line"
+awk '/^```c$/ { on = 1; next } on && /^```$/ { exit } on { print }' README.md > "$work/app.c"
+[ -s "$work/app.c" ] || fail "no \`\`\`c block in README.md"
+(cd "$work" && cc app.c $(pkg-config --cflags --libs inkhit) -o app && ./app) > "$work/app.out"
+cat "$work/app.out" >&2
+grep -qx 'bytes 8..<9, link 0, -0.68 px' "$work/app.out" || fail "the README's example: the l of the link"
 (cd "$work" && cc "$OLDPWD/examples/c/hello.c" $(pkg-config --cflags --libs inkhit) -o hello && ./hello) > "$work/hello.out"
 cat "$work/hello.out" >&2
 grep -q '^(65.7, 8) r 0: "l" (bytes 8..<9), link 0, distance -' "$work/hello.out" || fail "hello: the l of the link"
