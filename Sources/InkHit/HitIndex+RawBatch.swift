@@ -4,9 +4,13 @@ import InkGeometry
 /// writes a batch's answers straight into its caller's array, in the same loop as `unsafeHits`: 1 and 0 for
 /// true and false, the placement or -1, the signed distance or NaN.
 @_spi(InkInternals) public struct RawHit: Sendable {
+    /// 1 on a hit, 0 on a miss.
     public var hit: Int32
+    /// 1 when the point is on the placement's ink.
     public var inside: Int32
+    /// The placement hit, -1 on a miss.
     public var placement: Int64
+    /// Signed distance to the placement's outline, view px (NaN on a miss).
     public var distance: Double
 
     /// The answer for `h` (nil: a miss).

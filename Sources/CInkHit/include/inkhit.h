@@ -29,9 +29,9 @@
  *         inkhit_layout layout;
  *         if (inkhit_layout_create_utf8(text, strlen(text), &options, &layout) != INKHIT_OK) { ... }
  *         inkhit_text_hit hit;
- *         inkhit_layout_hit(layout, 70, 12, 3.5, INKHIT_TEXT_HIT_INK, &hit);   // view px, radius 3.5 px
+ *         inkhit_layout_hit(layout, 65.7, 8, 3.5, INKHIT_TEXT_HIT_INK, &hit);  // view px, radius 3.5 px
  *         if (hit.hit) printf("bytes %lld..<%lld, link %lld\n", (long long)hit.utf8_start,
- *                             (long long)hit.utf8_end, (long long)hit.link);
+ *                             (long long)hit.utf8_end, (long long)hit.link);  // 8..<9 (the "l"), link 0
  *         inkhit_layout_release(layout);
  *         inkhit_font_release(font);
  *         return 0;
