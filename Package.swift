@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "InkText", targets: ["InkText"]),
         .library(name: "InkJobs", targets: ["InkJobs"]),
         .library(name: "InkScene", targets: ["InkScene"]),
+        // The C interface (inkhit.h) as a shared library: .build/<config>/libInkHitC.so; `./inkhit install-c`
+        // links and installs it as libInkHit.so with only the inkhit_* symbols exported (README, "Use it from C").
+        .library(name: "InkHitC", type: .dynamic, targets: ["InkHitC"]),
         .executable(name: "ink-hit", targets: ["ink-hit"]),
     ],
     dependencies: [
@@ -29,16 +32,27 @@ let package = Package(
         .systemLibrary(
             name: "CFreeType",
             pkgConfig: "freetype2",
-            providers: [.apt(["libfreetype-dev"])]
+            providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]
         ),
         .target(name: "InkFreeType", dependencies: ["InkGeometry", "InkHit", "CFreeType"]),
         // Not API: system HarfBuzz and FriBidi (see their README.md).
-        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
-        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"]), .brew(["fribidi"])]),
         // Attributed text: shaping, bidi, paragraphs, links, attachments, hits that land on characters.
         .target(name: "InkText", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "CHarfBuzz", "CFriBidi"]),
         // A UIKit-style hit-test tree (views, clips, slop, minimum sizes) whose leaves are ink-exact.
         .target(name: "InkScene", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText"]),
+        // The C interface: the public header inkhit.h (the contract, installed by `./inkhit install-c`) and the
+        // functions written in C (version, status names, the last error); not API: the handle registry and
+        // the per-thread message (CInkHitRuntime); the functions written in Swift with @_cdecl (InkHitC).
+        .target(name: "CInkHitRuntime"),
+        .target(name: "CInkHit", dependencies: ["CInkHitRuntime"]),
+        .target(
+            name: "InkHitC",
+            dependencies: ["CInkHit", "CInkHitRuntime", "InkGeometry", "InkHit", "InkFreeType", "InkText", "InkScene"],
+            // The export lists scripts/install-c.sh links with (GNU ld / lld version script, ld64 list).
+            exclude: ["inkhit.map", "inkhit.exports"]
+        ),
         // The `ink-hit query` job format: JSON lines in, JSON lines out (used by the CLI, tests and fuzzers).
         .target(name: "InkJobs", dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText", "InkScene"]),
         .executableTarget(
@@ -60,6 +74,13 @@ let package = Package(
         .testTarget(
             name: "DocumentationSnippetTests",
             dependencies: ["InkGeometry", "InkHit", "InkFreeType", "InkText", "InkScene", "InkJobs"]
+        ),
+        // The C interface called through its header: every function's signature against the header, the
+        // curve-exact fixtures answered through it equal to the Swift API's, hostile calls, threads.
+        .testTarget(
+            name: "InkHitCTests",
+            dependencies: ["InkHitC", "CInkHit", "InkJobs", "InkScene", "InkText", "InkFreeType", "InkHit", "InkGeometry",
+                           "InkTestSupport"]
         ),
         // The built `ink-hit` binary run as a process: exit statuses, stdin and files, every subcommand.
         .testTarget(name: "InkHitCLITests", dependencies: ["InkJobs", "InkTestSupport"]),

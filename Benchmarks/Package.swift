@@ -49,12 +49,20 @@ let package = Package(
             name: "InkBenchRaster",
             dependencies: ["CFreeTypeRaster", .product(name: "InkGeometry", package: "InkHit")]
         ),
+        // The page queries through the C interface (inkhit.h, the InkHitC product) next to the Swift ones
+        // (issue 11): used by the suite (CABIBenchmarks.swift) and by `ink-bench-summary cabi`.
+        .target(
+            name: "InkBenchCABI",
+            dependencies: ["InkBenchSupport", .product(name: "InkHitC", package: "InkHit"),
+                           .product(name: "InkHit", package: "InkHit"), .product(name: "InkFreeType", package: "InkHit")]
+        ),
         // The package-benchmark suite (wallClock, throughput, mallocCountTotal with 0-allocation thresholds).
         .executableTarget(
             name: "InkHitBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 "InkBenchSupport", "InkBenchRaster",
+                "InkBenchCABI",  // issue 11: the C interface (CABIBenchmarks.swift)
                 .product(name: "InkGeometry", package: "InkHit"),
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
@@ -72,6 +80,7 @@ let package = Package(
             name: "ink-bench-summary",
             dependencies: [
                 "InkBenchSupport", "InkBenchRaster", "CMallocCounter",
+                "InkBenchCABI",  // issue 11: `ink-bench-summary cabi` (CABI.swift)
                 .product(name: "InkGeometry", package: "InkHit"),
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),

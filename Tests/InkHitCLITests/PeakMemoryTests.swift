@@ -16,8 +16,13 @@ import InkTestSupport
 struct PeakMemoryTests {
     static func childrenPeakBytes() -> Int {
         var u = rusage()
+        #if os(Linux)
         getrusage(RUSAGE_CHILDREN.rawValue, &u)
-        return Int(u.ru_maxrss) * 1024
+        return Int(u.ru_maxrss) * 1024          // KiB on Linux
+        #else
+        getrusage(RUSAGE_CHILDREN, &u)
+        return Int(u.ru_maxrss)                 // bytes on macOS
+        #endif
     }
 
     static let sans = Jobs.quoted(TestFonts.sans)

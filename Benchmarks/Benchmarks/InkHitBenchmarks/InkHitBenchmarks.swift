@@ -97,6 +97,9 @@ let benchmarks: @Sendable () -> Void = {
         queryBenchmark("cjk.query.\(tag).batch", radius: r, path: .batch) { Fixtures.cjk }
     }
 
+    // MARK: The C interface — "page" (issue 11: CABIBenchmarks.swift)
+    cabiBenchmarks()
+
     // MARK: Build — "page"
     Benchmark("page.build.warm", configuration: buildConfig()) { benchmark in
         let w = Fixtures.page

@@ -12,6 +12,7 @@
 //   .build/release/ink-bench-summary profile scene-r8 10  # scene queries / scene-move / scene-build for 10 s (perf)
 //   .build/release/ink-bench-summary workloads          # glyph counts, boxes and layout times of the workloads
 //   .build/release/ink-bench-summary compare [--quick]  # key/value lines for scripts/bench-compare.sh
+//   .build/release/ink-bench-summary cabi [--quick]     # queries through the C interface vs Swift (CABI.swift)
 //
 // Timings are medians of rounds (each round answers all points once); ns/point = round time / points.
 import CMallocCounter
@@ -86,6 +87,12 @@ func libraryCommit() -> String {
 if args.first == "compare" {
     // The subset scripts/bench-compare.sh compares between two commits (Compare.swift).
     try Compare.run(quick: quick)
+    exit(0)
+}
+
+if args.first == "cabi" {
+    // Issue 11: page queries through the C interface vs the Swift calls (CABI.swift).
+    try CABI.run(rounds: minRounds, seconds: minSeconds)
     exit(0)
 }
 

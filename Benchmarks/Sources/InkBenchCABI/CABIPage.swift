@@ -1,0 +1,121 @@
+import CInkHit
+import Foundation
+import InkBenchSupport
+import InkFreeType
+import InkGeometry
+import InkHit
+
+/// The page workload through the C interface (inkhit.h), next to the same queries through the Swift API:
+/// what a C, C++ or Python caller of libInkHit pays per query beyond a Swift caller.
+///
+/// The C index is built from the workload's own placements (the font loaded again from the workload's path
+/// with `inkhit_font_from_path`, every placement added with `inkhit_builder_add_glyphs`), and `init` checks
+/// that it answers every point exactly as the workload's Swift index does at r = 0 and r = 3.5 (hit,
+/// placement, inside, distance bit for bit): a difference stops the run before anything is timed.
+///
+/// The pairs timed (each answers all points once):
+/// - single: `inkhit_index_hit` per point (through the library's exported function: a call the compiler
+///   cannot inline, a handle lookup, the argument checks, the answer converted) vs `HitIndex.hit(at:radius:)`
+///   per point (`PageQueries.single`);
+/// - batch: `inkhit_index_hits` on the whole array vs `HitIndex.unsafeHits(for:radius:into:)` on raw buffers
+///   (`PageQueries.rawBuffers`).
+public final class CABIPage: @unchecked Sendable {
+    public let workload: Workload
+    /// The C index (released never: it lives as long as the process's fixtures).
+    public let index: inkhit_index
+    public let points: UnsafeMutableBufferPointer<inkhit_point>
+    public let answers: UnsafeMutableBufferPointer<inkhit_hit>
+    let swift: PageQueries
+
+    public init(_ w: Workload) throws {
+        workload = w
+        swift = PageQueries(w)
+        var font: inkhit_font?
+        guard inkhit_font_from_path(w.fontPath, 0, &font) == 0, let font else { throw CABIError(String(cString: inkhit_last_error())) }
+        let placements: [inkhit_glyph_placement] = w.placements.map { p in
+            precondition(p.font == w.font, "the page workload has one font")
+            let t = p.transform
+            return inkhit_glyph_placement(font: font, glyph: p.glyph.rawValue, size: p.size,
+                                          origin: inkhit_point(x: p.origin.x, y: p.origin.y),
+                                          transform: inkhit_transform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty))
+        }
+        var builder: inkhit_builder?
+        var built: inkhit_index?
+        var added = 0
+        guard inkhit_builder_create(0, &builder) == 0,
+              inkhit_builder_add_glyphs(builder, nil, placements, placements.count, &added) == 0,
+              inkhit_builder_build(builder, &built) == 0, let built else {
+            throw CABIError(String(cString: inkhit_last_error()))
+        }
+        _ = inkhit_builder_release(builder)
+        _ = inkhit_font_release(font)
+        index = built
+        points = .allocate(capacity: w.points.count)
+        for (i, p) in w.points.enumerated() { points[i] = inkhit_point(x: p.x, y: p.y) }
+        answers = .allocate(capacity: w.points.count)
+        answers.initialize(repeating: inkhit_hit())
+        for r in [0.0, 3.5] {
+            batch(radius: r)
+            for (i, p) in w.points.enumerated() {
+                let s = w.index.hit(at: p, radius: r), c = answers[i]
+                let same = s.map {
+                    c.hit == 1 && c.placement == Int64($0.placement) && c.inside == ($0.isInside ? 1 : 0)
+                        && c.distance.bitPattern == $0.distance.bitPattern
+                } ?? (c.hit == 0)
+                guard same else { throw CABIError("the C index answers point \(i) (\(p)) at r = \(r) differently: \(c) vs \(String(describing: s))") }
+            }
+        }
+    }
+
+    /// All points once, one `inkhit_index_hit` call each.
+    public func single(radius: Double) {
+        let index = self.index, pts = points, out = answers.baseAddress!
+        for i in 0..<pts.count { _ = inkhit_index_hit(index, pts[i].x, pts[i].y, radius, out + i) }
+    }
+
+    /// All points once through `inkhit_index_hits`.
+    public func batch(radius: Double) {
+        _ = inkhit_index_hits(index, points.baseAddress, points.count, radius, answers.baseAddress)
+    }
+
+    /// The Swift counterparts, on the same workload.
+    public func swiftSingle(radius: Double) { swift.single(radius: radius) }
+    public func swiftBatch(radius: Double) { swift.rawBuffers(radius: radius) }
+}
+
+public struct CABIError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ s: String) { description = s }
+}
+
+/// `ink-bench-summary cabi`: the four pairs at r = 0 and r = 3.5 as a Markdown table, ns per point. Rounds of
+/// the Swift and C forms alternate (three medians of each, the median of those), so a machine that slows
+/// down during the run slows both.
+public enum CABINumbers {
+    public static func markdown(rounds: Int, seconds: Double) throws -> String {
+        let page = try CABIPage(try Workloads.page())
+        let n = Double(page.points.count)
+        func ns(_ body: () -> Void) -> Double { Timing.median(rounds: rounds, minSeconds: seconds, body) * 1e9 / n }
+        func pair(_ swift: () -> Void, _ c: () -> Void) -> (Double, Double) {
+            var s: [Double] = [], k: [Double] = []
+            for _ in 0..<3 {
+                s.append(ns(swift))
+                k.append(ns(c))
+            }
+            return (s.sorted()[1], k.sorted()[1])
+        }
+        func fmt(_ x: Double) -> String { String(format: "%.1f", x) }
+        func diff(_ x: Double) -> String { String(format: "%+.1f", x) }
+        var out = "## C interface vs Swift, page (\(Int(n)) points), ns per point (median)\n\n"
+        out += "| query | Swift | through inkhit.h | difference | ratio |\n|---|---|---|---|---|\n"
+        for (r, tag) in [(0.0, "r = 0"), (3.5, "r = 3.5")] {
+            let (ss, cs) = pair({ page.swiftSingle(radius: r) }, { page.single(radius: r) })
+            out += "| single, \(tag): `hit(at:radius:)` / `inkhit_index_hit` | \(fmt(ss)) | \(fmt(cs)) | \(diff(cs - ss)) | \(String(format: "%.3f", cs / ss)) |\n"
+            let (sb, cb) = pair({ page.swiftBatch(radius: r) }, { page.batch(radius: r) })
+            out += "| batch, \(tag): `unsafeHits` / `inkhit_index_hits` | \(fmt(sb)) | \(fmt(cb)) | \(diff(cb - sb)) | \(String(format: "%.3f", cb / sb)) |\n"
+        }
+        out += "\nTargets (issue 11): a single query at most 5 ns more through the C interface; a batch equal per point. "
+        out += "The C index was checked equal to the Swift one on every point first.\n"
+        return out
+    }
+}

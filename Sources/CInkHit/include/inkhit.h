@@ -1,0 +1,926 @@
+/*
+ * inkhit.h — the C interface of InkHit: hit-testing text by the shape of its ink.
+ *
+ * InkHit answers "is this point on the text — and on which glyph, character, link or node?" by the
+ * outlines of the glyphs (FreeType), not by their boxes: the hole of an "o" and the gap after a line's last
+ * word miss, unless the caller asks for a touch radius. This header is the whole contract of the shared
+ * library libInkHit.so (`pkg-config --cflags --libs inkhit`); it does not change behind a program's back
+ * (see "Versions and the ABI rule").
+ *
+ *     #include <inkhit.h>
+ *     #include <stdio.h>
+ *     #include <string.h>
+ *
+ *     int main(void) {
+ *         inkhit_font font;
+ *         if (inkhit_font_from_path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 0, &font) != INKHIT_OK) {
+ *             fprintf(stderr, "%s\n", inkhit_last_error());
+ *             return 1;
+ *         }
+ *         inkhit_layout_options options;
+ *         inkhit_layout_options_init(&options);
+ *         options.fonts = &font;
+ *         options.font_count = 1;
+ *         options.size = 16;                                   // px per em
+ *         inkhit_text_link link = {8, 12};                     // "link", UTF-8 byte offsets here
+ *         options.links = &link;
+ *         options.link_count = 1;
+ *         const char *text = "Tap the link, not the gap.";
+ *         inkhit_layout layout;
+ *         if (inkhit_layout_create_utf8(text, strlen(text), &options, &layout) != INKHIT_OK) { ... }
+ *         inkhit_text_hit hit;
+ *         inkhit_layout_hit(layout, 65.7, 8, 3.5, INKHIT_TEXT_HIT_INK, &hit);  // view px, radius 3.5 px
+ *         if (hit.hit) printf("bytes %lld..<%lld, link %lld\n", (long long)hit.utf8_start,
+ *                             (long long)hit.utf8_end, (long long)hit.link);  // 8..<9 (the "l"), link 0
+ *         inkhit_layout_release(layout);
+ *         inkhit_font_release(font);
+ *         return 0;
+ *     }
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Coordinate spaces and units
+ *
+ *   font units   a glyph's design grid, y-up; `units_per_em` of them make one em.
+ *   size         px per em: a glyph at size s scales font units by s / units_per_em.
+ *   layout px    y-down; a glyph's origin sits on its baseline. A glyph of size s at origin (x, y) puts
+ *                font point (u, v) at layout (x + u*s/upem, y - v*s/upem).
+ *   view px      where query points and radii live: layout px through an affine transform
+ *                [a, b, c, d, tx, ty] (CGAffineTransform order: x' = a*x + c*y + tx, y' = b*x + d*y + ty).
+ *   tolerance    the Hausdorff bound between a curve and its polyline, view px (default 0.01). Every point
+ *                at least that far from an outline gets the answer of a curve-exact test.
+ *   radius       a hit is a point on the ink, or within `radius` view px of the outline (a distance equal
+ *                to the radius counts). With several candidates: the topmost (last added) placement whose
+ *                ink holds the point, else the one whose outline is nearest within the radius (ties go to
+ *                the topmost). Distances are Euclidean in view px, also under non-uniform scale and shear.
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Handles and ownership
+ *
+ * Objects are reached through opaque handles (inkhit_font, inkhit_index, ...). A handle is a token, not an
+ * address: never dereference it. Inside the library it names a slot of a registry and the slot's
+ * generation, so every call can check the handles it is given:
+ *   - a NULL handle gives INKHIT_ERROR_NULL_ARGUMENT;
+ *   - a released handle, a handle of another type (a font where an index is expected) or any value the
+ *     library did not hand out gives INKHIT_ERROR_INVALID_HANDLE, with a message saying which;
+ *   - releasing a slot gives it a new generation, so a stale handle is never taken for a later object in
+ *     the same slot (until one slot has been reused 2^31 times).
+ * Every function that makes an object (`_create`, `_from_path`, `_from_bytes`, `_build`, `_snapshot`)
+ * writes a new handle that the caller owns and must release exactly once with the matching `_release`.
+ * A double release is detected: the second call returns INKHIT_ERROR_INVALID_HANDLE and changes nothing.
+ * Releasing NULL does nothing and returns INKHIT_OK (as free(NULL) does).
+ * Objects keep what they use alive: an index, layout, scene or snapshot keeps its fonts and shapes, and a
+ * scene keeps the layouts of its text nodes, so releasing a font or layout handle never breaks an object
+ * made from it. inkhit_handle_count() says how many handles are live (a leak check).
+ * Pointers passed in are only read during the call (nothing keeps them); output structs are written by
+ * the call and owned by the caller. Strings returned as `const char *` are owned by the library; each
+ * function says how long they live.
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Threads
+ *
+ * Every function may be called from any thread. Fonts, shape caches, indexes, layouts and snapshots are
+ * immutable (or, for shape caches, locked inside): any number of threads may query one at once.
+ * Builders and scenes change; each holds a lock, so calls on one builder or scene from several threads
+ * are safe and run one at a time. The one rule, as with free(): a handle must not be released while
+ * another thread is still inside a call that uses it. Handle lookups take no lock.
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Errors
+ *
+ * Every function that can fail returns an inkhit_status: INKHIT_OK (0) or an error code, and on error
+ * sets the calling thread's message (inkhit_last_error()), which names the function and the argument.
+ * No call traps, aborts or lets an exception escape on bad input: every pointer, length, handle, number,
+ * enum value and string is checked before it is used. What cannot be checked is left to the caller, as in
+ * any C library: pointers that do not point to as much memory as their length says, a handle released
+ * during another thread's call, and running out of memory (the Swift runtime then aborts).
+ * Output structs: a function that fails leaves `*out` handles unwritten; query functions always write
+ * their answer struct when the handle and the pointers are valid (a miss on error), so a caller that
+ * ignores the status still reads a defined answer.
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Versions and the ABI rule
+ *
+ * The library's soname is libInkHit.so.<MAJOR>. Within one MAJOR version the ABI only grows: a MINOR
+ * release may add functions, status codes, enum values and flag bits; it never removes or changes a
+ * function's signature or meaning, the layout of a struct, or the value of a constant. New fields never
+ * go into existing structs (new needs get new structs and functions). A PATCH release changes no
+ * declaration. So a program built against header MAJOR.MINOR runs with every library MAJOR.n, n >= MINOR:
+ *
+ *     uint32_t v = inkhit_version();
+ *     if (v / 10000 != INKHIT_VERSION_MAJOR || v < INKHIT_VERSION) { ... the library is too old ... }
+ *
+ * Treat an unknown nonzero status as an error, and ignore enum values you do not know in outputs.
+ */
+#ifndef INKHIT_H
+#define INKHIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ================================================================================================ */
+/* Versions                                                                                          */
+/* ================================================================================================ */
+
+#define INKHIT_VERSION_MAJOR 1
+#define INKHIT_VERSION_MINOR 0
+#define INKHIT_VERSION_PATCH 0
+/** MAJOR * 10000 + MINOR * 100 + PATCH of this header. */
+#define INKHIT_VERSION (INKHIT_VERSION_MAJOR * 10000 + INKHIT_VERSION_MINOR * 100 + INKHIT_VERSION_PATCH)
+
+/** The library's version, MAJOR * 10000 + MINOR * 100 + PATCH (compare with INKHIT_VERSION).
+ *  Never fails. Threads: any. */
+uint32_t inkhit_version(void);
+
+/** The library's version as "MAJOR.MINOR.PATCH". Static storage owned by the library (never free it).
+ *  Never fails. Threads: any. */
+const char *inkhit_version_string(void);
+
+/* ================================================================================================ */
+/* Status codes and the last error                                                                   */
+/* ================================================================================================ */
+
+/** The result of every call that can fail: INKHIT_OK or one of the INKHIT_ERROR_ codes below. */
+typedef int32_t inkhit_status;
+
+enum {
+    INKHIT_OK = 0,
+    /** A required pointer or handle argument is NULL. */
+    INKHIT_ERROR_NULL_ARGUMENT = 1,
+    /** A handle that was released, is of another type, or was never handed out by the library. */
+    INKHIT_ERROR_INVALID_HANDLE = 2,
+    /** A number that is NaN or infinite where a finite one is needed, out of its range (a negative radius,
+     *  a size <= 0, an offset past the end), an unknown enum value or flag bit, path commands that do not
+     *  add up. */
+    INKHIT_ERROR_INVALID_ARGUMENT = 3,
+    /** Text or a path that is not valid UTF-8 (or UTF-16: an unpaired surrogate); an offset inside a
+     *  character's encoding. The message gives the offset. */
+    INKHIT_ERROR_INVALID_TEXT = 4,
+    /** A font file that does not exist, is not a regular file (a directory, a device) or cannot be read. */
+    INKHIT_ERROR_FILE = 5,
+    /** Font data that is empty, not a font, cut short or corrupt; a face index out of range; a face
+     *  without scalable outlines. */
+    INKHIT_ERROR_FONT = 6,
+    /** A glyph id out of the font's range, a glyph without a vector outline, a broken glyph outline. */
+    INKHIT_ERROR_GLYPH = 7,
+    /** An outline that cannot be made into a shape: a curve that cannot meet the tolerance, more edges or
+     *  bytes than the shape limits, coordinates beyond a 32-bit float. */
+    INKHIT_ERROR_SHAPE = 8,
+    /** The index refused a placement: a singular transform, a scale beyond 1e-30...1e30, coordinates
+     *  beyond +-1e9 view px, a glyph drawn below 1e-6 or above 1e9 view px per em. */
+    INKHIT_ERROR_PLACEMENT = 9,
+    /** Text that cannot be laid out as asked: a link range outside the text or empty, an attachment not
+     *  on a U+FFFC or sharing one, invalid attachment sizes. */
+    INKHIT_ERROR_LAYOUT = 10,
+    /** A scene edit that is refused: a node id already used, an unknown node id, removing the root. */
+    INKHIT_ERROR_SCENE = 11,
+    /** More than a limit allows: text longer than 4,194,304 UTF-16 units, font data over 1 GiB, more
+     *  than 1,000,000 path verbs, more than 50,000,000 placements in one index, more than 67,108,864
+     *  live handles. */
+    INKHIT_ERROR_LIMIT = 12
+};
+
+/** The message of the last call that failed on the calling thread: UTF-8, NUL-terminated, starting with
+ *  the function's name ("inkhit_index_hit: radius must be >= 0 (got -1)"); "" before any failure.
+ *  Successful calls leave it as it is. At most INKHIT_MAX_ERROR_LENGTH bytes: a longer message is cut at a
+ *  character boundary and ends in "...". The pointer is owned by the library and stays valid for the
+ *  thread's lifetime; its text changes when a later call on the same thread fails.
+ *  Never fails. Threads: any (each thread has its own message). */
+const char *inkhit_last_error(void);
+
+/** The longest message inkhit_last_error() returns, in bytes (without the NUL). */
+#define INKHIT_MAX_ERROR_LENGTH 1023
+
+/** The name of a status code ("INKHIT_ERROR_FONT"), or "INKHIT_UNKNOWN_STATUS" for a value this library
+ *  does not know. Static storage owned by the library. Never fails. Threads: any. */
+const char *inkhit_status_name(inkhit_status status);
+
+/** How many handles are live (handed out and not yet released), all types together: a leak check.
+ *  Never fails. Threads: any (a snapshot of a number other threads may be changing). */
+size_t inkhit_handle_count(void);
+
+/* ================================================================================================ */
+/* Geometry                                                                                          */
+/* ================================================================================================ */
+
+/** A point; its space (view px, layout px, local px, font units) is stated where it is used. */
+typedef struct inkhit_point {
+    double x;
+    double y;
+} inkhit_point;
+
+/** An affine transform, CGAffineTransform order: x' = a*x + c*y + tx, y' = b*x + d*y + ty. A struct of
+ *  zeros is singular, not the identity: start from INKHIT_TRANSFORM_IDENTITY. */
+typedef struct inkhit_transform {
+    double a, b, c, d, tx, ty;
+} inkhit_transform;
+
+/** The identity transform, as an initializer: `inkhit_transform t = INKHIT_TRANSFORM_IDENTITY;`. */
+#define INKHIT_TRANSFORM_IDENTITY {1.0, 0.0, 0.0, 1.0, 0.0, 0.0}
+
+/** An axis-aligned rectangle [min_x, max_x] x [min_y, max_y]; empty when min_x > max_x or min_y > max_y. */
+typedef struct inkhit_rect {
+    double min_x, min_y, max_x, max_y;
+} inkhit_rect;
+
+/** Which winding numbers are ink. */
+enum {
+    /** Nonzero winding (TrueType and CFF glyphs; the default). */
+    INKHIT_FILL_NONZERO = 0,
+    /** Odd winding (SVG's evenodd). */
+    INKHIT_FILL_EVEN_ODD = 1
+};
+
+/** Path verbs, one byte each in a verb array. Each consumes points from the point array, in order:
+ *  MOVE 1 (the new start), LINE 1 (the end), QUAD 2 (control, end), CUBIC 3 (control 1, control 2, end),
+ *  CLOSE 0. A contour left open is closed; drawing before any MOVE starts at (0, 0). */
+enum {
+    INKHIT_VERB_MOVE = 0,
+    INKHIT_VERB_LINE = 1,
+    INKHIT_VERB_QUAD = 2,
+    INKHIT_VERB_CUBIC = 3,
+    INKHIT_VERB_CLOSE = 4
+};
+
+/** The most verbs one path may have. */
+#define INKHIT_MAX_PATH_VERBS 1000000
+
+/* ================================================================================================ */
+/* Handles                                                                                           */
+/* ================================================================================================ */
+
+/** One face of a font file. Immutable. */
+typedef struct inkhit_font_s *inkhit_font;
+/** A cache of flattened shapes, shared by indexes and layouts: font glyphs by (font, glyph, size class),
+ *  custom outlines by the caller's 64-bit keys. Thread-safe. */
+typedef struct inkhit_shape_cache_s *inkhit_shape_cache;
+/** Collects placements for an index. Mutable, locked. */
+typedef struct inkhit_builder_s *inkhit_builder;
+/** A built spatial index of placed shapes. Immutable. */
+typedef struct inkhit_index_s *inkhit_index;
+/** Laid-out text with its hit indexes. Immutable. */
+typedef struct inkhit_layout_s *inkhit_layout;
+/** A tree of nodes (views, buttons, text) to hit-test the UIKit way. Mutable, locked. */
+typedef struct inkhit_scene_s *inkhit_scene;
+/** An immutable, indexed copy of a scene for queries. */
+typedef struct inkhit_snapshot_s *inkhit_snapshot;
+
+/* ================================================================================================ */
+/* Fonts                                                                                             */
+/* ================================================================================================ */
+
+/** Loads face `face_index` of the font file at `path` (UTF-8, NUL-terminated). The whole file is read
+ *  into memory (at most 1 GiB); later changes to the file do not affect the font.
+ *  Owns: `*out` is a new handle the caller releases with inkhit_font_release; `path` is only read.
+ *  Threads: any.
+ *  Errors: NULL_ARGUMENT (path or out); INVALID_TEXT (path not UTF-8: load such files with
+ *  inkhit_font_from_bytes); FILE (missing, not a regular file, unreadable, over 1 GiB); FONT (empty, not
+ *  a font, corrupt, face_index negative or >= the file's face count, no scalable outlines); LIMIT (too
+ *  many live handles). */
+inkhit_status inkhit_font_from_path(const char *path, int32_t face_index, inkhit_font *out);
+
+/** Loads face `face_index` of a font held in memory: `length` bytes at `bytes`, copied during the call
+ *  (the caller may free them afterwards).
+ *  Owns: `*out` is a new handle the caller releases with inkhit_font_release. Threads: any.
+ *  Errors: NULL_ARGUMENT (bytes with length > 0, or out); FONT (length 0, not a font, corrupt, face index
+ *  out of range, no scalable outlines); LIMIT (more than 1 GiB, too many live handles). */
+inkhit_status inkhit_font_from_bytes(const uint8_t *bytes, size_t length, int32_t face_index, inkhit_font *out);
+
+/** Facts about a font face, read once at load. Font units are y-up. */
+typedef struct inkhit_font_info {
+    /** Valid glyph ids are 0 ..< glyph_count (glyph 0 is .notdef). */
+    int64_t glyph_count;
+    /** Font units per em (> 0). */
+    int64_t units_per_em;
+    /** Which face of the file this is, and how many the file has. */
+    int64_t face_index;
+    int64_t face_count;
+    /** Typographic ascender and descender (usually negative), font units. */
+    int64_t ascender;
+    int64_t descender;
+    /** Baseline-to-baseline distance, font units. */
+    int64_t height;
+} inkhit_font_info;
+
+/** Writes the font's facts into `*out`. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+inkhit_status inkhit_font_get_info(inkhit_font font, inkhit_font_info *out);
+
+/** The glyph the font's Unicode cmap maps `codepoint` to, or 0 (.notdef) when it maps none (FreeType's
+ *  convention). For text, prefer a layout: it shapes with HarfBuzz and falls back between fonts.
+ *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (codepoint above 0x10FFFF or a
+ *  surrogate). */
+inkhit_status inkhit_font_glyph(inkhit_font font, uint32_t codepoint, uint32_t *glyph_out);
+
+/** The horizontal advance of `glyph`, font units (unscaled, unhinted). Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, GLYPH (out of range, no outline), FONT (corrupt metrics). */
+inkhit_status inkhit_font_advance(inkhit_font font, uint32_t glyph, double *advance_out);
+
+/** Releases a font handle. Indexes, layouts and scenes made with the font keep working.
+ *  NULL: nothing happens, INKHIT_OK. Threads: any, but not while another call uses the handle.
+ *  Errors: INVALID_HANDLE (already released — a double release is detected —, another type, unknown). */
+inkhit_status inkhit_font_release(inkhit_font font);
+
+/* ================================================================================================ */
+/* Shape caches                                                                                      */
+/* ================================================================================================ */
+
+/** A new shape cache keeping at most `max_bytes` bytes of font glyph shapes and as many of custom
+ *  outlines, oldest evicted first (SIZE_MAX: no bound; 0: keeps nothing). Calls that take a cache use
+ *  the process-wide one (64 MiB of glyph shapes, no custom outlines) when given NULL.
+ *  Owns: `*out` is a new handle the caller releases. Threads: any; the cache itself is thread-safe.
+ *  Errors: NULL_ARGUMENT, LIMIT (too many live handles). */
+inkhit_status inkhit_shape_cache_create(size_t max_bytes, inkhit_shape_cache *out);
+
+/** How much a cache holds. */
+typedef struct inkhit_shape_cache_info {
+    /** Shapes kept: font glyphs and custom outlines. */
+    int64_t glyph_shapes;
+    int64_t outline_shapes;
+    /** Bytes they take. */
+    int64_t glyph_bytes;
+    int64_t outline_bytes;
+} inkhit_shape_cache_info;
+
+/** Writes what `cache` holds into `*out`. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+inkhit_status inkhit_shape_cache_get_info(inkhit_shape_cache cache, inkhit_shape_cache_info *out);
+
+/** Drops every shape the cache holds (indexes and layouts that use them keep them).
+ *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+inkhit_status inkhit_shape_cache_clear(inkhit_shape_cache cache);
+
+/** Releases a cache handle; indexes and layouts that took shapes from it keep them. NULL: INKHIT_OK.
+ *  Threads: any, but not while another call uses the handle. Errors: INVALID_HANDLE (double release). */
+inkhit_status inkhit_shape_cache_release(inkhit_shape_cache cache);
+
+/* ================================================================================================ */
+/* Index builders                                                                                    */
+/* ================================================================================================ */
+
+/** A new builder whose placements must meet `tolerance` view px (0: the default, 0.01).
+ *  Owns: `*out` is a new handle the caller releases. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_ARGUMENT (negative, NaN or infinite tolerance), LIMIT. */
+inkhit_status inkhit_builder_create(double tolerance, inkhit_builder *out);
+
+/** One glyph of one font at one size and origin, seen through a transform. */
+typedef struct inkhit_glyph_placement {
+    inkhit_font font;
+    /** The glyph id in `font` (0 ..< glyph_count). */
+    uint32_t glyph;
+    /** px per em, layout px (finite, > 0). */
+    double size;
+    /** The glyph's origin on the baseline, layout px. */
+    inkhit_point origin;
+    /** Layout px -> view px (INKHIT_TRANSFORM_IDENTITY when they are the same). */
+    inkhit_transform transform;
+} inkhit_glyph_placement;
+
+/** Adds one glyph placement on top of the ones added before; its shape comes from `cache` (NULL: the
+ *  process-wide cache), flattened there once per font, glyph and size class. A glyph without ink (a
+ *  space) is added too and never hit. Writes the placement's number (how many were added before it) to
+ *  `*index_out` unless it is NULL. A failed call adds nothing.
+ *  Owns: nothing is kept from `placement` but the font (the builder keeps what it needs alive).
+ *  Threads: any (calls on one builder run one at a time).
+ *  Errors: NULL_ARGUMENT (builder, placement, placement->font); INVALID_HANDLE (builder, cache, font);
+ *  INVALID_ARGUMENT (NaN/infinite size, origin or transform; size <= 0); GLYPH (glyph id out of range,
+ *  broken outline, no outline); FONT (corrupt glyph data); SHAPE; PLACEMENT; LIMIT. */
+inkhit_status inkhit_builder_add_glyph(inkhit_builder builder, inkhit_shape_cache cache,
+                                       const inkhit_glyph_placement *placement, size_t *index_out);
+
+/** Adds `count` placements in order, as inkhit_builder_add_glyph would one by one, stopping at the first
+ *  that fails (the message names it: "placements[12]: ..."). Writes how many were added to `*added_out`
+ *  unless it is NULL (on success: count). Threads and errors: as inkhit_builder_add_glyph;
+ *  NULL_ARGUMENT also for placements == NULL with count > 0. */
+inkhit_status inkhit_builder_add_glyphs(inkhit_builder builder, inkhit_shape_cache cache,
+                                        const inkhit_glyph_placement *placements, size_t count, size_t *added_out);
+
+/** Adds an outline of the caller's own (from CoreText, Skia, a font parser...), given as path commands
+ *  in its own units (`verb_count` verbs, `point_count` points; see INKHIT_VERB_MOVE) and placed by
+ *  `transform` (outline units -> view px; NULL: the identity). Curves are flattened finely enough for the
+ *  builder's tolerance at the transform's largest scale; an outline without curves is exact.
+ *  With a cache, the shape is kept under `key` (with the fill rule and the tolerance class) and reused by
+ *  later calls with the same key: give one key the same commands every time (the first ones are kept).
+ *  With cache NULL, `key` is ignored and the shape is built for this call alone.
+ *  Writes the placement's number to `*index_out` unless it is NULL. A failed call adds nothing.
+ *  Owns: verbs and points are only read. Threads: any (calls on one builder run one at a time).
+ *  Errors: NULL_ARGUMENT (builder; verbs or points with a count > 0); INVALID_HANDLE; INVALID_ARGUMENT
+ *  (an unknown verb, points that do not match the verbs, a NaN or infinite point or transform entry, an
+ *  unknown fill rule); SHAPE; PLACEMENT (singular transform, coordinates out of range); LIMIT (more than
+ *  INKHIT_MAX_PATH_VERBS verbs). */
+inkhit_status inkhit_builder_add_outline(inkhit_builder builder, inkhit_shape_cache cache, uint64_t key,
+                                         const uint8_t *verbs, size_t verb_count,
+                                         const inkhit_point *points, size_t point_count,
+                                         int32_t fill_rule, const inkhit_transform *transform, size_t *index_out);
+
+/** How many placements the builder holds. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+inkhit_status inkhit_builder_count(inkhit_builder builder, size_t *count_out);
+
+/** Builds an immutable index of the placements added so far (the builder can go on collecting for
+ *  another). Owns: `*out` is a new handle the caller releases. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, LIMIT. */
+inkhit_status inkhit_builder_build(inkhit_builder builder, inkhit_index *out);
+
+/** Releases a builder handle (indexes built from it are not affected). NULL: INKHIT_OK.
+ *  Threads: any, but not while another call uses the handle. Errors: INVALID_HANDLE (double release). */
+inkhit_status inkhit_builder_release(inkhit_builder builder);
+
+/* ================================================================================================ */
+/* Index queries                                                                                     */
+/* ================================================================================================ */
+
+/** One answer of an index. */
+typedef struct inkhit_hit {
+    /** 1 when the point hit a placement, 0 on a miss. */
+    int32_t hit;
+    /** 1 when the point is on the placement's ink (nonzero winding), 0 when it is only within the radius. */
+    int32_t inside;
+    /** The placement's number, in the order placements were added; -1 on a miss. */
+    int64_t placement;
+    /** Signed distance from the point to the placement's outline, view px, negative on the ink; NaN on
+     *  a miss. */
+    double distance;
+} inkhit_hit;
+
+/** The answer at point (x, y), view px, within `radius` view px (>= 0; INFINITY finds the nearest
+ *  placement anywhere), by the hit rule (see "Coordinate spaces and units"). Allocates nothing.
+ *  Owns: `*out` is written. Threads: any, any number at once on one index.
+ *  Errors: NULL_ARGUMENT (index, out); INVALID_HANDLE; INVALID_ARGUMENT (radius negative or NaN; x or y
+ *  NaN or infinite). On INVALID_HANDLE and INVALID_ARGUMENT `*out` is written as a miss. */
+inkhit_status inkhit_index_hit(inkhit_index index, double x, double y, double radius, inkhit_hit *out);
+
+/** The answers for `count` points (view px) into `out[0 ..< count]`, each as inkhit_index_hit would
+ *  give it. Allocates nothing. A point with a NaN or infinite coordinate is answered as a miss and makes
+ *  the call return INVALID_ARGUMENT (naming the first such point) after answering every point.
+ *  Owns: `points` is only read; `out` is written. Threads: any, any number at once on one index.
+ *  Errors: NULL_ARGUMENT (index; points or out with count > 0); INVALID_HANDLE; INVALID_ARGUMENT
+ *  (radius negative or NaN: nothing is answered; non-finite points: see above). */
+inkhit_status inkhit_index_hits(inkhit_index index, const inkhit_point *points, size_t count, double radius,
+                                inkhit_hit *out);
+
+/** Whether (x, y), view px, is on the ink of any placement (containment only: faster than a hit).
+ *  Writes 1 or 0 to `*inside_out`. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE,
+ *  INVALID_ARGUMENT (non-finite point; `*inside_out` is then 0). */
+inkhit_status inkhit_index_contains(inkhit_index index, double x, double y, int32_t *inside_out);
+
+/** Facts about an index. */
+typedef struct inkhit_index_info {
+    /** Number of placements, with the ones without ink. */
+    int64_t placements;
+    /** Distinct shapes the placements use. */
+    int64_t unique_shapes;
+    /** Memory the index holds beyond the shared shapes, bytes. */
+    int64_t bytes_beyond_shapes;
+    /** The flattening tolerance every placement meets, view px. */
+    double tolerance;
+    /** Union of the placements' ink boxes, view px (empty when nothing has ink). */
+    inkhit_rect bounds;
+} inkhit_index_info;
+
+/** Writes the index's facts into `*out`. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+inkhit_status inkhit_index_get_info(inkhit_index index, inkhit_index_info *out);
+
+/** Releases an index handle. NULL: INKHIT_OK. Threads: any, but not while another call uses the handle.
+ *  Errors: INVALID_HANDLE (double release). */
+inkhit_status inkhit_index_release(inkhit_index index);
+
+/* ================================================================================================ */
+/* Text layout                                                                                       */
+/* ================================================================================================ */
+
+/** Offsets: links, attachments and caret offsets given to a layout are in the units of its text — bytes
+ *  for a layout made from UTF-8, UTF-16 code units for one made from UTF-16 — and must fall on character
+ *  (scalar) boundaries. Answers give both UTF-16 and UTF-8 offsets. */
+
+/** A link over text[start ..< end] (half-open, non-empty). Hits name it by its index in the array given. */
+typedef struct inkhit_text_link {
+    uint64_t start;
+    uint64_t end;
+} inkhit_text_link;
+
+/** An inline object (image, formula) standing on a U+FFFC placeholder at offset `at`: `width` wide,
+ *  `ascent` above and `descent` below the baseline, corners rounded by `corner_radius` (all layout px,
+ *  finite; width >= 0, ascent + descent >= 0, corner_radius >= 0). Hit as its box, on top of the text. */
+typedef struct inkhit_text_attachment {
+    uint64_t at;
+    double width;
+    double ascent;
+    double descent;
+    double corner_radius;
+} inkhit_text_attachment;
+
+enum {
+    /** Where each line sits within `width`. */
+    INKHIT_ALIGN_LEFT = 0,
+    INKHIT_ALIGN_CENTER = 1,
+    INKHIT_ALIGN_RIGHT = 2
+};
+
+enum {
+    /** A paragraph's base direction: from its first strong character (left to right when none). */
+    INKHIT_DIRECTION_AUTO = 0,
+    INKHIT_DIRECTION_LEFT_TO_RIGHT = 1,
+    INKHIT_DIRECTION_RIGHT_TO_LEFT = 2
+};
+
+/** How a layout is made. Fill it with inkhit_layout_options_init, then set what you need. */
+typedef struct inkhit_layout_options {
+    /** Fonts in fallback order (at least one): each character takes the first font that has it. */
+    const inkhit_font *fonts;
+    size_t font_count;
+    /** px per em, layout px (finite, > 0). Default 16. */
+    double size;
+    /** Wrap width, layout px (finite, > 0); 0: no wrapping, only newlines break lines. Default 0. */
+    double width;
+    /** Top-left of the text box, layout px. Default (0, 0). */
+    inkhit_point origin;
+    /** Layout px -> view px, the space of query points and radii (finite, invertible). Default identity. */
+    inkhit_transform transform;
+    /** Flattening tolerance, view px; 0: the default 0.01. */
+    double tolerance;
+    /** Links (NULL when link_count is 0). */
+    const inkhit_text_link *links;
+    size_t link_count;
+    /** Attachments (NULL when attachment_count is 0). */
+    const inkhit_text_attachment *attachments;
+    size_t attachment_count;
+    /** Where glyph shapes come from; NULL: the process-wide cache. */
+    inkhit_shape_cache cache;
+    /** Most lines; the last kept line ends in "..." when text was cut. 0: no limit. Default 0. */
+    uint32_t max_lines;
+    /** INKHIT_ALIGN_*. Default left. */
+    int32_t alignment;
+    /** INKHIT_DIRECTION_*. Default auto. */
+    int32_t direction;
+} inkhit_layout_options;
+
+/** Fills `*options` with the defaults (no fonts: set `fonts` and `font_count`). Threads: any.
+ *  Errors: NULL_ARGUMENT. */
+inkhit_status inkhit_layout_options_init(inkhit_layout_options *options);
+
+/** Lays out `length` bytes of UTF-8 text (NUL bytes are characters, not an end): HarfBuzz shaping with
+ *  font fallback, bidi, wrapping at `width`, truncation at `max_lines`, links and attachments (offsets in
+ *  bytes). Owns: `*out` is a new handle the caller releases; the text and the options' arrays are copied
+ *  during the call; the layout keeps its fonts and cache alive. Threads: any.
+ *  Errors: NULL_ARGUMENT (text with length > 0, options, out, a NULL font or array with a count > 0);
+ *  INVALID_HANDLE (a font, the cache); INVALID_TEXT (not UTF-8, an offset inside a character);
+ *  INVALID_ARGUMENT (no fonts, size, width, origin, transform or tolerance out of range, unknown
+ *  alignment or direction); LAYOUT (a link or attachment out of range or not on U+FFFC); GLYPH, FONT,
+ *  SHAPE, PLACEMENT (a glyph that cannot be placed: the message names it); LIMIT. */
+inkhit_status inkhit_layout_create_utf8(const char *text, size_t length, const inkhit_layout_options *options,
+                                        inkhit_layout *out);
+
+/** As inkhit_layout_create_utf8, for `length` UTF-16 code units (native byte order; offsets in code
+ *  units, NSRange-compatible). INVALID_TEXT for an unpaired surrogate. */
+inkhit_status inkhit_layout_create_utf16(const uint16_t *text, size_t length, const inkhit_layout_options *options,
+                                         inkhit_layout *out);
+
+/** Facts about a layout. */
+typedef struct inkhit_layout_info {
+    int64_t glyph_count;
+    int64_t line_count;
+    /** Length of the text, UTF-16 units and UTF-8 bytes. */
+    int64_t utf16_length;
+    int64_t utf8_length;
+    /** The UTF-16 range cut by max_lines; -1, -1 when nothing was cut. */
+    int64_t truncated_start;
+    int64_t truncated_end;
+    /** Union of the line boxes, layout px. */
+    inkhit_rect bounds;
+} inkhit_layout_info;
+
+/** Writes the layout's facts into `*out`. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+inkhit_status inkhit_layout_get_info(inkhit_layout layout, inkhit_layout_info *out);
+
+/** One positioned glyph of a layout (what a renderer draws). */
+typedef struct inkhit_layout_glyph {
+    /** Index into the layout's fonts (options.fonts). */
+    int64_t font;
+    /** The glyph id in that font. */
+    uint32_t glyph;
+    /** 1 in a right-to-left run, else 0. */
+    uint16_t right_to_left;
+    /** 1 for the "..." that ends a line cut by max_lines, else 0. */
+    uint16_t ellipsis;
+    /** Origin on the baseline, layout px; size in px per em; advance along the line, layout px. */
+    double x, y, size, advance;
+    /** The UTF-16 range of the glyph's cluster (for the ellipsis: the range it cut). */
+    int64_t utf16_start, utf16_end;
+    /** Index into the layout's lines. */
+    int64_t line;
+} inkhit_layout_glyph;
+
+/** Copies glyphs first ..< first + count (line by line, left to right) into `out`.
+ *  Threads: any. Errors: NULL_ARGUMENT (layout; out with count > 0), INVALID_HANDLE, INVALID_ARGUMENT
+ *  (the range goes past glyph_count). */
+inkhit_status inkhit_layout_glyphs(inkhit_layout layout, size_t first, size_t count, inkhit_layout_glyph *out);
+
+/** One line of a layout. */
+typedef struct inkhit_layout_line {
+    /** Line box (layout px): from the tallest ascent to the bottom of the line gap. */
+    inkhit_rect box;
+    /** The baseline's y, layout px. */
+    double baseline;
+    /** The line's UTF-16 range (trailing spaces and the newline included). */
+    int64_t utf16_start, utf16_end;
+    /** The inked and advancing content (no trailing spaces), layout px. */
+    inkhit_rect content_box;
+} inkhit_layout_line;
+
+/** Copies lines first ..< first + count (top to bottom) into `out`. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (the range goes past line_count). */
+inkhit_status inkhit_layout_lines(inkhit_layout layout, size_t first, size_t count, inkhit_layout_line *out);
+
+/** How inkhit_layout_hit decides. */
+enum {
+    /** By the ink (the default): holes and gaps miss. */
+    INKHIT_TEXT_HIT_INK = 0,
+    /** By the ink, and glyphs without ink (spaces, bitmap-only emoji) as their advance boxes. */
+    INKHIT_TEXT_HIT_INK_OR_EMPTY_GLYPH_BOXES = 1,
+    /** Per-character boxes (advance x line height): what box-based hit-testing does. */
+    INKHIT_TEXT_HIT_CHARACTER_BOXES = 2,
+    /** Line boxes. */
+    INKHIT_TEXT_HIT_LINE_BOXES = 3
+};
+
+/** How a text hit was decided. */
+enum {
+    /** On the glyph's ink, or inside an attachment's box. */
+    INKHIT_TEXT_HIT_KIND_INK = 0,
+    /** Within the radius of the ink (or of an attachment's box). */
+    INKHIT_TEXT_HIT_KIND_RADIUS = 1,
+    /** A box mode decided. */
+    INKHIT_TEXT_HIT_KIND_BOX = 2
+};
+
+/** What a point on laid-out text hit. On a miss: hit 0, the indexes and offsets -1, distance NaN. */
+typedef struct inkhit_text_hit {
+    /** 1 on a hit, 0 on a miss. */
+    int32_t hit;
+    /** INKHIT_TEXT_HIT_KIND_*. */
+    int32_t kind;
+    /** Index of the glyph hit (inkhit_layout_glyphs); -1 for an attachment or a line box. */
+    int64_t glyph;
+    /** Index into options.links of the link over the character (the last one given when links overlap);
+     *  -1 when none. */
+    int64_t link;
+    /** Index into options.attachments of the attachment hit; -1 when the hit is on text. */
+    int64_t attachment;
+    /** The character under the point (inside a ligature: the component under it; on the ellipsis: the
+     *  range it cut), as UTF-16 and as UTF-8 offsets, half-open. */
+    int64_t utf16_start, utf16_end;
+    int64_t utf8_start, utf8_end;
+    /** Index of the grapheme (user-perceived character) where the range starts. */
+    int64_t character;
+    /** Index of the line. */
+    int64_t line;
+    /** Signed distance to the hit outline (or box), view px, negative inside; 0 for box modes. */
+    double distance;
+} inkhit_text_hit;
+
+/** The character, link and attachment under (x, y), view px, within `radius` view px (>= 0), decided by
+ *  `mode` (INKHIT_TEXT_HIT_*): attachments first (their boxes), then the glyph by the hit rule. Allocates
+ *  nothing. Threads: any, any number at once. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT
+ *  (radius negative or NaN, non-finite point, unknown mode; `*out` is then a miss). */
+inkhit_status inkhit_layout_hit(inkhit_layout layout, double x, double y, double radius, int32_t mode,
+                                inkhit_text_hit *out);
+
+/** The link under (x, y), view px, within `radius`: the topmost link glyph (or attachment in a link)
+ *  whose ink holds the point, else the one whose outline is nearest within the radius. `out->link` names
+ *  it; the other fields say where on it the point is. Spaces have no ink: the space after a link never
+ *  hits it. Threads: any. Errors: as inkhit_layout_hit. */
+inkhit_status inkhit_layout_link_hit(inkhit_layout layout, double x, double y, double radius, inkhit_text_hit *out);
+
+enum {
+    /** Which side an offset at a line break sticks to: the start of the later line ... */
+    INKHIT_AFFINITY_DOWNSTREAM = 0,
+    /** ... or the end of the earlier one. */
+    INKHIT_AFFINITY_UPSTREAM = 1
+};
+
+/** Where a caret goes. */
+typedef struct inkhit_caret {
+    /** 1 when there is a caret position (the layout has lines), else 0. */
+    int32_t found;
+    /** INKHIT_AFFINITY_*. */
+    int32_t affinity;
+    /** The insertion offset, UTF-16 units and UTF-8 bytes (0 ... length). */
+    int64_t utf16;
+    int64_t utf8;
+    /** Index of the line. */
+    int64_t line;
+} inkhit_caret;
+
+/** Where a caret goes for (x, y), view px: the nearest line, then the nearest character edge on it (as
+ *  CTLineGetStringIndexForPosition). Not the character under the point: that is inkhit_layout_hit.
+ *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (non-finite point; `*out` then
+ *  has found 0). */
+inkhit_status inkhit_layout_caret(inkhit_layout layout, double x, double y, inkhit_caret *out);
+
+/** Where a caret is drawn: a vertical segment at `x` from `top` to `bottom`, layout px, and the same
+ *  segment in view px. */
+typedef struct inkhit_caret_rect {
+    int32_t found;
+    int32_t affinity;
+    int64_t line;
+    double x, top, bottom;
+    inkhit_point view_top;
+    inkhit_point view_bottom;
+} inkhit_caret_rect;
+
+/** The caret for `offset` (in the layout's text units, 0 ... length) with `affinity`
+ *  (INKHIT_AFFINITY_*; in mixed-direction text one offset can have two positions).
+ *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (offset past the end, unknown
+ *  affinity), INVALID_TEXT (an offset inside a character). */
+inkhit_status inkhit_layout_caret_rect(inkhit_layout layout, uint64_t offset, int32_t affinity,
+                                       inkhit_caret_rect *out);
+
+/** Releases a layout handle (scenes whose text nodes show it keep it). NULL: INKHIT_OK.
+ *  Threads: any, but not while another call uses the handle. Errors: INVALID_HANDLE (double release). */
+inkhit_status inkhit_layout_release(inkhit_layout layout);
+
+/* ================================================================================================ */
+/* Hit scenes                                                                                        */
+/* ================================================================================================ */
+
+/** A node's flags (bits of inkhit_node.flags; unknown bits are refused). */
+enum {
+    /** Hidden: the node and everything below it are never hit (UIKit's isHidden). */
+    INKHIT_NODE_HIDDEN = 1u << 0,
+    /** Not interactive: the node and everything below it are out (isUserInteractionEnabled = NO). */
+    INKHIT_NODE_NOT_INTERACTIVE = 1u << 1,
+    /** Children may overflow: they are hit outside the node's hit box too (the web's overflow). By default
+     *  children are reachable only inside their parent's hit box (UIKit, Flutter). */
+    INKHIT_NODE_NO_CLIP = 1u << 2
+};
+
+/** Which part of a node takes touches (React Native's pointerEvents). */
+enum {
+    /** The node and its children (the default). */
+    INKHIT_POINTER_AUTO = 0,
+    /** Neither the node nor anything below it. */
+    INKHIT_POINTER_NONE = 1,
+    /** Only its children (the node itself is never the answer; it still clips them). */
+    INKHIT_POINTER_BOX_NONE = 2,
+    /** Only the node (its children are never the answer). */
+    INKHIT_POINTER_BOX_ONLY = 3
+};
+
+/** A node's own region, in its local coordinates. */
+enum {
+    /** Its bounds (the default). */
+    INKHIT_SHAPE_BOX = 0,
+    /** Its bounds with corners rounded by corner_radius (clamped to half the shorter side). */
+    INKHIT_SHAPE_ROUND_RECT = 1,
+    /** The ellipse inscribed in its bounds. */
+    INKHIT_SHAPE_ELLIPSE = 2,
+    /** A path in local px (verbs, points, fill_rule). */
+    INKHIT_SHAPE_PATH = 3,
+    /** A layout whose view space is the node's local space, hit by its ink (or `holes`); answers carry
+     *  the character, link and attachment. */
+    INKHIT_SHAPE_TEXT = 4
+};
+
+/** What a text node does with the holes of its ink. */
+enum {
+    /** By the ink: the hole of an "o" and the gaps between letters miss (the default). */
+    INKHIT_HOLES_INK = 0,
+    /** Every contour filled: the hole of an "o" hits; gaps between letters miss. */
+    INKHIT_HOLES_FILLED_COUNTERS = 1,
+    /** The convex hull of each word's ink: holes and gaps inside a word hit; spaces between words miss. */
+    INKHIT_HOLES_WORD_HULL = 2
+};
+
+/** One node of a scene. Fill it with inkhit_node_init, then set what you need. Local px are the node's
+ *  own coordinates; `transform` maps them to its parent's (the root's parent space is view px). */
+typedef struct inkhit_node {
+    /** The node's id, unique in its scene, chosen by the caller (a counter, a view's address). */
+    uint64_t id;
+    /** Local px -> parent px (finite). Default identity. */
+    inkhit_transform transform;
+    /** The node's box, local px (finite; may be empty). Default empty. */
+    inkhit_rect bounds;
+    /** INKHIT_NODE_* bits. Default 0. */
+    uint32_t flags;
+    /** INKHIT_POINTER_*. Default auto. */
+    int32_t pointer_events;
+    /** Below 0.01 takes the node and everything below it out (UIKit's rule). Default 1. */
+    double alpha;
+    /** Insets of the hit box from the bounds, local px (UIEdgeInsets order); negative values enlarge it
+     *  (hit slop). Default 0. */
+    double slop_top, slop_left, slop_bottom, slop_right;
+    /** The least hit box size, local px (>= 0): a smaller box grows about its centre (the 44 x 44 rule).
+     *  Default 0 (no minimum). */
+    double min_width, min_height;
+    /** INKHIT_SHAPE_*. Default box. */
+    int32_t shape;
+    /** INKHIT_FILL_* for a path. */
+    int32_t fill_rule;
+    /** Corner radius of a round rect, local px (>= 0). */
+    double corner_radius;
+    /** A path's commands (as for inkhit_builder_add_outline), local px; copied by the call. */
+    const uint8_t *verbs;
+    size_t verb_count;
+    const inkhit_point *points;
+    size_t point_count;
+    /** A text node's layout (the scene keeps it alive). */
+    inkhit_layout text;
+    /** INKHIT_HOLES_* for a text node. */
+    int32_t holes;
+} inkhit_node;
+
+/** Fills `*node` with the defaults and the id `id`. Threads: any. Errors: NULL_ARGUMENT. */
+inkhit_status inkhit_node_init(inkhit_node *node, uint64_t id);
+
+/** A new scene holding only `root`. Nodes are checked when added; what only the whole tree can tell (a
+ *  transform singular once composed, a shape that cannot be built) is reported by inkhit_scene_snapshot.
+ *  Owns: `*out` is a new handle the caller releases; the node is copied (its path arrays too) and its
+ *  layout kept alive. Threads: any.
+ *  Errors: NULL_ARGUMENT (root, out; a NULL array with a count > 0; a text node without a layout);
+ *  INVALID_HANDLE (the layout); INVALID_ARGUMENT (a NaN or infinite number, negative sizes, an unknown
+ *  flag bit, pointer_events, shape, fill rule or holes value, path commands that do not add up);
+ *  LIMIT. */
+inkhit_status inkhit_scene_create(const inkhit_node *root, inkhit_scene *out);
+
+/** Adds `node` as the last (topmost) child of node `parent`. Later siblings lie on top of earlier ones,
+ *  children on top of their parent. Threads: any (calls on one scene run one at a time).
+ *  Errors: as inkhit_scene_create; SCENE (node->id already used, no node `parent`). */
+inkhit_status inkhit_scene_add(inkhit_scene scene, uint64_t parent, const inkhit_node *node);
+
+/** Replaces every setting of node `node->id` with `*node` (its place in the tree stays).
+ *  Threads: any. Errors: as inkhit_scene_create; SCENE (no such node). */
+inkhit_status inkhit_scene_update(inkhit_scene scene, const inkhit_node *node);
+
+/** Sets node `id`'s transform (local px -> parent px): the cheap edit for moving a node (its region is
+ *  reused; a snapshot after moving one node of 10,000 costs microseconds). Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (NaN or infinite entry), SCENE (no such node). */
+inkhit_status inkhit_scene_set_transform(inkhit_scene scene, uint64_t id, const inkhit_transform *transform);
+
+/** Removes node `id` and everything below it. Snapshots taken before keep them. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, SCENE (no such node; the root cannot be removed). */
+inkhit_status inkhit_scene_remove(inkhit_scene scene, uint64_t id);
+
+/** The ids from the root down to node `id`: writes the first min(capacity, depth + 1) of them to `ids`
+ *  and the full count to `*count_out` (call with capacity 0 to ask for the count). Threads: any.
+ *  Errors: NULL_ARGUMENT (scene, count_out; ids with capacity > 0), INVALID_HANDLE, SCENE (no such node). */
+inkhit_status inkhit_scene_path(inkhit_scene scene, uint64_t id, uint64_t *ids, size_t capacity, size_t *count_out);
+
+/** How many nodes the scene has. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+inkhit_status inkhit_scene_count(inkhit_scene scene, size_t *count_out);
+
+/** An immutable, indexed copy of the scene, flattened within `tolerance` view px (0: the default 0.01).
+ *  Rebuilds only what changed since the scene's last snapshot. Later edits never change it.
+ *  Owns: `*out` is a new handle the caller releases. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (tolerance; a node whose transform, bounds or
+ *  sizes are unusable: the message names it), SHAPE, PLACEMENT, GLYPH, FONT (a node that cannot be
+ *  indexed, named), LIMIT. The scene keeps its edits: fix the node and ask again. */
+inkhit_status inkhit_scene_snapshot(inkhit_scene scene, double tolerance, inkhit_snapshot *out);
+
+/** Releases a scene handle (its snapshots keep working). NULL: INKHIT_OK.
+ *  Threads: any, but not while another call uses the handle. Errors: INVALID_HANDLE (double release). */
+inkhit_status inkhit_scene_release(inkhit_scene scene);
+
+/** What a point hits in a scene. On a miss: hit 0, node 0, depth and glyph -1, distance NaN, text a miss. */
+typedef struct inkhit_scene_hit {
+    /** 1 on a hit, 0 on a miss. */
+    int32_t hit;
+    /** 1 when the point is inside the node's region, 0 when only within the radius. */
+    int32_t inside;
+    /** The id of the node hit. */
+    uint64_t node;
+    /** How many ancestors it has (0: the root); inkhit_scene_path gives them. */
+    int64_t depth;
+    /** The point in the node's local px. */
+    inkhit_point local;
+    /** Signed distance to the node's region, view px, negative inside. */
+    double distance;
+    /** For a text node: the index of the glyph hit, -1 for an attachment or the node's enlarged box. */
+    int64_t glyph;
+    /** For a text node hit on a glyph or an attachment: the character, link and attachment (offsets and
+     *  indexes of that node's layout); text.hit is 0 otherwise. */
+    inkhit_text_hit text;
+} inkhit_scene_hit;
+
+/** The node under (x, y), view px, within `radius` view px (>= 0), the UIKit way: hidden,
+ *  non-interactive and transparent subtrees out, children clipped to their parent's hit box, later
+ *  siblings on top; the topmost node whose region holds the point, else the one nearest within the
+ *  radius. Allocates nothing. Threads: any, any number at once.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (radius negative or NaN, non-finite point;
+ *  `*out` is then a miss). */
+inkhit_status inkhit_snapshot_hit(inkhit_snapshot snapshot, double x, double y, double radius, inkhit_scene_hit *out);
+
+/** The answers for `count` points (view px) into `out[0 ..< count]`, as inkhit_snapshot_hit gives them;
+ *  non-finite points as for inkhit_index_hits. Threads: any. Errors: as inkhit_index_hits. */
+inkhit_status inkhit_snapshot_hits(inkhit_snapshot snapshot, const inkhit_point *points, size_t count, double radius,
+                                   inkhit_scene_hit *out);
+
+/** Releases a snapshot handle. NULL: INKHIT_OK. Threads: any, but not while another call uses the handle.
+ *  Errors: INVALID_HANDLE (double release). */
+inkhit_status inkhit_snapshot_release(inkhit_snapshot snapshot);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INKHIT_H */

@@ -1,0 +1,124 @@
+// Not API: see include/inkhit_runtime.h.
+#include "inkhit_runtime.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(void *) == 8, "InkHit's handles need 64-bit pointers");
+
+#define IHR_HIDDEN __attribute__((visibility("hidden")))
+
+IHR_HIDDEN ihr_slot *ihr_chunks[IHR_MAX_CHUNKS];
+
+static pthread_mutex_t ihr_mutex = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t ihr_next_slot;       /* slots below it have been used at least once */
+static uint32_t *ihr_free;           /* released slots, reused last-in first-out */
+static size_t ihr_free_count, ihr_free_capacity;
+static size_t ihr_live;
+
+IHR_HIDDEN uintptr_t ihr_insert(void *object, uint32_t kind) {
+    if (object == NULL || kind == 0) return 0;
+    uintptr_t handle = 0;
+    pthread_mutex_lock(&ihr_mutex);
+    uint32_t slot;
+    int have = 0;
+    if (ihr_free_count > 0) {
+        slot = ihr_free[--ihr_free_count];
+        have = 1;
+    } else if (ihr_next_slot < IHR_MAX_CHUNKS * IHR_CHUNK_SIZE) {
+        slot = ihr_next_slot;
+        uint32_t chunk = slot >> IHR_CHUNK_BITS;
+        if (ihr_chunks[chunk] == NULL) {
+            ihr_slot *c = calloc(IHR_CHUNK_SIZE, sizeof(ihr_slot));
+            if (c != NULL) __atomic_store_n(&ihr_chunks[chunk], c, __ATOMIC_RELEASE);
+        }
+        if (ihr_chunks[chunk] != NULL) {
+            ihr_next_slot += 1;
+            have = 1;
+        }
+    }
+    if (have) {
+        ihr_slot *s = &ihr_chunks[slot >> IHR_CHUNK_BITS][slot & (IHR_CHUNK_SIZE - 1u)];
+        uint32_t generation = s->generation + 1u;          /* even (free) -> odd (live) */
+        __atomic_store_n(&s->object, object, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->kind, kind, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->generation, generation, __ATOMIC_RELEASE);
+        handle = (uintptr_t)(((uint64_t)generation << 32) | slot);
+        ihr_live += 1;
+    }
+    pthread_mutex_unlock(&ihr_mutex);
+    return handle;
+}
+
+IHR_HIDDEN void *ihr_remove(uintptr_t handle, uint32_t kind) {
+    pthread_mutex_lock(&ihr_mutex);
+    void *object = ihr_lookup(handle, kind);
+    if (object != NULL) {
+        uint32_t slot = (uint32_t)handle;
+        ihr_slot *s = &ihr_chunks[slot >> IHR_CHUNK_BITS][slot & (IHR_CHUNK_SIZE - 1u)];
+        __atomic_store_n(&s->generation, s->generation + 1u, __ATOMIC_RELEASE);   /* odd -> even */
+        __atomic_store_n(&s->object, NULL, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->kind, 0u, __ATOMIC_RELAXED);
+        if (ihr_free_count == ihr_free_capacity) {
+            size_t capacity = ihr_free_capacity ? ihr_free_capacity * 2 : 1024;
+            uint32_t *grown = realloc(ihr_free, capacity * sizeof(uint32_t));
+            if (grown != NULL) {
+                ihr_free = grown;
+                ihr_free_capacity = capacity;
+            }
+        }
+        /* Without room in the free list the slot stays unused (it costs 16 bytes), never wrong. */
+        if (ihr_free_count < ihr_free_capacity) ihr_free[ihr_free_count++] = slot;
+        ihr_live -= 1;
+    }
+    pthread_mutex_unlock(&ihr_mutex);
+    return object;
+}
+
+IHR_HIDDEN int32_t ihr_describe(uintptr_t handle, uint32_t kind, uint32_t *actual_kind) {
+    if (handle == 0) return IHR_NULL;
+    uint32_t slot = (uint32_t)handle;
+    uint32_t generation = (uint32_t)((uint64_t)handle >> 32);
+    int32_t result = IHR_UNKNOWN;
+    pthread_mutex_lock(&ihr_mutex);
+    if ((generation & 1u) != 0 && slot < ihr_next_slot && (slot >> IHR_CHUNK_BITS) < IHR_MAX_CHUNKS) {
+        ihr_slot *s = &ihr_chunks[slot >> IHR_CHUNK_BITS][slot & (IHR_CHUNK_SIZE - 1u)];
+        if (s->generation == generation) {
+            result = s->kind == kind ? IHR_LIVE : IHR_WRONG_KIND;
+            if (actual_kind != NULL) *actual_kind = s->kind;
+        } else if (generation < s->generation) {
+            result = IHR_RELEASED;
+        }
+    }
+    pthread_mutex_unlock(&ihr_mutex);
+    return result;
+}
+
+IHR_HIDDEN size_t ihr_live_count(void) {
+    pthread_mutex_lock(&ihr_mutex);
+    size_t n = ihr_live;
+    pthread_mutex_unlock(&ihr_mutex);
+    return n;
+}
+
+/* The message lives in static thread-local storage: nothing to free when a thread ends. */
+#define IHR_MESSAGE_CAPACITY 1024
+static _Thread_local char ihr_message[IHR_MESSAGE_CAPACITY];
+
+IHR_HIDDEN void ihr_set_error(const char *message, size_t length) {
+    if (message == NULL) length = 0;
+    if (length <= IHR_MESSAGE_CAPACITY - 1) {
+        if (length > 0) memcpy(ihr_message, message, length);
+        ihr_message[length] = 0;
+        return;
+    }
+    /* Keep what fits before "…" (3 bytes), cut before a continuation byte so no character is split. */
+    size_t keep = IHR_MESSAGE_CAPACITY - 1 - 3;
+    while (keep > 0 && ((unsigned char)message[keep] & 0xC0u) == 0x80u) keep -= 1;
+    memcpy(ihr_message, message, keep);
+    memcpy(ihr_message + keep, "\xE2\x80\xA6", 3);
+    ihr_message[keep + 3] = 0;
+}
+
+IHR_HIDDEN const char *ihr_error(void) { return ihr_message; }

@@ -1,0 +1,125 @@
+import CInkHit
+import InkFreeType
+import InkHit
+
+// Fonts and shape caches (inkhit.h, "Fonts" and "Shape caches"). Each function's contract is its comment in
+// the header; these are its implementations.
+
+/// `inkhit_font_from_path` (inkhit.h).
+@_cdecl("inkhit_font_from_path")
+public func inkhit_font_from_path(_ path: UnsafePointer<CChar>?, _ faceIndex: Int32,
+                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> inkhit_status {
+    call("inkhit_font_from_path") { () throws(CError) in
+        guard let path else { throw .null("path") }
+        guard let out else { throw .null("out") }
+        let p = try cString(path, "path")
+        let font: Font
+        do throws(FontError) { font = try Font(path: p, faceIndex: Int(faceIndex)) } catch { throw CError(error) }
+        try publish(FontBox(font), .font, to: out)
+    }
+}
+
+/// `inkhit_font_from_bytes` (inkhit.h).
+@_cdecl("inkhit_font_from_bytes")
+public func inkhit_font_from_bytes(_ bytes: UnsafePointer<UInt8>?, _ length: Int, _ faceIndex: Int32,
+                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> inkhit_status {
+    call("inkhit_font_from_bytes") { () throws(CError) in
+        guard let out else { throw .null("out") }
+        let n = try count(length, "length")
+        guard n <= Font.maximumFileSize else {
+            throw CError(INKHIT_ERROR_LIMIT, "length \(n) is more than the limit of \(Font.maximumFileSize) bytes")
+        }
+        let data = try buffer(bytes, n, "bytes", countName: "length")
+        let font: Font
+        do throws(FontError) { font = try Font(bytes: Array(data), faceIndex: Int(faceIndex)) } catch { throw CError(error) }
+        try publish(FontBox(font), .font, to: out)
+    }
+}
+
+/// `inkhit_font_get_info` (inkhit.h).
+@_cdecl("inkhit_font_get_info")
+public func inkhit_font_get_info(_ font: OpaquePointer?, _ out: UnsafeMutablePointer<inkhit_font_info>?) -> inkhit_status {
+    call("inkhit_font_get_info") { () throws(CError) in
+        guard let out else { throw .null("out") }
+        let f = try resolve(font, .font, "font", as: FontBox.self).font
+        out.pointee = inkhit_font_info(glyph_count: Int64(f.glyphCount), units_per_em: Int64(f.unitsPerEm),
+                                       face_index: Int64(f.faceIndex), face_count: Int64(f.faceCount),
+                                       ascender: Int64(f.ascender), descender: Int64(f.descender), height: Int64(f.height))
+    }
+}
+
+/// `inkhit_font_glyph` (inkhit.h).
+@_cdecl("inkhit_font_glyph")
+public func inkhit_font_glyph(_ font: OpaquePointer?, _ codepoint: UInt32, _ glyphOut: UnsafeMutablePointer<UInt32>?) -> inkhit_status {
+    call("inkhit_font_glyph") { () throws(CError) in
+        guard let glyphOut else { throw .null("glyph_out") }
+        let f = try resolve(font, .font, "font", as: FontBox.self).font
+        guard let scalar = Unicode.Scalar(codepoint) else {
+            throw .argument("codepoint 0x\(String(codepoint, radix: 16, uppercase: true)) is not a Unicode scalar value "
+                            + "(above 0x10FFFF or a surrogate)")
+        }
+        glyphOut.pointee = f.glyph(for: scalar)?.rawValue ?? 0
+    }
+}
+
+/// `inkhit_font_advance` (inkhit.h).
+@_cdecl("inkhit_font_advance")
+public func inkhit_font_advance(_ font: OpaquePointer?, _ glyph: UInt32, _ advanceOut: UnsafeMutablePointer<Double>?) -> inkhit_status {
+    call("inkhit_font_advance") { () throws(CError) in
+        guard let advanceOut else { throw .null("advance_out") }
+        let f = try resolve(font, .font, "font", as: FontBox.self).font
+        do throws(FontError) { advanceOut.pointee = try f.advance(of: GlyphID(glyph)) } catch { throw CError(error) }
+    }
+}
+
+/// `inkhit_font_release` (inkhit.h).
+@_cdecl("inkhit_font_release")
+public func inkhit_font_release(_ font: OpaquePointer?) -> inkhit_status {
+    releaseHandle(font, .font, function: "inkhit_font_release")
+}
+
+// MARK: Shape caches
+
+/// `inkhit_shape_cache_create` (inkhit.h).
+@_cdecl("inkhit_shape_cache_create")
+public func inkhit_shape_cache_create(_ maxBytes: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> inkhit_status {
+    call("inkhit_shape_cache_create") { () throws(CError) in
+        guard let out else { throw .null("out") }
+        // size_t values beyond Int.max (SIZE_MAX among them) mean no bound.
+        try publish(ShapeCacheBox(maxBytes: maxBytes < 0 ? Int.max : maxBytes), .shapeCache, to: out)
+    }
+}
+
+/// `inkhit_shape_cache_get_info` (inkhit.h).
+@_cdecl("inkhit_shape_cache_get_info")
+public func inkhit_shape_cache_get_info(_ cache: OpaquePointer?,
+                                        _ out: UnsafeMutablePointer<inkhit_shape_cache_info>?) -> inkhit_status {
+    call("inkhit_shape_cache_get_info") { () throws(CError) in
+        guard let out else { throw .null("out") }
+        let c = try resolve(cache, .shapeCache, "cache", as: ShapeCacheBox.self)
+        out.pointee = inkhit_shape_cache_info(glyph_shapes: Int64(c.glyphs.count), outline_shapes: Int64(c.outlines.count),
+                                              glyph_bytes: Int64(c.glyphs.byteCount), outline_bytes: Int64(c.outlines.byteCount))
+    }
+}
+
+/// `inkhit_shape_cache_clear` (inkhit.h).
+@_cdecl("inkhit_shape_cache_clear")
+public func inkhit_shape_cache_clear(_ cache: OpaquePointer?) -> inkhit_status {
+    call("inkhit_shape_cache_clear") { () throws(CError) in
+        let c = try resolve(cache, .shapeCache, "cache", as: ShapeCacheBox.self)
+        c.glyphs.removeAll()
+        c.outlines.removeAll()
+    }
+}
+
+/// `inkhit_shape_cache_release` (inkhit.h).
+@_cdecl("inkhit_shape_cache_release")
+public func inkhit_shape_cache_release(_ cache: OpaquePointer?) -> inkhit_status {
+    releaseHandle(cache, .shapeCache, function: "inkhit_shape_cache_release")
+}
+
+/// The cache a call was given: the box's, or nil for NULL (the caller picks the process-wide default).
+func optionalCache(_ cache: OpaquePointer?, _ name: String = "cache") throws(CError) -> ShapeCacheBox? {
+    guard cache != nil else { return nil }
+    return try resolve(cache, .shapeCache, name, as: ShapeCacheBox.self)
+}

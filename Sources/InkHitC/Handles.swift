@@ -1,0 +1,144 @@
+import CInkHit
+import CInkHitRuntime
+@_spi(InkInternals) import InkHit
+import InkFreeType
+import InkScene
+import InkText
+
+// The objects behind the handles of inkhit.h, and the one place handles are made, looked up and released.
+// A handle is a registry token (CInkHitRuntime), never an address: the registry holds one retain of its
+// object from `register` to `release`, and a lookup of a live handle gives the object without retaining it
+// (the caller's handle keeps it alive for the call: the header forbids releasing a handle during a call
+// that uses it).
+
+/// What a handle names; the raw values are the registry's kinds.
+enum HandleKind: UInt32 {
+    case font = 1, shapeCache, builder, index, layout, scene, snapshot
+
+    /// The name with its article ("an index").
+    var article: String { (self == .index ? "an " : "a ") + name }
+
+    /// The type's name in messages ("font").
+    var name: String {
+        switch self {
+        case .font: return "font"
+        case .shapeCache: return "shape cache"
+        case .builder: return "builder"
+        case .index: return "index"
+        case .layout: return "layout"
+        case .scene: return "scene"
+        case .snapshot: return "snapshot"
+        }
+    }
+}
+
+final class FontBox {
+    let font: Font
+    init(_ font: Font) { self.font = font }
+}
+
+/// Font glyph shapes and custom outlines (keyed by the caller's 64-bit keys), each with the same budget.
+final class ShapeCacheBox {
+    let glyphs: FontShapeCache
+    let outlines: ShapeCache<UInt64>
+    init(maxBytes: Int) {
+        glyphs = FontShapeCache(maxBytes: maxBytes)
+        outlines = ShapeCache<UInt64>(maxBytes: maxBytes)
+    }
+}
+
+/// A builder behind a lock: calls on one builder from several threads run one at a time.
+final class BuilderBox {
+    let lock = Lock()
+    var builder: HitIndex.Builder
+    init(_ builder: HitIndex.Builder) { self.builder = builder }
+}
+
+final class IndexBox {
+    let index: HitIndex
+    init(_ index: HitIndex) { self.index = index }
+}
+
+final class LayoutBox {
+    let layout: TextLayout
+    /// True when made from UTF-8: offsets the caller gives are bytes, else UTF-16 units.
+    let isUTF8: Bool
+    let utf16Length: Int
+    let utf8Length: Int
+    init(_ layout: TextLayout, isUTF8: Bool, utf16Length: Int, utf8Length: Int) {
+        self.layout = layout; self.isUTF8 = isUTF8; self.utf16Length = utf16Length; self.utf8Length = utf8Length
+    }
+}
+
+/// A scene behind a lock.
+final class SceneBox {
+    let lock = Lock()
+    var scene: Scene
+    init(_ scene: Scene) { self.scene = scene }
+}
+
+final class SnapshotBox {
+    let snapshot: SceneSnapshot
+    init(_ snapshot: SceneSnapshot) { self.snapshot = snapshot }
+}
+
+/// The handle's bits.
+@inline(__always) func bits(_ handle: OpaquePointer?) -> UInt { UInt(bitPattern: handle) }
+
+/// Registers `object` as a new live handle of `kind` and writes it to `out`.
+///
+/// - Throws: `.limit` when every registry slot is taken (nothing is kept then).
+func publish(_ object: AnyObject, _ kind: HandleKind, to out: UnsafeMutablePointer<OpaquePointer?>) throws(CError) {
+    let retained = Unmanaged.passRetained(object)
+    let handle = ihr_insert(retained.toOpaque(), kind.rawValue)
+    guard handle != 0 else {
+        retained.release()
+        throw CError(INKHIT_ERROR_LIMIT, "more than \(Int(IHR_MAX_CHUNKS) * Int(IHR_CHUNK_SIZE)) live handles")
+    }
+    out.pointee = OpaquePointer(bitPattern: handle)
+}
+
+/// The object of a live handle of `kind`, unretained (valid for the call), or nil.
+@inline(__always)
+func lookup<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type: T.Type) -> Unmanaged<T>? {
+    guard let p = ihr_lookup(bits(handle), kind.rawValue) else { return nil }
+    return Unmanaged<T>.fromOpaque(p)
+}
+
+/// The object of a live handle of `kind`; `argument` names it in the message.
+///
+/// - Throws: `.nullArgument` for NULL, `.invalidHandle` for anything else that is not a live handle of `kind`.
+func resolve<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, _ argument: String,
+                           as type: T.Type) throws(CError) -> T {
+    guard let object = lookup(handle, kind, as: type) else { throw handleError(handle, kind, argument) }
+    return object.takeUnretainedValue()
+}
+
+/// Why `handle` is not a live handle of `kind`, as an error naming `argument`.
+func handleError(_ handle: OpaquePointer?, _ kind: HandleKind, _ argument: String) -> CError {
+    var actual: UInt32 = 0
+    switch Int(ihr_describe(bits(handle), kind.rawValue, &actual)) {
+    case IHR_NULL:
+        return CError(INKHIT_ERROR_NULL_ARGUMENT, "\(argument) is NULL")
+    case IHR_RELEASED:
+        return CError(INKHIT_ERROR_INVALID_HANDLE, "\(argument) is \(kind.article) handle that was already released")
+    case IHR_WRONG_KIND:
+        let other = HandleKind(rawValue: actual)?.article ?? "another kind of"
+        return CError(INKHIT_ERROR_INVALID_HANDLE, "\(argument) is \(other) handle, not \(kind.article) handle")
+    case IHR_LIVE:
+        // Released and handed out again between the lookup and this description: a call racing a release.
+        return CError(INKHIT_ERROR_INVALID_HANDLE, "\(argument) was released while the call was looking it up")
+    default:
+        return CError(INKHIT_ERROR_INVALID_HANDLE, "\(argument) is not a handle InkHit handed out")
+    }
+}
+
+/// Releases a handle of `kind` (NULL: nothing, OK): drops the registry's retain of its object.
+func releaseHandle(_ handle: OpaquePointer?, _ kind: HandleKind, function: StaticString) -> inkhit_status {
+    guard handle != nil else { return inkhit_status(INKHIT_OK) }
+    guard let object = ihr_remove(bits(handle), kind.rawValue) else {
+        return handleError(handle, kind, kind == .shapeCache ? "cache" : kind.name).report(function)
+    }
+    Unmanaged<AnyObject>.fromOpaque(object).release()
+    return inkhit_status(INKHIT_OK)
+}

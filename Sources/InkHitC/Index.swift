@@ -1,0 +1,268 @@
+import CInkHit
+import CInkHitRuntime
+@_spi(InkInternals) import InkHit
+import InkFreeType
+import InkGeometry
+
+// Index builders and index queries (inkhit.h, "Index builders" and "Index queries").
+
+/// `inkhit_builder_create` (inkhit.h).
+@_cdecl("inkhit_builder_create")
+public func inkhit_builder_create(_ tol: Double, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> inkhit_status {
+    call("inkhit_builder_create") { () throws(CError) in
+        guard let out else { throw .null("out") }
+        let t = try tolerance(tol)
+        let builder: HitIndex.Builder
+        do throws(HitIndexError) { builder = try HitIndex.Builder(tolerance: t) } catch { throw CError(error) }
+        try publish(BuilderBox(builder), .builder, to: out)
+    }
+}
+
+/// A C placement as a `GlyphPlacement`, every number checked finite first (`name` prefixes messages).
+func glyphPlacement(_ p: inkhit_glyph_placement, _ name: String) throws(CError) -> GlyphPlacement {
+    guard p.font != nil else { throw .null("\(name)font") }
+    let font = try resolve(p.font, .font, "\(name)font", as: FontBox.self).font
+    let size = try finite(p.size, "\(name)size")
+    guard size > 0 else { throw .argument("\(name)size must be > 0 (got \(show(size)))") }
+    let origin = try point(p.origin, "\(name)origin")
+    let t = try transform(p.transform, "\(name)transform")
+    let sv = t.singularValues
+    guard sv.max > 0, sv.min > sv.max * 1e-12 else {
+        throw CError(INKHIT_ERROR_PLACEMENT, "\(name)transform \(describe(p.transform)) is singular (it collapses the glyph to "
+                     + "a line or a point; a struct of zeros is not the identity: start from INKHIT_TRANSFORM_IDENTITY)")
+    }
+    return GlyphPlacement(font: font, glyph: GlyphID(p.glyph), size: size, origin: origin, transform: t)
+}
+
+/// Adds one checked placement under the builder's lock.
+private func add(_ placement: GlyphPlacement, to box: BuilderBox, cache: FontShapeCache,
+                 _ prefix: String) throws(CError) -> Int {
+    try box.lock.withLock { () throws(CError) -> Int in
+        do throws(FontError) { return try box.builder.add(placement, cache: cache) } catch { throw CError(error, prefix) }
+    }
+}
+
+/// `inkhit_builder_add_glyph` (inkhit.h).
+@_cdecl("inkhit_builder_add_glyph")
+public func inkhit_builder_add_glyph(_ builder: OpaquePointer?, _ cache: OpaquePointer?,
+                                     _ placement: UnsafePointer<inkhit_glyph_placement>?,
+                                     _ indexOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    call("inkhit_builder_add_glyph") { () throws(CError) in
+        let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
+        let fonts = try optionalCache(cache)?.glyphs ?? .shared
+        guard let placement else { throw .null("placement") }
+        let gp = try glyphPlacement(placement.pointee, "placement->")
+        let k = try add(gp, to: box, cache: fonts, "")
+        indexOut?.pointee = k
+    }
+}
+
+/// `inkhit_builder_add_glyphs` (inkhit.h).
+@_cdecl("inkhit_builder_add_glyphs")
+public func inkhit_builder_add_glyphs(_ builder: OpaquePointer?, _ cache: OpaquePointer?,
+                                      _ placements: UnsafePointer<inkhit_glyph_placement>?, _ n: Int,
+                                      _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    addedOut?.pointee = 0
+    return call("inkhit_builder_add_glyphs") { () throws(CError) in
+        let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
+        let fonts = try optionalCache(cache)?.glyphs ?? .shared
+        let list = try buffer(placements, n, "placements", countName: "count")
+        // One lock for the whole batch: another thread's placements never land in the middle of it.
+        try box.lock.withLock { () throws(CError) in
+            for (i, p) in list.enumerated() {
+                let prefix = "placements[\(i)]."
+                let gp = try glyphPlacement(p, prefix)
+                do throws(FontError) { try box.builder.add(gp, cache: fonts) } catch { throw CError(error, "placements[\(i)]: ") }
+                addedOut?.pointee = i + 1
+            }
+        }
+    }
+}
+
+/// `inkhit_builder_add_outline` (inkhit.h).
+@_cdecl("inkhit_builder_add_outline")
+public func inkhit_builder_add_outline(_ builder: OpaquePointer?, _ cache: OpaquePointer?, _ key: UInt64,
+                                       _ verbs: UnsafePointer<UInt8>?, _ verbCount: Int,
+                                       _ points: UnsafePointer<inkhit_point>?, _ pointCount: Int,
+                                       _ fill: Int32, _ transformIn: UnsafePointer<inkhit_transform>?,
+                                       _ indexOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    call("inkhit_builder_add_outline") { () throws(CError) in
+        let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
+        let outlines = try optionalCache(cache)?.outlines
+        let commands = try PathCommands(verbs: verbs, verbCount: verbCount, points: points, pointCount: pointCount)
+        let rule = try fillRule(fill, "fill_rule")
+        let t = try transformIn.map { (p) throws(CError) in try transform(p.pointee, "transform") } ?? .identity
+        let k = try box.lock.withLock { () throws(CError) -> Int in
+            // The checks the index would make, first: a singular transform has no largest scale to flatten for.
+            let placement = box.builder.count
+            let sv = t.singularValues
+            guard sv.max > 0, sv.min > sv.max * 1e-12 else { throw CError(HitIndexError.singularTransform(placement: placement)) }
+            let tolerance = box.builder.tolerance
+            let shape: GlyphShape
+            do throws(ShapeError) {
+                if let outlines {
+                    shape = try outlines.shape(for: key, viewTolerance: tolerance, maxScale: sv.max, fillRule: rule) { sink in
+                        commands.replay(into: &sink)
+                    }
+                } else {
+                    shape = try GlyphShape(viewTolerance: tolerance, maxScale: sv.max, fillRule: rule) { sink in
+                        commands.replay(into: &sink)
+                    }
+                }
+            } catch {
+                throw CError(error)
+            }
+            do throws(HitIndexError) { return try box.builder.add(shape, transform: t, singularValues: sv) } catch { throw CError(error) }
+        }
+        indexOut?.pointee = k
+    }
+}
+
+/// `inkhit_builder_count` (inkhit.h).
+@_cdecl("inkhit_builder_count")
+public func inkhit_builder_count(_ builder: OpaquePointer?, _ countOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    call("inkhit_builder_count") { () throws(CError) in
+        guard let countOut else { throw .null("count_out") }
+        let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
+        countOut.pointee = box.lock.withLock { box.builder.count }
+    }
+}
+
+/// `inkhit_builder_build` (inkhit.h).
+@_cdecl("inkhit_builder_build")
+public func inkhit_builder_build(_ builder: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> inkhit_status {
+    call("inkhit_builder_build") { () throws(CError) in
+        guard let out else { throw .null("out") }
+        let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
+        let index = box.lock.withLock { box.builder.build() }
+        try publish(IndexBox(index), .index, to: out)
+    }
+}
+
+/// `inkhit_builder_release` (inkhit.h).
+@_cdecl("inkhit_builder_release")
+public func inkhit_builder_release(_ builder: OpaquePointer?) -> inkhit_status {
+    releaseHandle(builder, .builder, function: "inkhit_builder_release")
+}
+
+// MARK: Queries
+
+let missHit = inkhit_hit(hit: 0, inside: 0, placement: -1, distance: .nan)
+
+@inline(__always) func cHit(_ h: Hit?) -> inkhit_hit {
+    guard let h else { return missHit }
+    return inkhit_hit(hit: 1, inside: h.isInside ? 1 : 0, placement: Int64(h.placement), distance: h.distance)
+}
+
+/// `inkhit_index_hit` (inkhit.h). The hot path: one registry lookup (no lock, no retain), three comparisons,
+/// the Swift query, the answer stored; every failure goes to `indexHitFailed`, out of line, so this function
+/// saves no registers for messages it does not build.
+@_cdecl("inkhit_index_hit")
+public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
+                             _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
+    guard let out, let box = lookup(index, .index, as: IndexBox.self), radiusIsValid(radius), x.isFinite, y.isFinite else {
+        return indexHitFailed(index, x, y, radius, out)
+    }
+    out.pointee = cHit(box._withUnsafeGuaranteedRef { $0.index.hit(at: Point(x, y), radius: radius) })
+    return inkhit_status(INKHIT_OK)
+}
+
+/// Why `inkhit_index_hit` refused its arguments: writes a miss (when `out` is there) and reports.
+@inline(never)
+func indexHitFailed(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
+                    _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
+    let function: StaticString = "inkhit_index_hit"
+    guard let out else { return CError.null("out").report(function) }
+    out.pointee = missHit
+    guard lookup(index, .index, as: IndexBox.self) != nil else { return handleError(index, .index, "index").report(function) }
+    return (radiusIsValid(radius) ? pointError(x, y) : radiusError(radius)).report(function)
+}
+
+/// Whether `Point` and `inkhit_point` have one layout (two Doubles, x first), and `RawHit` (InkHit) and
+/// `inkhit_hit` another, so a batch reads the caller's points and writes its answers in place.
+let batchLayoutsMatch = MemoryLayout<Point>.size == MemoryLayout<inkhit_point>.size
+    && MemoryLayout<Point>.stride == MemoryLayout<inkhit_point>.stride
+    && MemoryLayout<Point>.offset(of: \Point.y) == MemoryLayout<inkhit_point>.offset(of: \inkhit_point.y)
+    && MemoryLayout<RawHit>.size == MemoryLayout<inkhit_hit>.size
+    && MemoryLayout<RawHit>.stride == MemoryLayout<inkhit_hit>.stride
+    && MemoryLayout<RawHit>.offset(of: \RawHit.inside) == MemoryLayout<inkhit_hit>.offset(of: \inkhit_hit.inside)
+    && MemoryLayout<RawHit>.offset(of: \RawHit.placement) == MemoryLayout<inkhit_hit>.offset(of: \inkhit_hit.placement)
+    && MemoryLayout<RawHit>.offset(of: \RawHit.distance) == MemoryLayout<inkhit_hit>.offset(of: \inkhit_hit.distance)
+
+/// `inkhit_index_hits` (inkhit.h): the Swift batch loop (`unsafeRawHits`, the loop of `unsafeHits`) reading
+/// the caller's points and writing its answers in place. Allocates nothing.
+@_cdecl("inkhit_index_hits")
+public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<inkhit_point>?, _ n: Int, _ radius: Double,
+                              _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
+    let function: StaticString = "inkhit_index_hits"
+    guard let box = lookup(index, .index, as: IndexBox.self) else { return handleError(index, .index, "index").report(function) }
+    guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
+    let answers: UnsafeMutableBufferPointer<inkhit_hit>, queries: UnsafeBufferPointer<inkhit_point>
+    do {
+        queries = try buffer(points, n, "points", countName: "count")
+        answers = try mutableBuffer(out, n, "out", countName: "count")
+    } catch {
+        return error.report(function)
+    }
+    guard let p = queries.baseAddress, let o = answers.baseAddress else { return inkhit_status(INKHIT_OK) }
+    var result = (firstNonFinite: -1, nonFinite: 0)
+    box._withUnsafeGuaranteedRef { b in
+        if batchLayoutsMatch {
+            p.withMemoryRebound(to: Point.self, capacity: n) { points in
+                UnsafeMutableRawPointer(o).withMemoryRebound(to: RawHit.self, capacity: n) { answers in
+                    result = b.index.unsafeRawHits(for: points, count: n, radius: radius, into: answers)
+                }
+            }
+        } else {
+            for i in 0..<n {
+                let q = p[i], h = b.index.hit(at: Point(q.x, q.y), radius: radius)
+                o[i] = cHit(h)
+                if h == nil && !(q.x.isFinite && q.y.isFinite) {
+                    if result.firstNonFinite < 0 { result.firstNonFinite = i }
+                    result.nonFinite += 1
+                }
+            }
+        }
+    }
+    if result.firstNonFinite >= 0 {
+        let q = p[result.firstNonFinite], bad = result.nonFinite
+        return CError.argument("points[\(result.firstNonFinite)] (\(show(q.x)), \(show(q.y))) is not finite (\(bad) such point"
+                               + "\(bad == 1 ? "" : "s"), answered as misses; the other points were answered)").report(function)
+    }
+    return inkhit_status(INKHIT_OK)
+}
+
+/// `inkhit_index_contains` (inkhit.h).
+@_cdecl("inkhit_index_contains")
+public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Double,
+                                  _ insideOut: UnsafeMutablePointer<Int32>?) -> inkhit_status {
+    guard let insideOut else { return CError.null("inside_out").report("inkhit_index_contains") }
+    insideOut.pointee = 0
+    guard let box = lookup(index, .index, as: IndexBox.self) else {
+        return handleError(index, .index, "index").report("inkhit_index_contains")
+    }
+    guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_contains") }
+    insideOut.pointee = box._withUnsafeGuaranteedRef { $0.index.contains(Point(x, y)) } ? 1 : 0
+    return inkhit_status(INKHIT_OK)
+}
+
+/// `inkhit_index_get_info` (inkhit.h).
+@_cdecl("inkhit_index_get_info")
+public func inkhit_index_get_info(_ index: OpaquePointer?, _ out: UnsafeMutablePointer<inkhit_index_info>?) -> inkhit_status {
+    call("inkhit_index_get_info") { () throws(CError) in
+        guard let out else { throw .null("out") }
+        let i = try resolve(index, .index, "index", as: IndexBox.self).index
+        out.pointee = inkhit_index_info(placements: Int64(i.count), unique_shapes: Int64(i.uniqueShapeCount),
+                                        bytes_beyond_shapes: Int64(i.bytesBeyondShapes), tolerance: i.tolerance,
+                                        bounds: cRect(i.bounds))
+    }
+}
+
+/// `inkhit_index_release` (inkhit.h).
+@_cdecl("inkhit_index_release")
+public func inkhit_index_release(_ index: OpaquePointer?) -> inkhit_status {
+    releaseHandle(index, .index, function: "inkhit_index_release")
+}
+
+func cRect(_ r: Rect) -> inkhit_rect { inkhit_rect(min_x: r.minX, min_y: r.minY, max_x: r.maxX, max_y: r.maxY) }
+func cPoint(_ p: Point) -> inkhit_point { inkhit_point(x: p.x, y: p.y) }

@@ -1,0 +1,255 @@
+import CInkHit
+import InkGeometry
+@_spi(InkInternals) import InkHit
+import InkScene
+import InkText
+
+// Hit scenes (inkhit.h, "Hit scenes"). A C node id (a 64-bit number) is the Swift node's id in decimal, so
+// messages name nodes by the caller's numbers and answers parse back without a table.
+
+/// `inkhit_node_init` (inkhit.h).
+@_cdecl("inkhit_node_init")
+public func inkhit_node_init(_ node: UnsafeMutablePointer<inkhit_node>?, _ id: UInt64) -> inkhit_status {
+    call("inkhit_node_init") { () throws(CError) in
+        guard let node else { throw .null("node") }
+        node.pointee = inkhit_node(
+            id: id, transform: inkhit_transform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0),
+            bounds: inkhit_rect(min_x: 0, min_y: 0, max_x: 0, max_y: 0), flags: 0,
+            pointer_events: Int32(INKHIT_POINTER_AUTO), alpha: 1, slop_top: 0, slop_left: 0, slop_bottom: 0, slop_right: 0,
+            min_width: 0, min_height: 0, shape: Int32(INKHIT_SHAPE_BOX), fill_rule: Int32(INKHIT_FILL_NONZERO),
+            corner_radius: 0, verbs: nil, verb_count: 0, points: nil, point_count: 0, text: nil,
+            holes: Int32(INKHIT_HOLES_INK))
+    }
+}
+
+/// A C node as a Swift `Node`, every field checked (`name` names it in messages).
+func sceneNode(_ p: UnsafePointer<inkhit_node>?, _ name: String) throws(CError) -> Node {
+    guard let p else { throw .null(name) }
+    let n = p.pointee
+    let field = "\(name)->"
+    let t = try transform(n.transform, field + "transform")
+    let bounds = try rect(n.bounds, field + "bounds")
+    let known = UInt32(INKHIT_NODE_HIDDEN | INKHIT_NODE_NOT_INTERACTIVE | INKHIT_NODE_NO_CLIP)
+    guard n.flags & ~known == 0 else {
+        throw .argument("\(field)flags 0x\(String(n.flags, radix: 16)) has bits that are not INKHIT_NODE_ flags")
+    }
+    guard !n.alpha.isNaN else { throw .argument("\(field)alpha is NaN") }
+    let pointerEvents: PointerEvents
+    switch Int(n.pointer_events) {
+    case INKHIT_POINTER_AUTO: pointerEvents = .auto
+    case INKHIT_POINTER_NONE: pointerEvents = .none
+    case INKHIT_POINTER_BOX_NONE: pointerEvents = .boxNone
+    case INKHIT_POINTER_BOX_ONLY: pointerEvents = .boxOnly
+    default: throw .argument("\(field)pointer_events \(n.pointer_events) is not an INKHIT_POINTER_ value")
+    }
+    let slop = EdgeInsets(top: try finite(n.slop_top, field + "slop_top"), left: try finite(n.slop_left, field + "slop_left"),
+                          bottom: try finite(n.slop_bottom, field + "slop_bottom"),
+                          right: try finite(n.slop_right, field + "slop_right"))
+    let minWidth = try finite(n.min_width, field + "min_width"), minHeight = try finite(n.min_height, field + "min_height")
+    guard minWidth >= 0, minHeight >= 0 else {
+        throw .argument("\(field)min_width and min_height must be >= 0 (got \(show(minWidth)), \(show(minHeight)))")
+    }
+    let shape: NodeShape
+    switch Int(n.shape) {
+    case INKHIT_SHAPE_BOX:
+        shape = .box
+    case INKHIT_SHAPE_ROUND_RECT:
+        let r = try finite(n.corner_radius, field + "corner_radius")
+        guard r >= 0 else { throw .argument("\(field)corner_radius must be >= 0 (got \(show(r)))") }
+        shape = .roundRect(radius: r)
+    case INKHIT_SHAPE_ELLIPSE:
+        shape = .ellipse
+    case INKHIT_SHAPE_PATH:
+        let commands = try PathCommands(verbs: n.verbs, verbCount: n.verb_count, points: n.points,
+                                        pointCount: n.point_count, prefix: field)
+        shape = .path(commands.elements, fillRule: try fillRule(n.fill_rule, field + "fill_rule"))
+    case INKHIT_SHAPE_TEXT:
+        guard n.text != nil else { throw .null("\(field)text (a text node needs a layout)") }
+        let layout = try resolve(n.text, .layout, field + "text", as: LayoutBox.self).layout
+        let holes: HolePolicy
+        switch Int(n.holes) {
+        case INKHIT_HOLES_INK: holes = .ink
+        case INKHIT_HOLES_FILLED_COUNTERS: holes = .filledCounters
+        case INKHIT_HOLES_WORD_HULL: holes = .wordHull
+        default: throw .argument("\(field)holes \(n.holes) is not an INKHIT_HOLES_ value")
+        }
+        shape = .text(layout, holes: holes)
+    default:
+        throw .argument("\(field)shape \(n.shape) is not an INKHIT_SHAPE_ value")
+    }
+    return Node(id: String(n.id), bounds: bounds, transform: t, shape: shape,
+                isHidden: n.flags & UInt32(INKHIT_NODE_HIDDEN) != 0,
+                isInteractive: n.flags & UInt32(INKHIT_NODE_NOT_INTERACTIVE) == 0, alpha: n.alpha,
+                clipsChildren: n.flags & UInt32(INKHIT_NODE_NO_CLIP) == 0, pointerEvents: pointerEvents, slop: slop,
+                minSize: (minWidth, minHeight))
+}
+
+/// `inkhit_scene_create` (inkhit.h).
+@_cdecl("inkhit_scene_create")
+public func inkhit_scene_create(_ root: UnsafePointer<inkhit_node>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> inkhit_status {
+    call("inkhit_scene_create") { () throws(CError) in
+        guard let out else { throw .null("out") }
+        try publish(SceneBox(Scene(root: try sceneNode(root, "root"))), .scene, to: out)
+    }
+}
+
+/// Runs `body` on the scene of a live handle, under its lock, mapping its errors.
+private func withScene<R>(_ handle: OpaquePointer?,
+                          _ body: (inout Scene) throws(SceneError) -> R) throws(CError) -> R {
+    let box = try resolve(handle, .scene, "scene", as: SceneBox.self)
+    return try box.lock.withLock { () throws(CError) -> R in
+        do throws(SceneError) { return try body(&box.scene) } catch { throw CError(error) }
+    }
+}
+
+/// `inkhit_scene_add` (inkhit.h).
+@_cdecl("inkhit_scene_add")
+public func inkhit_scene_add(_ scene: OpaquePointer?, _ parent: UInt64, _ node: UnsafePointer<inkhit_node>?) -> inkhit_status {
+    call("inkhit_scene_add") { () throws(CError) in
+        _ = try resolve(scene, .scene, "scene", as: SceneBox.self)
+        let n = try sceneNode(node, "node")
+        try withScene(scene) { (s) throws(SceneError) in try s.add(n, to: String(parent)) }
+    }
+}
+
+/// `inkhit_scene_update` (inkhit.h).
+@_cdecl("inkhit_scene_update")
+public func inkhit_scene_update(_ scene: OpaquePointer?, _ node: UnsafePointer<inkhit_node>?) -> inkhit_status {
+    call("inkhit_scene_update") { () throws(CError) in
+        _ = try resolve(scene, .scene, "scene", as: SceneBox.self)
+        let n = try sceneNode(node, "node")
+        try withScene(scene) { (s) throws(SceneError) in try s.update(n.id) { $0 = n } }
+    }
+}
+
+/// `inkhit_scene_set_transform` (inkhit.h).
+@_cdecl("inkhit_scene_set_transform")
+public func inkhit_scene_set_transform(_ scene: OpaquePointer?, _ id: UInt64,
+                                       _ transformIn: UnsafePointer<inkhit_transform>?) -> inkhit_status {
+    call("inkhit_scene_set_transform") { () throws(CError) in
+        _ = try resolve(scene, .scene, "scene", as: SceneBox.self)
+        guard let transformIn else { throw .null("transform") }
+        let t = try transform(transformIn.pointee, "transform")
+        try withScene(scene) { (s) throws(SceneError) in try s.update(String(id)) { $0.transform = t } }
+    }
+}
+
+/// `inkhit_scene_remove` (inkhit.h).
+@_cdecl("inkhit_scene_remove")
+public func inkhit_scene_remove(_ scene: OpaquePointer?, _ id: UInt64) -> inkhit_status {
+    call("inkhit_scene_remove") { () throws(CError) in
+        try withScene(scene) { (s) throws(SceneError) in try s.remove(String(id)) }
+    }
+}
+
+/// `inkhit_scene_path` (inkhit.h).
+@_cdecl("inkhit_scene_path")
+public func inkhit_scene_path(_ scene: OpaquePointer?, _ id: UInt64, _ ids: UnsafeMutablePointer<UInt64>?, _ capacity: Int,
+                              _ countOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    call("inkhit_scene_path") { () throws(CError) in
+        guard let countOut else { throw .null("count_out") }
+        let dest = try mutableBuffer(ids, capacity, "ids", countName: "capacity")
+        let path = try withScene(scene) { (s) throws(SceneError) -> [String] in
+            guard let p = s.path(to: String(id)) else { throw .unknownNode(String(id)) }
+            return p
+        }
+        for (k, s) in path.prefix(dest.count).enumerated() { dest[k] = UInt64(s) ?? 0 }
+        countOut.pointee = path.count
+    }
+}
+
+/// `inkhit_scene_count` (inkhit.h).
+@_cdecl("inkhit_scene_count")
+public func inkhit_scene_count(_ scene: OpaquePointer?, _ countOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    call("inkhit_scene_count") { () throws(CError) in
+        guard let countOut else { throw .null("count_out") }
+        countOut.pointee = try withScene(scene) { (s) throws(SceneError) -> Int in s.count }
+    }
+}
+
+/// `inkhit_scene_snapshot` (inkhit.h).
+@_cdecl("inkhit_scene_snapshot")
+public func inkhit_scene_snapshot(_ scene: OpaquePointer?, _ tol: Double, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> inkhit_status {
+    call("inkhit_scene_snapshot") { () throws(CError) in
+        guard let out else { throw .null("out") }
+        _ = try resolve(scene, .scene, "scene", as: SceneBox.self)
+        let t = try tolerance(tol)
+        let snapshot = try withScene(scene) { (s) throws(SceneError) -> SceneSnapshot in try s.snapshot(tolerance: t) }
+        try publish(SnapshotBox(snapshot), .snapshot, to: out)
+    }
+}
+
+/// `inkhit_scene_release` (inkhit.h).
+@_cdecl("inkhit_scene_release")
+public func inkhit_scene_release(_ scene: OpaquePointer?) -> inkhit_status {
+    releaseHandle(scene, .scene, function: "inkhit_scene_release")
+}
+
+// MARK: Snapshots
+
+let missSceneHit = inkhit_scene_hit(hit: 0, inside: 0, node: 0, depth: -1, local: inkhit_point(x: .nan, y: .nan),
+                                    distance: .nan, glyph: -1, text: missTextHit)
+
+func cSceneHit(_ h: SceneHit?) -> inkhit_scene_hit {
+    guard let h else { return missSceneHit }
+    return inkhit_scene_hit(hit: 1, inside: h.isInside ? 1 : 0, node: UInt64(h.node) ?? 0, depth: Int64(h.depth),
+                            local: cPoint(h.local), distance: h.distance, glyph: Int64(h.glyph ?? -1), text: cTextHit(h.text))
+}
+
+/// `inkhit_snapshot_hit` (inkhit.h).
+@_cdecl("inkhit_snapshot_hit")
+public func inkhit_snapshot_hit(_ snapshot: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
+                                _ out: UnsafeMutablePointer<inkhit_scene_hit>?) -> inkhit_status {
+    let function: StaticString = "inkhit_snapshot_hit"
+    guard let out else { return CError.null("out").report(function) }
+    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self) else {
+        out.pointee = missSceneHit
+        return handleError(snapshot, .snapshot, "snapshot").report(function)
+    }
+    guard radiusIsValid(radius), x.isFinite, y.isFinite else {
+        out.pointee = missSceneHit
+        return (radiusIsValid(radius) ? pointError(x, y) : radiusError(radius)).report(function)
+    }
+    out.pointee = cSceneHit(box._withUnsafeGuaranteedRef { $0.snapshot.hit(at: Point(x, y), radius: radius) })
+    return inkhit_status(INKHIT_OK)
+}
+
+/// `inkhit_snapshot_hits` (inkhit.h).
+@_cdecl("inkhit_snapshot_hits")
+public func inkhit_snapshot_hits(_ snapshot: OpaquePointer?, _ points: UnsafePointer<inkhit_point>?, _ n: Int,
+                                 _ radius: Double, _ out: UnsafeMutablePointer<inkhit_scene_hit>?) -> inkhit_status {
+    let function: StaticString = "inkhit_snapshot_hits"
+    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self) else {
+        return handleError(snapshot, .snapshot, "snapshot").report(function)
+    }
+    guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
+    let answers: UnsafeMutableBufferPointer<inkhit_scene_hit>, queries: UnsafeBufferPointer<inkhit_point>
+    do {
+        queries = try buffer(points, n, "points", countName: "count")
+        answers = try mutableBuffer(out, n, "out", countName: "count")
+    } catch {
+        return error.report(function)
+    }
+    var firstBad = -1, bad = 0
+    box._withUnsafeGuaranteedRef { b in
+        for (i, q) in queries.enumerated() {
+            answers[i] = cSceneHit(b.snapshot.hit(at: Point(q.x, q.y), radius: radius))
+            if !(q.x.isFinite && q.y.isFinite) {
+                if firstBad < 0 { firstBad = i }
+                bad += 1
+            }
+        }
+    }
+    if firstBad >= 0 {
+        let q = queries[firstBad]
+        return CError.argument("points[\(firstBad)] (\(show(q.x)), \(show(q.y))) is not finite (\(bad) such point"
+                               + "\(bad == 1 ? "" : "s"), answered as misses; the other points were answered)").report(function)
+    }
+    return inkhit_status(INKHIT_OK)
+}
+
+/// `inkhit_snapshot_release` (inkhit.h).
+@_cdecl("inkhit_snapshot_release")
+public func inkhit_snapshot_release(_ snapshot: OpaquePointer?) -> inkhit_status {
+    releaseHandle(snapshot, .snapshot, function: "inkhit_snapshot_release")
+}

@@ -1,0 +1,133 @@
+import CInkHit
+import Foundation
+import InkHitC
+import Testing
+
+/// Compiles only when `c` (a function as inkhit.h declares it, imported by Clang) and `swift` (its `@_cdecl`
+/// implementation in InkHitC) have the same type: every parameter and the result, in order.
+func same<F>(_ c: F, _ swift: F) {}
+
+/// The header is the contract: every function it declares is implemented with exactly its signature, and
+/// the C test program (examples/c/inkhit_test.c) calls every one of them.
+struct HeaderAgreementTests {
+    /// Checked by the compiler: an implementation whose parameter or result type differs from the header's
+    /// (`Int32` for `size_t`, `Int` for `int64_t`, a missing argument) fails to build this file. The five
+    /// functions written in C (version, status names, the last error, the handle count) are checked by the C
+    /// compiler instead: Sources/CInkHit/inkhit.c includes the header.
+    @Test func everySwiftImplementationHasTheHeadersSignature() {
+        same(CInkHit.inkhit_font_from_path, InkHitC.inkhit_font_from_path)
+        same(CInkHit.inkhit_font_from_bytes, InkHitC.inkhit_font_from_bytes)
+        same(CInkHit.inkhit_font_get_info, InkHitC.inkhit_font_get_info)
+        same(CInkHit.inkhit_font_glyph, InkHitC.inkhit_font_glyph)
+        same(CInkHit.inkhit_font_advance, InkHitC.inkhit_font_advance)
+        same(CInkHit.inkhit_font_release, InkHitC.inkhit_font_release)
+        same(CInkHit.inkhit_shape_cache_create, InkHitC.inkhit_shape_cache_create)
+        same(CInkHit.inkhit_shape_cache_get_info, InkHitC.inkhit_shape_cache_get_info)
+        same(CInkHit.inkhit_shape_cache_clear, InkHitC.inkhit_shape_cache_clear)
+        same(CInkHit.inkhit_shape_cache_release, InkHitC.inkhit_shape_cache_release)
+        same(CInkHit.inkhit_builder_create, InkHitC.inkhit_builder_create)
+        same(CInkHit.inkhit_builder_add_glyph, InkHitC.inkhit_builder_add_glyph)
+        same(CInkHit.inkhit_builder_add_glyphs, InkHitC.inkhit_builder_add_glyphs)
+        same(CInkHit.inkhit_builder_add_outline, InkHitC.inkhit_builder_add_outline)
+        same(CInkHit.inkhit_builder_count, InkHitC.inkhit_builder_count)
+        same(CInkHit.inkhit_builder_build, InkHitC.inkhit_builder_build)
+        same(CInkHit.inkhit_builder_release, InkHitC.inkhit_builder_release)
+        same(CInkHit.inkhit_index_hit, InkHitC.inkhit_index_hit)
+        same(CInkHit.inkhit_index_hits, InkHitC.inkhit_index_hits)
+        same(CInkHit.inkhit_index_contains, InkHitC.inkhit_index_contains)
+        same(CInkHit.inkhit_index_get_info, InkHitC.inkhit_index_get_info)
+        same(CInkHit.inkhit_index_release, InkHitC.inkhit_index_release)
+        same(CInkHit.inkhit_layout_options_init, InkHitC.inkhit_layout_options_init)
+        same(CInkHit.inkhit_layout_create_utf8, InkHitC.inkhit_layout_create_utf8)
+        same(CInkHit.inkhit_layout_create_utf16, InkHitC.inkhit_layout_create_utf16)
+        same(CInkHit.inkhit_layout_get_info, InkHitC.inkhit_layout_get_info)
+        same(CInkHit.inkhit_layout_glyphs, InkHitC.inkhit_layout_glyphs)
+        same(CInkHit.inkhit_layout_lines, InkHitC.inkhit_layout_lines)
+        same(CInkHit.inkhit_layout_hit, InkHitC.inkhit_layout_hit)
+        same(CInkHit.inkhit_layout_link_hit, InkHitC.inkhit_layout_link_hit)
+        same(CInkHit.inkhit_layout_caret, InkHitC.inkhit_layout_caret)
+        same(CInkHit.inkhit_layout_caret_rect, InkHitC.inkhit_layout_caret_rect)
+        same(CInkHit.inkhit_layout_release, InkHitC.inkhit_layout_release)
+        same(CInkHit.inkhit_node_init, InkHitC.inkhit_node_init)
+        same(CInkHit.inkhit_scene_create, InkHitC.inkhit_scene_create)
+        same(CInkHit.inkhit_scene_add, InkHitC.inkhit_scene_add)
+        same(CInkHit.inkhit_scene_update, InkHitC.inkhit_scene_update)
+        same(CInkHit.inkhit_scene_set_transform, InkHitC.inkhit_scene_set_transform)
+        same(CInkHit.inkhit_scene_remove, InkHitC.inkhit_scene_remove)
+        same(CInkHit.inkhit_scene_path, InkHitC.inkhit_scene_path)
+        same(CInkHit.inkhit_scene_count, InkHitC.inkhit_scene_count)
+        same(CInkHit.inkhit_scene_snapshot, InkHitC.inkhit_scene_snapshot)
+        same(CInkHit.inkhit_scene_release, InkHitC.inkhit_scene_release)
+        same(CInkHit.inkhit_snapshot_hit, InkHitC.inkhit_snapshot_hit)
+        same(CInkHit.inkhit_snapshot_hits, InkHitC.inkhit_snapshot_hits)
+        same(CInkHit.inkhit_snapshot_release, InkHitC.inkhit_snapshot_release)
+    }
+
+    /// The list above is complete: it names every function of the header that the C file does not define.
+    @Test func theSignatureListNamesEveryFunction() throws {
+        let declared = try Header.functions()
+        let inC = Set(["inkhit_version", "inkhit_version_string", "inkhit_last_error", "inkhit_status_name",
+                       "inkhit_handle_count"])
+        let source = try String(contentsOfFile: Header.repository + "/Tests/InkHitCTests/HeaderAgreementTests.swift",
+                                encoding: .utf8)
+        #expect(declared.count >= 51)
+        for name in declared where !inC.contains(name) {
+            #expect(source.contains("same(CInkHit.\(name), InkHitC.\(name))"), "\(name) has no signature check")
+        }
+        let cSource = try String(contentsOfFile: Header.repository + "/Sources/CInkHit/inkhit.c", encoding: .utf8)
+        for name in inC {
+            #expect(declared.contains(name))
+            #expect(cSource.contains("\(name)("), "\(name) is not defined in inkhit.c")
+        }
+    }
+
+    /// "The C program exercises every function": each is called in examples/c/inkhit_test.c.
+    @Test func theCTestProgramCallsEveryFunction() throws {
+        let program = try String(contentsOfFile: Header.repository + "/examples/c/inkhit_test.c", encoding: .utf8)
+        for name in try Header.functions() {
+            #expect(program.contains(name + "("), "examples/c/inkhit_test.c never calls \(name)")
+        }
+    }
+
+    /// The status codes the Swift side returns are the header's, and each has its name.
+    @Test func statusNames() {
+        let codes: [(Int, String)] = [
+            (INKHIT_OK, "INKHIT_OK"), (INKHIT_ERROR_NULL_ARGUMENT, "INKHIT_ERROR_NULL_ARGUMENT"),
+            (INKHIT_ERROR_INVALID_HANDLE, "INKHIT_ERROR_INVALID_HANDLE"),
+            (INKHIT_ERROR_INVALID_ARGUMENT, "INKHIT_ERROR_INVALID_ARGUMENT"),
+            (INKHIT_ERROR_INVALID_TEXT, "INKHIT_ERROR_INVALID_TEXT"), (INKHIT_ERROR_FILE, "INKHIT_ERROR_FILE"),
+            (INKHIT_ERROR_FONT, "INKHIT_ERROR_FONT"), (INKHIT_ERROR_GLYPH, "INKHIT_ERROR_GLYPH"),
+            (INKHIT_ERROR_SHAPE, "INKHIT_ERROR_SHAPE"), (INKHIT_ERROR_PLACEMENT, "INKHIT_ERROR_PLACEMENT"),
+            (INKHIT_ERROR_LAYOUT, "INKHIT_ERROR_LAYOUT"), (INKHIT_ERROR_SCENE, "INKHIT_ERROR_SCENE"),
+            (INKHIT_ERROR_LIMIT, "INKHIT_ERROR_LIMIT"),
+        ]
+        for (i, (code, name)) in codes.enumerated() {
+            #expect(code == i)
+            #expect(String(cString: inkhit_status_name(inkhit_status(code))) == name)
+        }
+        #expect(String(cString: inkhit_status_name(inkhit_status(codes.count))) == "INKHIT_UNKNOWN_STATUS")
+        #expect(inkhit_version() == UInt32(INKHIT_VERSION_MAJOR * 10000 + INKHIT_VERSION_MINOR * 100 + INKHIT_VERSION_PATCH))
+    }
+}
+
+/// The repository's inkhit.h, read as text.
+enum Header {
+    static let repository: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)                     // Tests/InkHitCTests/<file>
+        return parts.joined(separator: "/")
+    }()
+
+    /// The functions the header declares: lines starting with a return type, then `inkhit_…(`.
+    static func functions() throws -> [String] {
+        let text = try String(contentsOfFile: repository + "/Sources/CInkHit/include/inkhit.h", encoding: .utf8)
+        var names: [String] = []
+        for line in text.split(separator: "\n") where line.first.map({ $0.isLetter }) == true {
+            guard let open = line.firstIndex(of: "("), !line.hasPrefix("typedef"), !line.hasPrefix("#") else { continue }
+            let head = line[..<open]
+            guard let start = head.range(of: "inkhit_", options: .backwards) else { continue }
+            names.append(String(head[start.lowerBound...]))
+        }
+        return names
+    }
+}

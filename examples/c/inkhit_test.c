@@ -1,0 +1,933 @@
+/*
+ * inkhit_test.c — every function of inkhit.h called from C, as a C user calls them: compiled against the
+ * installed header and library (scripts/c-abi-test.sh: `cc inkhit_test.c $(pkg-config --cflags --libs
+ * inkhit)`), and once more under AddressSanitizer with LeakSanitizer on.
+ *
+ * Answers are checked against what is known without the library: analytic shapes (a square frame with a
+ * hole, exact distances), font facts (DejaVu Sans has 2048 units per em; an "l" is a vertical stem centred
+ * in its advance), the README's scene example, and the rules of the header (statuses, messages, misses).
+ * Hostile calls — NULL handles and pointers, released and foreign handles, double releases, invalid UTF-8
+ * and UTF-16, NaN points and radii, glyph ids out of range, a file that is not a font, path commands that do
+ * not add up — must each give the documented status and a message that starts with the function's name.
+ *
+ * Prints one line per failure and a summary; exits 1 on any failure.
+ */
+#define _POSIX_C_SOURCE 200809L   /* fdopen, mkstemp */
+#include <inkhit.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+
+static int checks, failures;
+
+static void check(int ok, const char *what, int line) {
+    checks++;
+    if (!ok) {
+        failures++;
+        fprintf(stderr, "FAIL line %d: %s\n", line, what);
+    }
+}
+#define CHECK(cond) check((cond) ? 1 : 0, #cond, __LINE__)
+
+/* `call` returned `want`; on an error, the thread's message starts with the function's name (the text of
+ * `expr` up to its "(") and contains `needle` (when not NULL). */
+static void expect(inkhit_status got, inkhit_status want, const char *needle, const char *expr, int line) {
+    checks++;
+    char function[96];
+    size_t n = strcspn(expr, "(");
+    if (n >= sizeof function) n = sizeof function - 1;
+    memcpy(function, expr, n);
+    function[n] = 0;
+    const char *message = inkhit_last_error();
+    int ok = got == want;
+    if (ok && want != INKHIT_OK) {
+        ok = strncmp(message, function, n) == 0 && message[n] == ':';
+        if (ok && needle != NULL) ok = strstr(message, needle) != NULL;
+    }
+    if (!ok) {
+        failures++;
+        fprintf(stderr, "FAIL line %d: %s\n  got %s (%s), want %s%s%s\n", line, expr, inkhit_status_name(got), message,
+                inkhit_status_name(want), needle ? " with a message containing " : "", needle ? needle : "");
+    }
+}
+#define EXPECT(call, want, needle) expect((call), (want), (needle), #call, __LINE__)
+#define OK(call) expect((call), INKHIT_OK, NULL, #call, __LINE__)
+
+static int near(double a, double b, double tolerance) { return fabs(a - b) <= tolerance; }
+
+/* Handles in the order they were made, for the final releases (each exactly once). */
+static inkhit_font sans;
+
+/* ============================================================================================== */
+
+static void test_version_and_errors(void) {
+    CHECK(inkhit_version() == INKHIT_VERSION);
+    CHECK(inkhit_version() / 10000 == INKHIT_VERSION_MAJOR);
+    char expected[32];
+    snprintf(expected, sizeof expected, "%d.%d.%d", INKHIT_VERSION_MAJOR, INKHIT_VERSION_MINOR, INKHIT_VERSION_PATCH);
+    CHECK(strcmp(inkhit_version_string(), expected) == 0);
+    CHECK(strcmp(inkhit_last_error(), "") == 0);
+    CHECK(inkhit_handle_count() == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_OK), "INKHIT_OK") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_NULL_ARGUMENT), "INKHIT_ERROR_NULL_ARGUMENT") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_INVALID_HANDLE), "INKHIT_ERROR_INVALID_HANDLE") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_INVALID_ARGUMENT), "INKHIT_ERROR_INVALID_ARGUMENT") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_INVALID_TEXT), "INKHIT_ERROR_INVALID_TEXT") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_FILE), "INKHIT_ERROR_FILE") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_FONT), "INKHIT_ERROR_FONT") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_GLYPH), "INKHIT_ERROR_GLYPH") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_SHAPE), "INKHIT_ERROR_SHAPE") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_PLACEMENT), "INKHIT_ERROR_PLACEMENT") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_LAYOUT), "INKHIT_ERROR_LAYOUT") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_SCENE), "INKHIT_ERROR_SCENE") == 0);
+    CHECK(strcmp(inkhit_status_name(INKHIT_ERROR_LIMIT), "INKHIT_ERROR_LIMIT") == 0);
+    CHECK(strcmp(inkhit_status_name(99), "INKHIT_UNKNOWN_STATUS") == 0);
+    CHECK(strcmp(inkhit_status_name(-1), "INKHIT_UNKNOWN_STATUS") == 0);
+}
+
+/* A message longer than INKHIT_MAX_ERROR_LENGTH is cut at a character boundary and ends in "…". */
+static void test_long_message(void) {
+    char path[3000];
+    strcpy(path, "/nonexistent/");
+    size_t n = strlen(path);
+    while (n + 2 < sizeof path - 1) { memcpy(path + n, "\xc3\xa9", 2); n += 2; }  /* "é" repeated */
+    path[n] = 0;
+    inkhit_font f = NULL;
+    EXPECT(inkhit_font_from_path(path, 0, &f), INKHIT_ERROR_FILE, "not found");
+    const char *m = inkhit_last_error();
+    size_t len = strlen(m);
+    CHECK(len <= INKHIT_MAX_ERROR_LENGTH);
+    CHECK(len >= 3 && strcmp(m + len - 3, "\xe2\x80\xa6") == 0);
+    /* No "é" is split: the bytes before "…" end on a complete character. */
+    CHECK(len >= 4 && ((unsigned char)m[len - 4] == 0xa9 || (unsigned char)m[len - 4] < 0x80));
+    CHECK(f == NULL);
+}
+
+/* ============================================================================================== */
+
+static unsigned char *read_file(const char *path, size_t *length) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *bytes = malloc((size_t)n);
+    if (bytes && fread(bytes, 1, (size_t)n, f) != (size_t)n) { free(bytes); bytes = NULL; }
+    fclose(f);
+    *length = (size_t)n;
+    return bytes;
+}
+
+static void test_fonts(void) {
+    OK(inkhit_font_from_path(SANS, 0, &sans));
+    inkhit_font_info info;
+    OK(inkhit_font_get_info(sans, &info));
+    CHECK(info.units_per_em == 2048);
+    CHECK(info.face_index == 0 && info.face_count == 1);
+    CHECK(info.glyph_count > 3000);
+    CHECK(info.ascender > 0 && info.descender < 0 && info.height >= info.ascender - info.descender);
+
+    /* The same file from memory: the same face. */
+    size_t length = 0;
+    unsigned char *bytes = read_file(SANS, &length);
+    CHECK(bytes != NULL);
+    inkhit_font copy = NULL;
+    OK(inkhit_font_from_bytes(bytes, length, 0, &copy));
+    free(bytes);                                    /* the font copied them */
+    inkhit_font_info info2;
+    OK(inkhit_font_get_info(copy, &info2));
+    CHECK(info2.glyph_count == info.glyph_count && info2.units_per_em == 2048);
+
+    uint32_t o = 0, o2 = 0, none = 1;
+    OK(inkhit_font_glyph(sans, 'o', &o));
+    OK(inkhit_font_glyph(copy, 'o', &o2));
+    CHECK(o != 0 && o == o2);
+    OK(inkhit_font_glyph(sans, 0x10FFFD, &none));   /* a private-use scalar DejaVu lacks */
+    CHECK(none == 0);
+    double advance = 0;
+    OK(inkhit_font_advance(sans, o, &advance));
+    CHECK(advance > 500 && advance < 2048);         /* an "o" is narrower than an em */
+    OK(inkhit_font_release(copy));
+
+    /* Hostile calls. */
+    inkhit_font f = NULL;
+    EXPECT(inkhit_font_from_path(NULL, 0, &f), INKHIT_ERROR_NULL_ARGUMENT, "path is NULL");
+    EXPECT(inkhit_font_from_path(SANS, 0, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out is NULL");
+    EXPECT(inkhit_font_from_path("/nonexistent/font.ttf", 0, &f), INKHIT_ERROR_FILE, "not found");
+    EXPECT(inkhit_font_from_path("/usr/share/fonts", 0, &f), INKHIT_ERROR_FILE, "not a regular file");
+    EXPECT(inkhit_font_from_path("/usr/share/fonts/\xff\xfe.ttf", 0, &f), INKHIT_ERROR_INVALID_TEXT, "UTF-8");
+    EXPECT(inkhit_font_from_path(SANS, 1, &f), INKHIT_ERROR_FONT, "face index 1 is out of range");
+    EXPECT(inkhit_font_from_path(SANS, -1, &f), INKHIT_ERROR_FONT, "face index -1");
+    char not_font[] = "/tmp/inkhit-test-not-a-font-XXXXXX";
+    FILE *tmp = fdopen(mkstemp(not_font), "w");
+    fputs("This is a text file, not a font. It is long enough for FreeType to probe every format it knows.\n", tmp);
+    fclose(tmp);
+    EXPECT(inkhit_font_from_path(not_font, 0, &f), INKHIT_ERROR_FONT, "not a font");
+    remove(not_font);
+    const uint8_t junk[64] = {1, 2, 3, 4, 5};
+    EXPECT(inkhit_font_from_bytes(junk, sizeof junk, 0, &f), INKHIT_ERROR_FONT, "not a font");
+    EXPECT(inkhit_font_from_bytes(junk, 0, 0, &f), INKHIT_ERROR_FONT, "empty");
+    EXPECT(inkhit_font_from_bytes(NULL, 100, 0, &f), INKHIT_ERROR_NULL_ARGUMENT, "bytes");
+    EXPECT(inkhit_font_from_bytes(junk, (size_t)1 << 31, 0, &f), INKHIT_ERROR_LIMIT, "limit");
+    EXPECT(inkhit_font_from_bytes(junk, SIZE_MAX, 0, &f), INKHIT_ERROR_INVALID_ARGUMENT, "beyond the address space");
+    CHECK(f == NULL);
+    EXPECT(inkhit_font_get_info(NULL, &info), INKHIT_ERROR_NULL_ARGUMENT, "font is NULL");
+    EXPECT(inkhit_font_get_info(sans, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out is NULL");
+    EXPECT(inkhit_font_glyph(sans, 0xD800, &o), INKHIT_ERROR_INVALID_ARGUMENT, "surrogate");
+    EXPECT(inkhit_font_glyph(sans, 0x110000, &o), INKHIT_ERROR_INVALID_ARGUMENT, "0x110000");
+    EXPECT(inkhit_font_glyph(sans, 'o', NULL), INKHIT_ERROR_NULL_ARGUMENT, "glyph_out");
+    EXPECT(inkhit_font_advance(sans, 70000, &advance), INKHIT_ERROR_GLYPH, "out of range");
+    EXPECT(inkhit_font_advance(sans, o, NULL), INKHIT_ERROR_NULL_ARGUMENT, "advance_out");
+    /* A released handle, a double release, a value the library never handed out, another type. */
+    EXPECT(inkhit_font_get_info(copy, &info), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    EXPECT(inkhit_font_release(copy), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    EXPECT(inkhit_font_get_info((inkhit_font)(uintptr_t)0x1234567, &info), INKHIT_ERROR_INVALID_HANDLE, "not a handle");
+    EXPECT(inkhit_font_get_info((inkhit_font)(uintptr_t)0xFFFFFFFFFFFFFFFFu, &info), INKHIT_ERROR_INVALID_HANDLE, "not a handle");
+    inkhit_builder b = NULL;
+    OK(inkhit_builder_create(0, &b));
+    EXPECT(inkhit_font_get_info((inkhit_font)b, &info), INKHIT_ERROR_INVALID_HANDLE, "is a builder handle, not a font handle");
+    EXPECT(inkhit_font_release((inkhit_font)b), INKHIT_ERROR_INVALID_HANDLE, "not a font handle");
+    OK(inkhit_builder_release(b));
+    OK(inkhit_font_release(NULL));
+}
+
+/* ============================================================================================== */
+
+/* A 1 x 1 square frame (even-odd: its inner square, drawn the same way round, is a hole), in em units y-up,
+ * placed at 24 px per unit with its top-left at (0, 36): outer box [0, 24] x [36, 60], hole [7.2, 16.8] x
+ * [43.2, 52.8] (view px). */
+static const uint8_t frame_verbs[] = {INKHIT_VERB_MOVE, INKHIT_VERB_LINE, INKHIT_VERB_LINE, INKHIT_VERB_LINE, INKHIT_VERB_CLOSE,
+                                      INKHIT_VERB_MOVE, INKHIT_VERB_LINE, INKHIT_VERB_LINE, INKHIT_VERB_LINE, INKHIT_VERB_CLOSE};
+static const inkhit_point frame_points[] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0.3, 0.3}, {0.7, 0.3}, {0.7, 0.7}, {0.3, 0.7}};
+static const inkhit_transform frame_transform = {24, 0, 0, -24, 0, 60};
+
+static inkhit_glyph_placement placement(inkhit_font font, uint32_t glyph, double size, double x, double y) {
+    inkhit_glyph_placement p;
+    inkhit_transform identity = INKHIT_TRANSFORM_IDENTITY;
+    p.font = font;
+    p.glyph = glyph;
+    p.size = size;
+    p.origin.x = x;
+    p.origin.y = y;
+    p.transform = identity;
+    return p;
+}
+
+static inkhit_index index_for_threads;
+
+static void test_index(void) {
+    inkhit_shape_cache cache;
+    OK(inkhit_shape_cache_create(SIZE_MAX, &cache));
+    inkhit_shape_cache_info ci;
+    OK(inkhit_shape_cache_get_info(cache, &ci));
+    CHECK(ci.glyph_shapes == 0 && ci.outline_shapes == 0 && ci.glyph_bytes == 0 && ci.outline_bytes == 0);
+
+    inkhit_builder builder;
+    OK(inkhit_builder_create(0, &builder));
+    /* Placement 0: the frame (custom outline, cached under key 7). */
+    size_t k = 99;
+    OK(inkhit_builder_add_outline(builder, cache, 7, frame_verbs, 10, frame_points, 8, INKHIT_FILL_EVEN_ODD, &frame_transform, &k));
+    CHECK(k == 0);
+    /* Placements 1 ... 5: "Hello" at 32 px on the baseline y = 200, pens from the advances. */
+    const char *hello = "Hello";
+    inkhit_glyph_placement glyphs[5];
+    double pen = 10;
+    for (int i = 0; i < 5; i++) {
+        uint32_t g = 0;
+        OK(inkhit_font_glyph(sans, (uint32_t)hello[i], &g));
+        glyphs[i] = placement(sans, g, 32, pen, 200);
+        double a = 0;
+        OK(inkhit_font_advance(sans, g, &a));
+        pen += a * 32 / 2048;
+    }
+    OK(inkhit_builder_add_glyph(builder, cache, &glyphs[0], &k));
+    CHECK(k == 1);
+    size_t added = 0;
+    OK(inkhit_builder_add_glyphs(builder, cache, glyphs + 1, 4, &added));
+    CHECK(added == 4);
+    /* Placement 6: the frame again, 100 px to the right, from the cache (no new outline shape). */
+    inkhit_transform moved = frame_transform;
+    moved.tx = 100;
+    OK(inkhit_builder_add_outline(builder, cache, 7, frame_verbs, 10, frame_points, 8, INKHIT_FILL_EVEN_ODD, &moved, NULL));
+    /* Placement 7: the frame without a cache and without a transform (identity: a 1 x 1 px frame at the origin). */
+    OK(inkhit_builder_add_outline(builder, NULL, 0, frame_verbs, 10, frame_points, 8, INKHIT_FILL_NONZERO, NULL, &k));
+    CHECK(k == 7);
+    OK(inkhit_shape_cache_get_info(cache, &ci));
+    CHECK(ci.outline_shapes == 1 && ci.outline_bytes > 0);
+    CHECK(ci.glyph_shapes == 4 && ci.glyph_bytes > 0);        /* H, e, l, o: "l" twice, one shape */
+    size_t count = 0;
+    OK(inkhit_builder_count(builder, &count));
+    CHECK(count == 8);
+
+    /* Hostile adds: each fails and adds nothing. */
+    inkhit_glyph_placement bad = glyphs[0];
+    bad.glyph = 70000;
+    EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_GLYPH, "glyph id 70000 is out of range");
+    bad = glyphs[0];
+    bad.size = NAN;
+    EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_INVALID_ARGUMENT, "placement->size must be finite");
+    bad.size = 0;
+    EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_INVALID_ARGUMENT, "placement->size must be > 0");
+    bad = glyphs[0];
+    bad.origin.x = INFINITY;
+    EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_INVALID_ARGUMENT, "placement->origin");
+    bad = glyphs[0];
+    bad.transform.a = 0;
+    bad.transform.d = 0;                            /* a struct of zeros is singular, not the identity */
+    EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_PLACEMENT, "is singular (");
+    bad = glyphs[0];
+    bad.transform.c = NAN;
+    EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_INVALID_ARGUMENT, "placement->transform");
+    bad = glyphs[0];
+    bad.size = 1e-12;
+    EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_PLACEMENT, "too small");
+    bad = glyphs[0];
+    bad.font = NULL;
+    EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_NULL_ARGUMENT, "placement->font");
+    bad.font = (inkhit_font)builder;
+    EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_INVALID_HANDLE, "placement->font is a builder handle");
+    EXPECT(inkhit_builder_add_glyph(builder, cache, NULL, &k), INKHIT_ERROR_NULL_ARGUMENT, "placement is NULL");
+    EXPECT(inkhit_builder_add_glyph(NULL, cache, &glyphs[0], &k), INKHIT_ERROR_NULL_ARGUMENT, "builder is NULL");
+    EXPECT(inkhit_builder_add_glyph(builder, (inkhit_shape_cache)builder, &glyphs[0], &k), INKHIT_ERROR_INVALID_HANDLE, "cache");
+    inkhit_glyph_placement batch[3] = {glyphs[0], glyphs[1], glyphs[2]};
+    batch[2].glyph = 70000;
+    added = 99;
+    EXPECT(inkhit_builder_add_glyphs(builder, cache, batch, 3, &added), INKHIT_ERROR_GLYPH, "placements[2]: glyph id 70000");
+    CHECK(added == 2);                              /* the two before it were added */
+    EXPECT(inkhit_builder_add_glyphs(builder, cache, NULL, 3, &added), INKHIT_ERROR_NULL_ARGUMENT, "placements");
+    CHECK(added == 0);
+    OK(inkhit_builder_add_glyphs(builder, cache, NULL, 0, &added));
+    const uint8_t bad_verbs[] = {INKHIT_VERB_MOVE, 9, INKHIT_VERB_CLOSE};
+    EXPECT(inkhit_builder_add_outline(builder, NULL, 0, bad_verbs, 3, frame_points, 1, INKHIT_FILL_NONZERO, NULL, &k),
+           INKHIT_ERROR_INVALID_ARGUMENT, "verbs[1] is 9");
+    EXPECT(inkhit_builder_add_outline(builder, NULL, 0, frame_verbs, 10, frame_points, 7, INKHIT_FILL_NONZERO, NULL, &k),
+           INKHIT_ERROR_INVALID_ARGUMENT, "take 8 points");
+    inkhit_point nan_points[8];
+    memcpy(nan_points, frame_points, sizeof nan_points);
+    nan_points[2].y = NAN;
+    EXPECT(inkhit_builder_add_outline(builder, NULL, 0, frame_verbs, 10, nan_points, 8, INKHIT_FILL_NONZERO, NULL, &k),
+           INKHIT_ERROR_INVALID_ARGUMENT, "points[2]");
+    EXPECT(inkhit_builder_add_outline(builder, NULL, 0, frame_verbs, 10, frame_points, 8, 7, NULL, &k),
+           INKHIT_ERROR_INVALID_ARGUMENT, "fill_rule 7");
+    inkhit_transform flat = {1, 0, 2, 0, 0, 0};      /* collapses the plane to a line */
+    EXPECT(inkhit_builder_add_outline(builder, NULL, 0, frame_verbs, 10, frame_points, 8, INKHIT_FILL_NONZERO, &flat, &k),
+           INKHIT_ERROR_PLACEMENT, "singular");
+    inkhit_transform far = {1, 0, 0, 1, 2e9, 0};
+    EXPECT(inkhit_builder_add_outline(builder, NULL, 0, frame_verbs, 10, frame_points, 8, INKHIT_FILL_NONZERO, &far, &k),
+           INKHIT_ERROR_PLACEMENT, "1e9");
+    EXPECT(inkhit_builder_add_outline(builder, NULL, 0, NULL, 10, frame_points, 8, INKHIT_FILL_NONZERO, NULL, &k),
+           INKHIT_ERROR_NULL_ARGUMENT, "verbs");
+    EXPECT(inkhit_builder_add_outline(builder, NULL, 0, frame_verbs, 2000000, frame_points, 8, INKHIT_FILL_NONZERO, NULL, &k),
+           INKHIT_ERROR_LIMIT, "verb_count 2000000");
+    /* An empty outline is a placement without ink. */
+    OK(inkhit_builder_add_outline(builder, NULL, 0, NULL, 0, NULL, 0, INKHIT_FILL_NONZERO, NULL, &k));
+    CHECK(k == 10);
+    OK(inkhit_builder_count(builder, &count));
+    CHECK(count == 11);                             /* 8, the 2 of the failed batch, the empty outline */
+    EXPECT(inkhit_builder_count(builder, NULL), INKHIT_ERROR_NULL_ARGUMENT, "count_out");
+    EXPECT(inkhit_builder_create(-1, &builder), INKHIT_ERROR_INVALID_ARGUMENT, "tolerance");
+    EXPECT(inkhit_builder_create(NAN, &builder), INKHIT_ERROR_INVALID_ARGUMENT, "tolerance");
+
+    inkhit_index index;
+    OK(inkhit_builder_build(builder, &index));
+    EXPECT(inkhit_builder_build(builder, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    inkhit_index_info ii;
+    OK(inkhit_index_get_info(index, &ii));
+    CHECK(ii.placements == 11);
+    CHECK(ii.unique_shapes >= 5 && ii.bytes_beyond_shapes > 0);
+    CHECK(near(ii.tolerance, 0.01, 1e-15));
+    CHECK(ii.bounds.min_x <= 0 && ii.bounds.max_x >= 124 && ii.bounds.max_y > 199);
+
+    /* The frame: exact answers (an outline without curves is exact). */
+    inkhit_hit h;
+    OK(inkhit_index_hit(index, 12, 48, 0, &h));     /* the hole */
+    CHECK(h.hit == 0 && h.placement == -1 && isnan(h.distance));
+    OK(inkhit_index_hit(index, 3, 48, 0, &h));      /* on the frame, 3 px inside its left edge */
+    CHECK(h.hit == 1 && h.inside == 1 && h.placement == 0 && near(h.distance, -3, 1e-4));
+    OK(inkhit_index_hit(index, -2, 48, 3, &h));     /* 2 px left of it: within 3 px */
+    CHECK(h.hit == 1 && h.inside == 0 && h.placement == 0 && near(h.distance, 2, 1e-4));
+    OK(inkhit_index_hit(index, -2, 48, 1.5, &h));   /* ... not within 1.5 px */
+    CHECK(h.hit == 0);
+    OK(inkhit_index_hit(index, -2, 48, 2.001, &h));
+    CHECK(h.hit == 1 && h.placement == 0);
+    OK(inkhit_index_hit(index, 12, 48, 5, &h));     /* in the hole, 4.8 px from its edges */
+    CHECK(h.hit == 1 && h.inside == 0 && near(h.distance, 4.8, 1e-4));
+    OK(inkhit_index_hit(index, 103, 48, 0, &h));    /* the moved frame */
+    CHECK(h.hit == 1 && h.placement == 6 && near(h.distance, -3, 1e-4));
+    OK(inkhit_index_hit(index, 0.5, 0.15, 0, &h));  /* the 1 px frame at the origin (nonzero: no hole) */
+    CHECK(h.hit == 1 && h.placement == 7);
+    OK(inkhit_index_hit(index, 0.5, 0.5, 0, &h));   /* its inner square: nonzero winding 2, ink */
+    CHECK(h.hit == 1 && h.placement == 7 && h.inside == 1);
+    /* "Hello": the H's left stem (x 13.1 ... 16.3 px) holds the H of placement 1 and, on top of it, the H the
+     * failed batch added (placement 8): the topmost wins. Far away a miss; with an infinite radius the
+     * nearest glyph. */
+    OK(inkhit_index_hit(index, 14, 190, 0, &h));
+    CHECK(h.hit == 1 && h.inside == 1 && h.placement == 8 && h.distance < 0);
+    OK(inkhit_index_hit(index, 12, 190, 0, &h));
+    CHECK(h.hit == 0);
+    OK(inkhit_index_hit(index, 12, 190, 2, &h));
+    CHECK(h.hit == 1 && h.inside == 0 && h.placement == 8 && near(h.distance, 13.140625 - 12, 0.011));
+    OK(inkhit_index_hit(index, 1000, 1000, 0, &h));
+    CHECK(h.hit == 0);
+    OK(inkhit_index_hit(index, 1000, 1000, INFINITY, &h));
+    CHECK(h.hit == 1 && h.inside == 0 && h.distance > 800);
+    int32_t inside = 7;
+    OK(inkhit_index_contains(index, 3, 48, &inside));
+    CHECK(inside == 1);
+    OK(inkhit_index_contains(index, 12, 48, &inside));
+    CHECK(inside == 0);
+
+    /* Batch answers equal single ones. */
+    inkhit_point pts[6] = {{12, 48}, {3, 48}, {-2, 48}, {103, 48}, {14, 190}, {60, 185}};
+    inkhit_hit many[6];
+    OK(inkhit_index_hits(index, pts, 6, 3, many));
+    for (int i = 0; i < 6; i++) {
+        OK(inkhit_index_hit(index, pts[i].x, pts[i].y, 3, &h));
+        CHECK(many[i].hit == h.hit && many[i].inside == h.inside && many[i].placement == h.placement);
+        CHECK(h.hit == 0 || many[i].distance == h.distance);
+    }
+    OK(inkhit_index_hits(index, NULL, 0, 0, NULL));
+
+    /* Hostile queries: a defined answer (a miss) and a status. */
+    h.hit = 7;
+    EXPECT(inkhit_index_hit(index, NAN, 48, 0, &h), INKHIT_ERROR_INVALID_ARGUMENT, "(nan, 48) is not finite");
+    CHECK(h.hit == 0 && h.placement == -1);
+    EXPECT(inkhit_index_hit(index, 3, INFINITY, 0, &h), INKHIT_ERROR_INVALID_ARGUMENT, "not finite");
+    EXPECT(inkhit_index_hit(index, 3, 48, -1, &h), INKHIT_ERROR_INVALID_ARGUMENT, "radius must be >= 0");
+    EXPECT(inkhit_index_hit(index, 3, 48, NAN, &h), INKHIT_ERROR_INVALID_ARGUMENT, "radius");
+    EXPECT(inkhit_index_hit(index, 3, 48, 0, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out is NULL");
+    h.hit = 7;
+    EXPECT(inkhit_index_hit(NULL, 3, 48, 0, &h), INKHIT_ERROR_NULL_ARGUMENT, "index is NULL");
+    CHECK(h.hit == 0);
+    EXPECT(inkhit_index_hit((inkhit_index)sans, 3, 48, 0, &h), INKHIT_ERROR_INVALID_HANDLE, "is a font handle, not an index handle");
+    inkhit_point with_nan[3] = {{3, 48}, {NAN, 1}, {12, 48}};
+    many[0].hit = many[1].hit = many[2].hit = 7;
+    EXPECT(inkhit_index_hits(index, with_nan, 3, 0, many), INKHIT_ERROR_INVALID_ARGUMENT, "points[1] (nan, 1) is not finite");
+    CHECK(many[0].hit == 1 && many[0].placement == 0 && many[1].hit == 0 && many[2].hit == 0);
+    EXPECT(inkhit_index_hits(index, NULL, 2, 0, many), INKHIT_ERROR_NULL_ARGUMENT, "points");
+    EXPECT(inkhit_index_hits(index, pts, 2, 0, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    EXPECT(inkhit_index_hits(index, pts, 2, -3, many), INKHIT_ERROR_INVALID_ARGUMENT, "radius");
+    EXPECT(inkhit_index_hits(index, pts, SIZE_MAX, 0, many), INKHIT_ERROR_INVALID_ARGUMENT, "beyond the address space");
+    EXPECT(inkhit_index_contains(index, NAN, 0, &inside), INKHIT_ERROR_INVALID_ARGUMENT, "not finite");
+    CHECK(inside == 0);
+    EXPECT(inkhit_index_contains(index, 0, 0, NULL), INKHIT_ERROR_NULL_ARGUMENT, "inside_out");
+    EXPECT(inkhit_index_get_info(index, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+
+    /* The cache: cleared, then released; the index keeps its shapes. */
+    OK(inkhit_shape_cache_clear(cache));
+    OK(inkhit_shape_cache_get_info(cache, &ci));
+    CHECK(ci.glyph_shapes == 0 && ci.outline_shapes == 0 && ci.outline_bytes == 0);
+    OK(inkhit_shape_cache_release(cache));
+    EXPECT(inkhit_shape_cache_release(cache), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    EXPECT(inkhit_shape_cache_clear(cache), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    EXPECT(inkhit_shape_cache_get_info(NULL, &ci), INKHIT_ERROR_NULL_ARGUMENT, "cache is NULL");
+    EXPECT(inkhit_shape_cache_create(0, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    OK(inkhit_shape_cache_release(NULL));
+    OK(inkhit_builder_release(builder));
+    EXPECT(inkhit_builder_release(builder), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    EXPECT(inkhit_builder_count(builder, &count), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    OK(inkhit_index_hit(index, 3, 48, 0, &h));      /* still answers: it owns its shapes */
+    CHECK(h.hit == 1 && h.placement == 0);
+    index_for_threads = index;
+}
+
+/* ============================================================================================== */
+
+/* The glyph of a layout whose cluster starts at UTF-16 offset `utf16`. */
+static int glyph_at(inkhit_layout layout, int64_t utf16, inkhit_layout_glyph *out) {
+    inkhit_layout_info info;
+    if (inkhit_layout_get_info(layout, &info) != INKHIT_OK) return 0;
+    for (size_t i = 0; i < (size_t)info.glyph_count; i++) {
+        OK(inkhit_layout_glyphs(layout, i, 1, out));
+        if (out->utf16_start == utf16) return 1;
+    }
+    return 0;
+}
+
+static inkhit_layout layout_for_scene;
+
+static void test_layout(void) {
+    inkhit_layout_options o;
+    OK(inkhit_layout_options_init(&o));
+    CHECK(o.size == 16 && o.width == 0 && o.transform.a == 1 && o.transform.d == 1 && o.max_lines == 0);
+    o.fonts = &sans;
+    o.font_count = 1;
+    /* "Tap the link, not the gap.": the link is "link", bytes (= UTF-16 units: ASCII) 8 ..< 12. */
+    const char *text = "Tap the link, not the gap.";
+    inkhit_text_link link = {8, 12};
+    o.links = &link;
+    o.link_count = 1;
+    inkhit_layout layout;
+    OK(inkhit_layout_create_utf8(text, strlen(text), &o, &layout));
+    inkhit_layout_info info;
+    OK(inkhit_layout_get_info(layout, &info));
+    CHECK(info.line_count == 1 && info.glyph_count == 26 && info.utf16_length == 26 && info.utf8_length == 26);
+    CHECK(info.truncated_start == -1 && info.truncated_end == -1);
+    inkhit_layout_line line;
+    OK(inkhit_layout_lines(layout, 0, 1, &line));
+    CHECK(line.utf16_start == 0 && line.utf16_end == 26 && line.baseline > 0 && line.box.min_y == 0);
+
+    /* The "l" of "link": its stem is centred in its advance, ~12 px tall at 16 px. */
+    inkhit_layout_glyph l;
+    CHECK(glyph_at(layout, 8, &l));
+    CHECK(l.font == 0 && l.line == 0 && l.utf16_end == 9 && l.right_to_left == 0 && l.ellipsis == 0 && l.size == 16);
+    double stem_x = l.x + l.advance / 2, stem_y = l.y - 5;
+    inkhit_text_hit th;
+    OK(inkhit_layout_hit(layout, stem_x, stem_y, 0, INKHIT_TEXT_HIT_INK, &th));
+    CHECK(th.hit == 1 && th.kind == INKHIT_TEXT_HIT_KIND_INK && th.link == 0 && th.attachment == -1);
+    CHECK(th.utf16_start == 8 && th.utf16_end == 9 && th.utf8_start == 8 && th.utf8_end == 9);
+    CHECK(th.character == 8 && th.line == 0 && th.distance < 0 && th.glyph >= 0);
+    OK(inkhit_layout_link_hit(layout, stem_x, stem_y, 0, &th));
+    CHECK(th.hit == 1 && th.link == 0 && th.utf16_start == 8);
+    /* The space after "link,": no ink (a miss), a box in the character-box mode, no link within 1 px. */
+    inkhit_layout_glyph space;
+    CHECK(glyph_at(layout, 13, &space));
+    double space_x = space.x + space.advance / 2;
+    OK(inkhit_layout_hit(layout, space_x, stem_y, 0, INKHIT_TEXT_HIT_INK, &th));
+    CHECK(th.hit == 0 && th.link == -1 && th.utf16_start == -1 && isnan(th.distance));
+    OK(inkhit_layout_hit(layout, space_x, stem_y, 0, INKHIT_TEXT_HIT_CHARACTER_BOXES, &th));
+    CHECK(th.hit == 1 && th.kind == INKHIT_TEXT_HIT_KIND_BOX && th.utf16_start == 13);
+    OK(inkhit_layout_hit(layout, space_x, stem_y, 0, INKHIT_TEXT_HIT_INK_OR_EMPTY_GLYPH_BOXES, &th));
+    CHECK(th.hit == 1 && th.kind == INKHIT_TEXT_HIT_KIND_BOX && th.utf16_start == 13);
+    OK(inkhit_layout_hit(layout, space_x, stem_y, 0, INKHIT_TEXT_HIT_LINE_BOXES, &th));
+    CHECK(th.hit == 1 && th.kind == INKHIT_TEXT_HIT_KIND_BOX && th.utf16_start == 0 && th.utf16_end == 26);
+    OK(inkhit_layout_link_hit(layout, space_x, stem_y, 1, &th));
+    CHECK(th.hit == 0 && th.link == -1);
+    /* The caret left of the "l" goes before it; the caret rect of offset 8 is at its origin. */
+    inkhit_caret caret;
+    OK(inkhit_layout_caret(layout, l.x + 0.5, stem_y, &caret));
+    CHECK(caret.found == 1 && caret.utf16 == 8 && caret.utf8 == 8 && caret.line == 0);
+    inkhit_caret_rect cr;
+    OK(inkhit_layout_caret_rect(layout, 8, INKHIT_AFFINITY_DOWNSTREAM, &cr));
+    CHECK(cr.found == 1 && near(cr.x, l.x, 1e-9) && cr.top < cr.bottom && cr.view_top.x == cr.x && cr.line == 0);
+
+    /* Hostile queries. */
+    th.hit = 7;
+    EXPECT(inkhit_layout_hit(layout, NAN, 0, 0, INKHIT_TEXT_HIT_INK, &th), INKHIT_ERROR_INVALID_ARGUMENT, "not finite");
+    CHECK(th.hit == 0);
+    EXPECT(inkhit_layout_hit(layout, 0, 0, -1, INKHIT_TEXT_HIT_INK, &th), INKHIT_ERROR_INVALID_ARGUMENT, "radius");
+    EXPECT(inkhit_layout_hit(layout, 0, 0, 0, 9, &th), INKHIT_ERROR_INVALID_ARGUMENT, "mode 9");
+    EXPECT(inkhit_layout_hit(layout, 0, 0, 0, INKHIT_TEXT_HIT_INK, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    EXPECT(inkhit_layout_hit(NULL, 0, 0, 0, INKHIT_TEXT_HIT_INK, &th), INKHIT_ERROR_NULL_ARGUMENT, "layout is NULL");
+    EXPECT(inkhit_layout_link_hit(layout, 0, INFINITY, 0, &th), INKHIT_ERROR_INVALID_ARGUMENT, "not finite");
+    EXPECT(inkhit_layout_link_hit(layout, 0, 0, NAN, &th), INKHIT_ERROR_INVALID_ARGUMENT, "radius");
+    EXPECT(inkhit_layout_caret(layout, NAN, 0, &caret), INKHIT_ERROR_INVALID_ARGUMENT, "not finite");
+    CHECK(caret.found == 0);
+    EXPECT(inkhit_layout_caret(layout, 0, 0, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    EXPECT(inkhit_layout_caret_rect(layout, 27, INKHIT_AFFINITY_DOWNSTREAM, &cr), INKHIT_ERROR_INVALID_ARGUMENT, "past the end");
+    CHECK(cr.found == 0);
+    EXPECT(inkhit_layout_caret_rect(layout, 8, 5, &cr), INKHIT_ERROR_INVALID_ARGUMENT, "affinity 5");
+    EXPECT(inkhit_layout_glyphs(layout, 20, 7, &l), INKHIT_ERROR_INVALID_ARGUMENT, "go past");
+    EXPECT(inkhit_layout_glyphs(layout, 0, 1, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    OK(inkhit_layout_glyphs(layout, 26, 0, NULL));
+    EXPECT(inkhit_layout_lines(layout, 1, 1, &line), INKHIT_ERROR_INVALID_ARGUMENT, "go past");
+    EXPECT(inkhit_layout_get_info(layout, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+
+    /* The same text as UTF-16: the same answer at the same point. */
+    uint16_t units[64];
+    for (size_t i = 0; i < strlen(text); i++) units[i] = (uint16_t)text[i];
+    inkhit_layout layout16;
+    OK(inkhit_layout_create_utf16(units, strlen(text), &o, &layout16));
+    OK(inkhit_layout_hit(layout16, stem_x, stem_y, 0, INKHIT_TEXT_HIT_INK, &th));
+    CHECK(th.hit == 1 && th.link == 0 && th.utf16_start == 8 && th.utf8_start == 8);
+    OK(inkhit_layout_release(layout16));
+
+    /* Multi-byte UTF-8: "héllo wörld ￼ end" — offsets in bytes; answers in both units. */
+    const char *accented = "h\xc3\xa9llo w\xc3\xb6rld \xef\xbf\xbc end";
+    size_t n = strlen(accented);                    /* 21 bytes, 17 UTF-16 units */
+    inkhit_text_link world = {7, 13};               /* "wörld": bytes 7 ..< 13 */
+    inkhit_text_attachment image = {14, 20, 12, 4, 3};
+    o.links = &world;
+    o.attachments = &image;
+    o.attachment_count = 1;
+    inkhit_layout accented_layout;
+    OK(inkhit_layout_create_utf8(accented, n, &o, &accented_layout));
+    OK(inkhit_layout_get_info(accented_layout, &info));
+    CHECK(n == 21 && info.utf8_length == 21 && info.utf16_length == 17);
+    inkhit_layout_glyph r;                          /* the "r" of "wörld": UTF-16 offset 8, byte 10 */
+    CHECK(glyph_at(accented_layout, 8, &r));
+    OK(inkhit_layout_hit(accented_layout, r.x + 1.5, r.y - 4, 1, INKHIT_TEXT_HIT_INK, &th));
+    CHECK(th.hit == 1 && th.link == 0 && th.utf16_start == 8 && th.utf8_start == 10 && th.utf8_end == 11);
+    /* The attachment: 20 x (12 + 4) px at the caret of its placeholder, on the baseline. */
+    OK(inkhit_layout_caret_rect(accented_layout, 14, INKHIT_AFFINITY_DOWNSTREAM, &cr));
+    CHECK(cr.found == 1);
+    OK(inkhit_layout_hit(accented_layout, cr.x + 10, r.y - 6, 0, INKHIT_TEXT_HIT_INK, &th));
+    CHECK(th.hit == 1 && th.attachment == 0 && th.glyph == -1 && th.utf16_start == 12 && th.utf8_start == 14 && th.utf8_end == 17);
+    OK(inkhit_layout_caret(accented_layout, r.x + 0.2, r.y - 4, &caret));
+    CHECK(caret.found == 1 && caret.utf16 == 8 && caret.utf8 == 10);
+    EXPECT(inkhit_layout_caret_rect(accented_layout, 2, INKHIT_AFFINITY_DOWNSTREAM, &cr), INKHIT_ERROR_INVALID_TEXT,
+           "offset 2 is inside the UTF-8 encoding");
+    OK(inkhit_layout_release(accented_layout));
+
+    /* Hostile layouts. */
+    inkhit_layout bad = NULL;
+    inkhit_text_link inside_e = {2, 5};
+    o.links = &inside_e;
+    EXPECT(inkhit_layout_create_utf8(accented, n, &o, &bad), INKHIT_ERROR_INVALID_TEXT, "links[0].start 2 is inside");
+    inkhit_text_link past = {7, 40};
+    o.links = &past;
+    EXPECT(inkhit_layout_create_utf8(accented, n, &o, &bad), INKHIT_ERROR_LAYOUT, "links[0].end 40 is past the end");
+    inkhit_text_link empty = {7, 7};
+    o.links = &empty;
+    EXPECT(inkhit_layout_create_utf8(accented, n, &o, &bad), INKHIT_ERROR_LAYOUT, "links[0] 7..<7 is empty");
+    o.links = &world;
+    inkhit_text_attachment misplaced = {0, 20, 12, 4, 0};
+    o.attachments = &misplaced;
+    EXPECT(inkhit_layout_create_utf8(accented, n, &o, &bad), INKHIT_ERROR_LAYOUT, "U+FFFC");
+    inkhit_text_attachment nan_width = {14, NAN, 12, 4, 0};
+    o.attachments = &nan_width;
+    EXPECT(inkhit_layout_create_utf8(accented, n, &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "attachments[0].width");
+    o.attachments = NULL;
+    EXPECT(inkhit_layout_create_utf8(accented, n, &o, &bad), INKHIT_ERROR_NULL_ARGUMENT, "options->attachments");
+    o.attachment_count = 0;
+    EXPECT(inkhit_layout_create_utf8("ab\xff" "cd", 5, &o, &bad), INKHIT_ERROR_INVALID_TEXT, "not valid UTF-8 (an invalid sequence at byte 2)");
+    EXPECT(inkhit_layout_create_utf8("\xe2\x82", 2, &o, &bad), INKHIT_ERROR_INVALID_TEXT, "UTF-8");
+    uint16_t lone[3] = {'a', 0xDC00, 'b'};
+    o.links = NULL;
+    o.link_count = 0;
+    EXPECT(inkhit_layout_create_utf16(lone, 3, &o, &bad), INKHIT_ERROR_INVALID_TEXT, "unpaired surrogate at unit 1");
+    EXPECT(inkhit_layout_create_utf8(NULL, 3, &o, &bad), INKHIT_ERROR_NULL_ARGUMENT, "text");
+    EXPECT(inkhit_layout_create_utf8("abc", 3, NULL, &bad), INKHIT_ERROR_NULL_ARGUMENT, "options");
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    EXPECT(inkhit_layout_create_utf8("abc", SIZE_MAX / 2, &o, &bad), INKHIT_ERROR_LIMIT, "more than a layout takes");
+    o.size = NAN;
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "options->size must be finite");
+    o.size = 16;
+    o.width = -5;
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "options->width");
+    o.width = 0;
+    o.alignment = 12;
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "alignment 12");
+    o.alignment = INKHIT_ALIGN_LEFT;
+    o.direction = -1;
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "direction -1");
+    o.direction = INKHIT_DIRECTION_AUTO;
+    o.transform.d = 0;
+    o.transform.b = 0;
+    o.transform.a = 0;
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "not invertible");
+    o.transform.a = o.transform.d = 1;
+    o.tolerance = -1;
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "tolerance");
+    o.tolerance = 0;
+    o.font_count = 0;
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "at least one font");
+    inkhit_font fonts_with_null[2] = {sans, NULL};
+    o.fonts = fonts_with_null;
+    o.font_count = 2;
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_NULL_ARGUMENT, "options->fonts[1] is NULL");
+    inkhit_font released = NULL;
+    OK(inkhit_font_from_path(SANS, 0, &released));
+    OK(inkhit_font_release(released));
+    fonts_with_null[1] = released;
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_INVALID_HANDLE, "options->fonts[1] is a font handle that was already released");
+    o.fonts = NULL;
+    EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_NULL_ARGUMENT, "options->fonts");
+    CHECK(bad == NULL);
+    EXPECT(inkhit_layout_options_init(NULL), INKHIT_ERROR_NULL_ARGUMENT, "options");
+
+    /* Wrapping and max_lines: a long paragraph in 120 px cut after 2 lines ends in an ellipsis. */
+    OK(inkhit_layout_options_init(&o));
+    o.fonts = &sans;
+    o.font_count = 1;
+    o.width = 120;
+    o.max_lines = 2;
+    const char *paragraph = "Alice was beginning to get very tired of sitting by her sister on the bank.";
+    inkhit_layout cut;
+    OK(inkhit_layout_create_utf8(paragraph, strlen(paragraph), &o, &cut));
+    OK(inkhit_layout_get_info(cut, &info));
+    CHECK(info.line_count == 2 && info.truncated_start > 0 && info.truncated_end == (int64_t)strlen(paragraph));
+    CHECK(info.bounds.max_x <= 120.5 && info.bounds.max_y > 30);
+    inkhit_layout_glyph last;
+    OK(inkhit_layout_glyphs(cut, (size_t)info.glyph_count - 1, 1, &last));
+    CHECK(last.ellipsis == 1 && last.line == 1);
+    OK(inkhit_layout_release(cut));
+
+    layout_for_scene = layout;
+    EXPECT(inkhit_layout_release((inkhit_layout)sans), INKHIT_ERROR_INVALID_HANDLE, "not a layout handle");
+}
+
+/* ============================================================================================== */
+
+static inkhit_node node(uint64_t id, double x, double y, double w, double h, double tx, double ty) {
+    inkhit_node n;
+    OK(inkhit_node_init(&n, id));
+    n.bounds.min_x = x;
+    n.bounds.min_y = y;
+    n.bounds.max_x = x + w;
+    n.bounds.max_y = y + h;
+    n.transform.tx = tx;
+    n.transform.ty = ty;
+    return n;
+}
+
+static inkhit_snapshot snapshot_for_threads;
+
+static void test_scene(void) {
+    /* The README's scene: a screen that takes no touches itself, an avatar ellipse, a small button grown to
+     * 44 x 44 about its centre. */
+    inkhit_node screen = node(1, 0, 0, 320, 480, 0, 0);
+    screen.pointer_events = INKHIT_POINTER_BOX_NONE;
+    inkhit_scene scene;
+    OK(inkhit_scene_create(&screen, &scene));
+    inkhit_node avatar = node(2, 0, 0, 40, 40, 10, 10);
+    avatar.shape = INKHIT_SHAPE_ELLIPSE;
+    OK(inkhit_scene_add(scene, 1, &avatar));
+    inkhit_node like = node(3, 0, 0, 18, 18, 60, 21);
+    like.min_width = like.min_height = 44;
+    OK(inkhit_scene_add(scene, 1, &like));
+    /* A text node showing the layout at (0, 300); a triangle path; a round rect; a hidden node on top. */
+    inkhit_node label = node(4, 0, 0, 300, 30, 0, 300);
+    label.shape = INKHIT_SHAPE_TEXT;
+    label.text = layout_for_scene;
+    OK(inkhit_scene_add(scene, 1, &label));
+    inkhit_node triangle = node(5, 0, 0, 100, 100, 200, 100);
+    const uint8_t verbs[] = {INKHIT_VERB_MOVE, INKHIT_VERB_LINE, INKHIT_VERB_LINE, INKHIT_VERB_CLOSE};
+    const inkhit_point corners[] = {{0, 0}, {100, 0}, {0, 100}};
+    triangle.shape = INKHIT_SHAPE_PATH;
+    triangle.verbs = verbs;
+    triangle.verb_count = 4;
+    triangle.points = corners;
+    triangle.point_count = 3;
+    OK(inkhit_scene_add(scene, 1, &triangle));
+    inkhit_node card = node(6, 0, 0, 100, 60, 100, 400);
+    card.shape = INKHIT_SHAPE_ROUND_RECT;
+    card.corner_radius = 20;
+    OK(inkhit_scene_add(scene, 1, &card));
+    inkhit_node hidden = node(7, 0, 0, 320, 480, 0, 0);
+    hidden.flags = INKHIT_NODE_HIDDEN;
+    OK(inkhit_scene_add(scene, 1, &hidden));
+    size_t count = 0;
+    OK(inkhit_scene_count(scene, &count));
+    CHECK(count == 7);
+
+    inkhit_snapshot snap;
+    OK(inkhit_scene_snapshot(scene, 0, &snap));
+    inkhit_scene_hit h;
+    OK(inkhit_snapshot_hit(snap, 12, 12, 0, &h));   /* the avatar's corner is outside its ellipse */
+    CHECK(h.hit == 0 && h.node == 0 && h.depth == -1 && isnan(h.distance) && h.text.hit == 0);
+    OK(inkhit_snapshot_hit(snap, 12, 12, 8, &h));   /* 18√2 - 20 = 5.46 px from its circle (flattened within 0.01 px) */
+    CHECK(h.hit == 1 && h.node == 2 && h.inside == 0 && h.depth == 1);
+    CHECK(near(h.distance, sqrt(2) * 18 - 20, 0.011) && near(h.local.x, 2, 1e-9) && near(h.local.y, 2, 1e-9));
+    OK(inkhit_snapshot_hit(snap, 52, 30, 0, &h));   /* inside the like button's grown box, outside its bounds */
+    CHECK(h.hit == 1 && h.node == 3 && h.inside == 1 && near(h.local.x, -8, 1e-9));
+    OK(inkhit_snapshot_hit(snap, 5, 5, 0, &h));     /* the screen takes no touches itself */
+    CHECK(h.hit == 0);
+    OK(inkhit_snapshot_hit(snap, 210, 110, 0, &h)); /* inside the triangle */
+    CHECK(h.hit == 1 && h.node == 5 && h.inside == 1 && near(h.distance, -10, 1e-4));
+    OK(inkhit_snapshot_hit(snap, 290, 190, 0, &h)); /* beyond its hypotenuse, inside its bounds */
+    CHECK(h.hit == 0);
+    OK(inkhit_snapshot_hit(snap, 102, 402, 0, &h)); /* in the round rect's cut corner */
+    CHECK(h.hit == 0);
+    OK(inkhit_snapshot_hit(snap, 150, 430, 0, &h));
+    CHECK(h.hit == 1 && h.node == 6);
+    inkhit_layout_glyph l;                          /* the "l" of "link" in the text node */
+    CHECK(glyph_at(layout_for_scene, 8, &l));
+    OK(inkhit_snapshot_hit(snap, l.x + l.advance / 2, 300 + l.y - 5, 0, &h));
+    CHECK(h.hit == 1 && h.node == 4 && h.glyph >= 0 && h.text.hit == 1 && h.text.link == 0 && h.text.utf16_start == 8);
+    uint64_t path[4] = {0, 0, 0, 0};
+    size_t depth = 0;
+    OK(inkhit_scene_path(scene, 3, path, 4, &depth));
+    CHECK(depth == 2 && path[0] == 1 && path[1] == 3);
+    OK(inkhit_scene_path(scene, 3, NULL, 0, &depth));
+    CHECK(depth == 2);
+    OK(inkhit_scene_path(scene, 3, path, 1, &depth));
+    CHECK(depth == 2 && path[0] == 1);
+
+    /* Edits: move the button, remove the avatar; the old snapshot keeps the old scene. */
+    inkhit_transform away = {1, 0, 0, 1, 200, 21};
+    OK(inkhit_scene_set_transform(scene, 3, &away));
+    OK(inkhit_scene_remove(scene, 2));
+    inkhit_node visible = hidden;
+    visible.flags = 0;
+    visible.pointer_events = INKHIT_POINTER_NONE;
+    OK(inkhit_scene_update(scene, &visible));
+    inkhit_snapshot after;
+    OK(inkhit_scene_snapshot(scene, 0.02, &after));
+    OK(inkhit_snapshot_hit(after, 52, 30, 0, &h));
+    CHECK(h.hit == 0);
+    OK(inkhit_snapshot_hit(after, 12, 12, 8, &h));
+    CHECK(h.hit == 0);
+    OK(inkhit_snapshot_hit(after, 209, 30, 0, &h));
+    CHECK(h.hit == 1 && h.node == 3);
+    OK(inkhit_snapshot_hit(snap, 52, 30, 0, &h));
+    CHECK(h.hit == 1 && h.node == 3);
+    OK(inkhit_scene_count(scene, &count));
+    CHECK(count == 6);
+
+    /* Batch answers equal single ones; non-finite points are misses and an error. */
+    inkhit_point pts[4] = {{12, 12}, {52, 30}, {210, 110}, {150, 430}};
+    inkhit_scene_hit many[4];
+    OK(inkhit_snapshot_hits(snap, pts, 4, 8, many));
+    for (int i = 0; i < 4; i++) {
+        OK(inkhit_snapshot_hit(snap, pts[i].x, pts[i].y, 8, &h));
+        CHECK(many[i].hit == h.hit && many[i].node == h.node && many[i].distance == h.distance);
+    }
+    pts[2].x = NAN;
+    EXPECT(inkhit_snapshot_hits(snap, pts, 4, 8, many), INKHIT_ERROR_INVALID_ARGUMENT, "points[2] (nan, 110)");
+    CHECK(many[1].hit == 1 && many[2].hit == 0 && many[3].hit == 1);
+    EXPECT(inkhit_snapshot_hits(snap, pts, 4, -8, many), INKHIT_ERROR_INVALID_ARGUMENT, "radius");
+    EXPECT(inkhit_snapshot_hits(snap, NULL, 4, 8, many), INKHIT_ERROR_NULL_ARGUMENT, "points");
+
+    /* Hostile edits and queries. */
+    EXPECT(inkhit_scene_add(scene, 1, &like), INKHIT_ERROR_SCENE, "another node has this id");
+    inkhit_node orphan = node(40, 0, 0, 10, 10, 0, 0);
+    EXPECT(inkhit_scene_add(scene, 99, &orphan), INKHIT_ERROR_SCENE, "no node has the id \"99\"");
+    EXPECT(inkhit_scene_remove(scene, 1), INKHIT_ERROR_SCENE, "root");
+    EXPECT(inkhit_scene_remove(scene, 2), INKHIT_ERROR_SCENE, "no node");
+    EXPECT(inkhit_scene_set_transform(scene, 2, &away), INKHIT_ERROR_SCENE, "no node");
+    EXPECT(inkhit_scene_update(scene, &orphan), INKHIT_ERROR_SCENE, "no node");
+    EXPECT(inkhit_scene_path(scene, 2, path, 4, &depth), INKHIT_ERROR_SCENE, "no node");
+    inkhit_transform nan_t = {1, 0, 0, NAN, 0, 0};
+    EXPECT(inkhit_scene_set_transform(scene, 3, &nan_t), INKHIT_ERROR_INVALID_ARGUMENT, "transform");
+    EXPECT(inkhit_scene_set_transform(scene, 3, NULL), INKHIT_ERROR_NULL_ARGUMENT, "transform");
+    orphan.bounds.max_x = NAN;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_ARGUMENT, "node->bounds");
+    orphan = node(40, 0, 0, 10, 10, 0, 0);
+    orphan.flags = 0x80;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_ARGUMENT, "node->flags 0x80");
+    orphan.flags = 0;
+    orphan.pointer_events = 4;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_ARGUMENT, "pointer_events 4");
+    orphan.pointer_events = INKHIT_POINTER_AUTO;
+    orphan.shape = 17;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_ARGUMENT, "shape 17");
+    orphan.shape = INKHIT_SHAPE_ROUND_RECT;
+    orphan.corner_radius = -1;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_ARGUMENT, "corner_radius");
+    orphan.shape = INKHIT_SHAPE_TEXT;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_NULL_ARGUMENT, "node->text");
+    orphan.text = (inkhit_layout)sans;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_HANDLE, "node->text is a font handle");
+    orphan.text = layout_for_scene;
+    orphan.holes = 3;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_ARGUMENT, "holes 3");
+    orphan.shape = INKHIT_SHAPE_PATH;
+    orphan.verbs = verbs;
+    orphan.verb_count = 4;
+    orphan.points = corners;
+    orphan.point_count = 2;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_ARGUMENT, "take 3 points");
+    orphan.point_count = 3;
+    orphan.fill_rule = 2;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_ARGUMENT, "fill_rule 2");
+    orphan = node(40, 0, 0, 10, 10, 0, 0);
+    orphan.min_width = -1;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_ARGUMENT, "min_width");
+    orphan.min_width = 0;
+    orphan.alpha = NAN;
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_ARGUMENT, "alpha");
+    orphan.alpha = 1;
+    EXPECT(inkhit_scene_add(scene, 1, NULL), INKHIT_ERROR_NULL_ARGUMENT, "node is NULL");
+    EXPECT(inkhit_scene_add(NULL, 1, &orphan), INKHIT_ERROR_NULL_ARGUMENT, "scene is NULL");
+    EXPECT(inkhit_scene_create(NULL, &scene), INKHIT_ERROR_NULL_ARGUMENT, "root");
+    EXPECT(inkhit_node_init(NULL, 1), INKHIT_ERROR_NULL_ARGUMENT, "node");
+    /* A node the tree cannot index is refused by the snapshot, named; the scene keeps its edits. */
+    inkhit_node squashed = node(41, 0, 0, 10, 10, 0, 0);
+    squashed.transform.a = 0;
+    OK(inkhit_scene_add(scene, 1, &squashed));
+    inkhit_snapshot failed = NULL;
+    EXPECT(inkhit_scene_snapshot(scene, 0, &failed), INKHIT_ERROR_INVALID_ARGUMENT, "node \"41\"");
+    CHECK(failed == NULL);
+    OK(inkhit_scene_remove(scene, 41));
+    EXPECT(inkhit_scene_snapshot(scene, NAN, &failed), INKHIT_ERROR_INVALID_ARGUMENT, "tolerance");
+    EXPECT(inkhit_scene_snapshot(scene, 0, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    EXPECT(inkhit_snapshot_hit(after, NAN, 0, 0, &h), INKHIT_ERROR_INVALID_ARGUMENT, "not finite");
+    CHECK(h.hit == 0);
+    EXPECT(inkhit_snapshot_hit(after, 0, 0, -1, &h), INKHIT_ERROR_INVALID_ARGUMENT, "radius");
+    EXPECT(inkhit_snapshot_hit(after, 0, 0, 0, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    EXPECT(inkhit_snapshot_hit((inkhit_snapshot)scene, 0, 0, 0, &h), INKHIT_ERROR_INVALID_HANDLE, "is a scene handle, not a snapshot handle");
+    EXPECT(inkhit_scene_count(scene, NULL), INKHIT_ERROR_NULL_ARGUMENT, "count_out");
+
+    /* The layout handle can go: the scene and its snapshots keep the layout. */
+    OK(inkhit_layout_release(layout_for_scene));
+    EXPECT(inkhit_layout_release(layout_for_scene), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    OK(inkhit_snapshot_hit(snap, l.x + l.advance / 2, 300 + l.y - 5, 0, &h));
+    CHECK(h.hit == 1 && h.node == 4 && h.text.link == 0);
+    inkhit_snapshot again;
+    OK(inkhit_scene_snapshot(scene, 0, &again));
+    OK(inkhit_snapshot_hit(again, l.x + l.advance / 2, 300 + l.y - 5, 0, &h));
+    CHECK(h.hit == 1 && h.node == 4);
+    OK(inkhit_snapshot_release(again));
+
+    OK(inkhit_scene_release(scene));
+    EXPECT(inkhit_scene_release(scene), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    EXPECT(inkhit_scene_add(scene, 1, &orphan), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    OK(inkhit_snapshot_hit(after, 209, 30, 0, &h)); /* snapshots outlive their scene */
+    CHECK(h.hit == 1 && h.node == 3);
+    OK(inkhit_snapshot_release(after));
+    EXPECT(inkhit_snapshot_release(after), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    OK(inkhit_scene_release(NULL));
+    OK(inkhit_snapshot_release(NULL));
+    snapshot_for_threads = snap;
+}
+
+/* ============================================================================================== */
+
+/* Four threads query one index and one snapshot at once; each answer must equal the one-thread answer.
+ * Each thread also fails a call: messages are per thread. */
+typedef struct { int id; int mismatches; char message[64]; } worker;
+
+static void *work(void *arg) {
+    worker *w = arg;
+    for (int i = 0; i < 2000; i++) {
+        double x = (i * 37 + w->id * 11) % 130 - 5, y = (i * 53) % 220;
+        inkhit_hit a, b;
+        if (inkhit_index_hit(index_for_threads, x, y, 2, &a) != INKHIT_OK) w->mismatches++;
+        if (inkhit_index_hits(index_for_threads, &(inkhit_point){x, y}, 1, 2, &b) != INKHIT_OK) w->mismatches++;
+        if (a.hit != b.hit || a.placement != b.placement) w->mismatches++;
+        inkhit_scene_hit s;
+        if (inkhit_snapshot_hit(snapshot_for_threads, x * 2, y * 2, 4, &s) != INKHIT_OK) w->mismatches++;
+    }
+    inkhit_hit h;
+    inkhit_index_hit(index_for_threads, 0, 0, -(double)w->id - 1, &h);
+    snprintf(w->message, sizeof w->message, "%s", inkhit_last_error());
+    return NULL;
+}
+
+static void test_threads(void) {
+    inkhit_index_hit(index_for_threads, 0, 0, -100, &(inkhit_hit){0});
+    pthread_t threads[4];
+    worker workers[4];
+    for (int i = 0; i < 4; i++) {
+        workers[i].id = i;
+        workers[i].mismatches = 0;
+        pthread_create(&threads[i], NULL, work, &workers[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(threads[i], NULL);
+        CHECK(workers[i].mismatches == 0);
+        char want[64];
+        snprintf(want, sizeof want, "(got -%d)", i + 1);
+        CHECK(strstr(workers[i].message, want) != NULL);
+    }
+    CHECK(strstr(inkhit_last_error(), "(got -100)") != NULL);
+}
+
+/* ============================================================================================== */
+
+int main(void) {
+    test_version_and_errors();
+    test_long_message();
+    test_fonts();
+    test_index();
+    test_layout();
+    test_scene();
+    test_threads();
+
+    OK(inkhit_index_release(index_for_threads));
+    EXPECT(inkhit_index_release(index_for_threads), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    EXPECT(inkhit_index_hit(index_for_threads, 0, 0, 0, &(inkhit_hit){0}), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    OK(inkhit_snapshot_release(snapshot_for_threads));
+    OK(inkhit_font_release(sans));
+    EXPECT(inkhit_font_release(sans), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    CHECK(inkhit_handle_count() == 0);
+
+    printf("inkhit_test: %d checks, %d failure%s\n", checks, failures, failures == 1 ? "" : "s");
+    return failures ? 1 : 0;
+}
