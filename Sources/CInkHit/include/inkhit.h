@@ -106,8 +106,8 @@
  * go into existing structs (new needs get new structs and functions). A PATCH release changes no
  * declaration. So a program built against header MAJOR.MINOR runs with every library MAJOR.n, n >= MINOR:
  *
- *     uint32_t v = inkhit_version();
- *     if (v / 10000 != INKHIT_VERSION_MAJOR || v < INKHIT_VERSION) { ... the library is too old ... }
+ *     uint32_t v = inkhit_version();      // the same MAJOR, and a MINOR at least the header's
+ *     if (v / 10000 != INKHIT_VERSION_MAJOR || v / 100 < INKHIT_VERSION / 100) { ... refuse to run ... }
  *
  * Treat an unknown nonzero status as an error, and ignore enum values you do not know in outputs.
  */
