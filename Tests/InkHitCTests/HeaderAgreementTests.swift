@@ -89,6 +89,18 @@ struct HeaderAgreementTests {
         }
     }
 
+    /// Each function's comment in the header states who owns what ("Owns:"), which threads may call it
+    /// ("Threads:") and what it returns on failure ("Errors:").
+    @Test func everyFunctionStatesOwnershipThreadsAndErrors() throws {
+        let comments = try Header.comments()
+        #expect(comments.count == (try Header.functions()).count)
+        for (name, comment) in comments {
+            for tag in ["Owns:", "Threads:", "Errors:"] {
+                #expect(comment.contains(tag), "the comment of \(name) does not say \(tag)")
+            }
+        }
+    }
+
     /// The status codes the Swift side returns are the header's, and each has its name.
     @Test func statusNames() {
         let codes: [(Int, String)] = [
@@ -118,16 +130,38 @@ enum Header {
         return parts.joined(separator: "/")
     }()
 
+    /// Each declared function with the `/** … */` comment just above it.
+    static func comments() throws -> [(String, String)] {
+        let lines = try String(contentsOfFile: repository + "/Sources/CInkHit/include/inkhit.h", encoding: .utf8)
+            .components(separatedBy: "\n")
+        var result: [(String, String)] = []
+        for (i, line) in lines.enumerated() {
+            guard let name = declaredFunction(line) else { continue }
+            var j = i - 1
+            var block: [String] = []
+            while j >= 0, lines[j].hasSuffix("*/") || !block.isEmpty {
+                block.insert(lines[j], at: 0)
+                if lines[j].trimmingCharacters(in: .whitespaces).hasPrefix("/**") { break }
+                j -= 1
+            }
+            result.append((name, block.joined(separator: "\n")))
+        }
+        return result
+    }
+
+    /// The function a declaration line declares, if it is one.
+    static func declaredFunction<S: StringProtocol>(_ line: S) -> String? {
+        guard line.first.map({ $0.isLetter }) == true, !line.hasPrefix("typedef"), let open = line.firstIndex(of: "(") else {
+            return nil
+        }
+        let head = line[..<open]
+        guard let start = head.range(of: "inkhit_", options: .backwards) else { return nil }
+        return String(head[start.lowerBound...])
+    }
+
     /// The functions the header declares: lines starting with a return type, then `inkhit_…(`.
     static func functions() throws -> [String] {
         let text = try String(contentsOfFile: repository + "/Sources/CInkHit/include/inkhit.h", encoding: .utf8)
-        var names: [String] = []
-        for line in text.split(separator: "\n") where line.first.map({ $0.isLetter }) == true {
-            guard let open = line.firstIndex(of: "("), !line.hasPrefix("typedef"), !line.hasPrefix("#") else { continue }
-            let head = line[..<open]
-            guard let start = head.range(of: "inkhit_", options: .backwards) else { continue }
-            names.append(String(head[start.lowerBound...]))
-        }
-        return names
+        return text.split(separator: "\n").compactMap { declaredFunction($0) }
     }
 }

@@ -436,6 +436,10 @@ for n in Workloads.scalingCounts {
 }
 print("")
 
+// MARK: The C interface (issue 11: CABI.swift)
+FileHandle.standardError.write("measuring the C interface…\n".data(using: .utf8)!)
+try CABI.run(rounds: minRounds, seconds: minSeconds)
+
 // MARK: Peak RSS (separate process)
 var rssLine = "(not measured)"
 do {

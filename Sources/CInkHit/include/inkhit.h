@@ -106,8 +106,8 @@
  * go into existing structs (new needs get new structs and functions). A PATCH release changes no
  * declaration. So a program built against header MAJOR.MINOR runs with every library MAJOR.n, n >= MINOR:
  *
- *     uint32_t v = inkhit_version();
- *     if (v / 10000 != INKHIT_VERSION_MAJOR || v < INKHIT_VERSION) { ... the library is too old ... }
+ *     uint32_t v = inkhit_version();      // the same MAJOR, and a MINOR at least the header's
+ *     if (v / 10000 != INKHIT_VERSION_MAJOR || v / 100 < INKHIT_VERSION / 100) { ... refuse to run ... }
  *
  * Treat an unknown nonzero status as an error, and ignore enum values you do not know in outputs.
  */
@@ -132,11 +132,11 @@ extern "C" {
 #define INKHIT_VERSION (INKHIT_VERSION_MAJOR * 10000 + INKHIT_VERSION_MINOR * 100 + INKHIT_VERSION_PATCH)
 
 /** The library's version, MAJOR * 10000 + MINOR * 100 + PATCH (compare with INKHIT_VERSION).
- *  Never fails. Threads: any. */
+ *  Owns: nothing. Threads: any. Errors: never fails. */
 uint32_t inkhit_version(void);
 
-/** The library's version as "MAJOR.MINOR.PATCH". Static storage owned by the library (never free it).
- *  Never fails. Threads: any. */
+/** The library's version as "MAJOR.MINOR.PATCH".
+ *  Owns: the string is static storage of the library (never free it). Threads: any. Errors: never fails. */
 const char *inkhit_version_string(void);
 
 /* ================================================================================================ */
@@ -184,22 +184,23 @@ enum {
 };
 
 /** The message of the last call that failed on the calling thread: UTF-8, NUL-terminated, starting with
- *  the function's name ("inkhit_index_hit: radius must be >= 0 (got -1)"); "" before any failure.
- *  Successful calls leave it as it is. At most INKHIT_MAX_ERROR_LENGTH bytes: a longer message is cut at a
- *  character boundary and ends in "...". The pointer is owned by the library and stays valid for the
- *  thread's lifetime; its text changes when a later call on the same thread fails.
- *  Never fails. Threads: any (each thread has its own message). */
+ *  the function's name ("inkhit_index_hit: radius must be >= 0 and not NaN (got -1)"); "" before any
+ *  failure. Successful calls leave it as it is. At most INKHIT_MAX_ERROR_LENGTH bytes: a longer message is
+ *  cut at a character boundary and ends in "...".
+ *  Owns: the library owns the text (never free it); the pointer stays valid for the thread's lifetime and
+ *  its text changes when a later call on the same thread fails.
+ *  Threads: any; each thread has its own message. Errors: never fails. */
 const char *inkhit_last_error(void);
 
 /** The longest message inkhit_last_error() returns, in bytes (without the NUL). */
 #define INKHIT_MAX_ERROR_LENGTH 1023
 
 /** The name of a status code ("INKHIT_ERROR_FONT"), or "INKHIT_UNKNOWN_STATUS" for a value this library
- *  does not know. Static storage owned by the library. Never fails. Threads: any. */
+ *  does not know. Owns: static storage of the library. Threads: any. Errors: never fails. */
 const char *inkhit_status_name(inkhit_status status);
 
 /** How many handles are live (handed out and not yet released), all types together: a leak check.
- *  Never fails. Threads: any (a snapshot of a number other threads may be changing). */
+ *  Owns: nothing. Threads: any (a snapshot of a number other threads may be changing). Errors: never fails. */
 size_t inkhit_handle_count(void);
 
 /* ================================================================================================ */
@@ -305,21 +306,24 @@ typedef struct inkhit_font_info {
     int64_t height;
 } inkhit_font_info;
 
-/** Writes the font's facts into `*out`. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+/** Writes the font's facts into `*out`. Owns: `*out` is the caller's, written. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE. */
 inkhit_status inkhit_font_get_info(inkhit_font font, inkhit_font_info *out);
 
 /** The glyph the font's Unicode cmap maps `codepoint` to, or 0 (.notdef) when it maps none (FreeType's
  *  convention). For text, prefer a layout: it shapes with HarfBuzz and falls back between fonts.
- *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (codepoint above 0x10FFFF or a
- *  surrogate). */
+ *  Owns: `*glyph_out` is written. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (codepoint above 0x10FFFF or a surrogate). */
 inkhit_status inkhit_font_glyph(inkhit_font font, uint32_t codepoint, uint32_t *glyph_out);
 
-/** The horizontal advance of `glyph`, font units (unscaled, unhinted). Threads: any.
- *  Errors: NULL_ARGUMENT, INVALID_HANDLE, GLYPH (out of range, no outline), FONT (corrupt metrics). */
+/** The horizontal advance of `glyph`, font units (unscaled, unhinted). Owns: `*advance_out` is written.
+ *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE, GLYPH (out of range, no outline), FONT (corrupt
+ *  metrics). */
 inkhit_status inkhit_font_advance(inkhit_font font, uint32_t glyph, double *advance_out);
 
 /** Releases a font handle. Indexes, layouts and scenes made with the font keep working.
- *  NULL: nothing happens, INKHIT_OK. Threads: any, but not while another call uses the handle.
+ *  Owns: ends the caller's ownership of the handle; NULL does nothing (INKHIT_OK).
+ *  Threads: any, but not while another call uses the handle.
  *  Errors: INVALID_HANDLE (already released — a double release is detected —, another type, unknown). */
 inkhit_status inkhit_font_release(inkhit_font font);
 
@@ -344,15 +348,17 @@ typedef struct inkhit_shape_cache_info {
     int64_t outline_bytes;
 } inkhit_shape_cache_info;
 
-/** Writes what `cache` holds into `*out`. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+/** Writes what `cache` holds into `*out`. Owns: `*out` is written. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE. */
 inkhit_status inkhit_shape_cache_get_info(inkhit_shape_cache cache, inkhit_shape_cache_info *out);
 
-/** Drops every shape the cache holds (indexes and layouts that use them keep them).
+/** Drops every shape the cache holds. Owns: indexes and layouts that use its shapes keep them.
  *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
 inkhit_status inkhit_shape_cache_clear(inkhit_shape_cache cache);
 
-/** Releases a cache handle; indexes and layouts that took shapes from it keep them. NULL: INKHIT_OK.
- *  Threads: any, but not while another call uses the handle. Errors: INVALID_HANDLE (double release). */
+/** Releases a cache handle. Owns: ends the caller's ownership; indexes and layouts that took shapes from it
+ *  keep them; NULL does nothing (INKHIT_OK). Threads: any, but not while another call uses the handle.
+ *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_shape_cache_release(inkhit_shape_cache cache);
 
 /* ================================================================================================ */
@@ -391,8 +397,10 @@ inkhit_status inkhit_builder_add_glyph(inkhit_builder builder, inkhit_shape_cach
 
 /** Adds `count` placements in order, as inkhit_builder_add_glyph would one by one, stopping at the first
  *  that fails (the message names it: "placements[12]: ..."). Writes how many were added to `*added_out`
- *  unless it is NULL (on success: count). Threads and errors: as inkhit_builder_add_glyph;
- *  NULL_ARGUMENT also for placements == NULL with count > 0. */
+ *  unless it is NULL (on success: count).
+ *  Owns: `placements` is only read; the builder keeps the fonts' shapes alive.
+ *  Threads: any; the whole batch runs under the builder's lock (no other call's placement lands inside it).
+ *  Errors: as inkhit_builder_add_glyph; NULL_ARGUMENT also for placements == NULL with count > 0. */
 inkhit_status inkhit_builder_add_glyphs(inkhit_builder builder, inkhit_shape_cache cache,
                                         const inkhit_glyph_placement *placements, size_t count, size_t *added_out);
 
@@ -414,7 +422,8 @@ inkhit_status inkhit_builder_add_outline(inkhit_builder builder, inkhit_shape_ca
                                          const inkhit_point *points, size_t point_count,
                                          int32_t fill_rule, const inkhit_transform *transform, size_t *index_out);
 
-/** How many placements the builder holds. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+/** How many placements the builder holds. Owns: `*count_out` is written. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE. */
 inkhit_status inkhit_builder_count(inkhit_builder builder, size_t *count_out);
 
 /** Builds an immutable index of the placements added so far (the builder can go on collecting for
@@ -422,8 +431,9 @@ inkhit_status inkhit_builder_count(inkhit_builder builder, size_t *count_out);
  *  Errors: NULL_ARGUMENT, INVALID_HANDLE, LIMIT. */
 inkhit_status inkhit_builder_build(inkhit_builder builder, inkhit_index *out);
 
-/** Releases a builder handle (indexes built from it are not affected). NULL: INKHIT_OK.
- *  Threads: any, but not while another call uses the handle. Errors: INVALID_HANDLE (double release). */
+/** Releases a builder handle (indexes built from it are not affected). Owns: ends the caller's ownership;
+ *  NULL does nothing (INKHIT_OK). Threads: any, but not while another call uses the handle.
+ *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_builder_release(inkhit_builder builder);
 
 /* ================================================================================================ */
@@ -460,8 +470,9 @@ inkhit_status inkhit_index_hits(inkhit_index index, const inkhit_point *points, 
                                 inkhit_hit *out);
 
 /** Whether (x, y), view px, is on the ink of any placement (containment only: faster than a hit).
- *  Writes 1 or 0 to `*inside_out`. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE,
- *  INVALID_ARGUMENT (non-finite point; `*inside_out` is then 0). */
+ *  Writes 1 or 0 to `*inside_out`. Owns: `*inside_out` is written. Allocates nothing.
+ *  Threads: any, any number at once on one index.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (non-finite point; `*inside_out` is then 0). */
 inkhit_status inkhit_index_contains(inkhit_index index, double x, double y, int32_t *inside_out);
 
 /** Facts about an index. */
@@ -478,11 +489,13 @@ typedef struct inkhit_index_info {
     inkhit_rect bounds;
 } inkhit_index_info;
 
-/** Writes the index's facts into `*out`. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+/** Writes the index's facts into `*out`. Owns: `*out` is written. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE. */
 inkhit_status inkhit_index_get_info(inkhit_index index, inkhit_index_info *out);
 
-/** Releases an index handle. NULL: INKHIT_OK. Threads: any, but not while another call uses the handle.
- *  Errors: INVALID_HANDLE (double release). */
+/** Releases an index handle. Owns: ends the caller's ownership; NULL does nothing (INKHIT_OK).
+ *  Threads: any, but not while another call uses the handle.
+ *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_index_release(inkhit_index index);
 
 /* ================================================================================================ */
@@ -555,8 +568,8 @@ typedef struct inkhit_layout_options {
     int32_t direction;
 } inkhit_layout_options;
 
-/** Fills `*options` with the defaults (no fonts: set `fonts` and `font_count`). Threads: any.
- *  Errors: NULL_ARGUMENT. */
+/** Fills `*options` with the defaults (no fonts: set `fonts` and `font_count`). Owns: `*options` is the
+ *  caller's, written. Threads: any. Errors: NULL_ARGUMENT. */
 inkhit_status inkhit_layout_options_init(inkhit_layout_options *options);
 
 /** Lays out `length` bytes of UTF-8 text (NUL bytes are characters, not an end): HarfBuzz shaping with
@@ -572,7 +585,8 @@ inkhit_status inkhit_layout_create_utf8(const char *text, size_t length, const i
                                         inkhit_layout *out);
 
 /** As inkhit_layout_create_utf8, for `length` UTF-16 code units (native byte order; offsets in code
- *  units, NSRange-compatible). INVALID_TEXT for an unpaired surrogate. */
+ *  units, NSRange-compatible). Owns: as inkhit_layout_create_utf8. Threads: any.
+ *  Errors: as inkhit_layout_create_utf8; INVALID_TEXT for an unpaired surrogate. */
 inkhit_status inkhit_layout_create_utf16(const uint16_t *text, size_t length, const inkhit_layout_options *options,
                                          inkhit_layout *out);
 
@@ -590,7 +604,8 @@ typedef struct inkhit_layout_info {
     inkhit_rect bounds;
 } inkhit_layout_info;
 
-/** Writes the layout's facts into `*out`. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+/** Writes the layout's facts into `*out`. Owns: `*out` is written. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE. */
 inkhit_status inkhit_layout_get_info(inkhit_layout layout, inkhit_layout_info *out);
 
 /** One positioned glyph of a layout (what a renderer draws). */
@@ -612,8 +627,9 @@ typedef struct inkhit_layout_glyph {
 } inkhit_layout_glyph;
 
 /** Copies glyphs first ..< first + count (line by line, left to right) into `out`.
- *  Threads: any. Errors: NULL_ARGUMENT (layout; out with count > 0), INVALID_HANDLE, INVALID_ARGUMENT
- *  (the range goes past glyph_count). */
+ *  Owns: `out[0 ..< count]` is the caller's, written. Threads: any.
+ *  Errors: NULL_ARGUMENT (layout; out with count > 0), INVALID_HANDLE, INVALID_ARGUMENT (the range goes
+ *  past glyph_count). */
 inkhit_status inkhit_layout_glyphs(inkhit_layout layout, size_t first, size_t count, inkhit_layout_glyph *out);
 
 /** One line of a layout. */
@@ -628,8 +644,8 @@ typedef struct inkhit_layout_line {
     inkhit_rect content_box;
 } inkhit_layout_line;
 
-/** Copies lines first ..< first + count (top to bottom) into `out`. Threads: any.
- *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (the range goes past line_count). */
+/** Copies lines first ..< first + count (top to bottom) into `out`. Owns: `out[0 ..< count]` is written.
+ *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (the range goes past line_count). */
 inkhit_status inkhit_layout_lines(inkhit_layout layout, size_t first, size_t count, inkhit_layout_line *out);
 
 /** How inkhit_layout_hit decides. */
@@ -680,16 +696,18 @@ typedef struct inkhit_text_hit {
 } inkhit_text_hit;
 
 /** The character, link and attachment under (x, y), view px, within `radius` view px (>= 0), decided by
- *  `mode` (INKHIT_TEXT_HIT_*): attachments first (their boxes), then the glyph by the hit rule. Allocates
- *  nothing. Threads: any, any number at once. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT
- *  (radius negative or NaN, non-finite point, unknown mode; `*out` is then a miss). */
+ *  `mode` (INKHIT_TEXT_HIT_*): attachments first (their boxes), then the glyph by the hit rule.
+ *  Owns: `*out` is written (indexes, not strings: nothing to free). Allocates nothing.
+ *  Threads: any, any number at once on one layout.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (radius negative or NaN, non-finite point,
+ *  unknown mode; `*out` is then a miss). */
 inkhit_status inkhit_layout_hit(inkhit_layout layout, double x, double y, double radius, int32_t mode,
                                 inkhit_text_hit *out);
 
 /** The link under (x, y), view px, within `radius`: the topmost link glyph (or attachment in a link)
  *  whose ink holds the point, else the one whose outline is nearest within the radius. `out->link` names
  *  it; the other fields say where on it the point is. Spaces have no ink: the space after a link never
- *  hits it. Threads: any. Errors: as inkhit_layout_hit. */
+ *  hits it. Owns: `*out` is written. Threads: any. Errors: as inkhit_layout_hit. */
 inkhit_status inkhit_layout_link_hit(inkhit_layout layout, double x, double y, double radius, inkhit_text_hit *out);
 
 enum {
@@ -714,8 +732,8 @@ typedef struct inkhit_caret {
 
 /** Where a caret goes for (x, y), view px: the nearest line, then the nearest character edge on it (as
  *  CTLineGetStringIndexForPosition). Not the character under the point: that is inkhit_layout_hit.
- *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (non-finite point; `*out` then
- *  has found 0). */
+ *  Owns: `*out` is written. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (non-finite point; `*out` then has found 0). */
 inkhit_status inkhit_layout_caret(inkhit_layout layout, double x, double y, inkhit_caret *out);
 
 /** Where a caret is drawn: a vertical segment at `x` from `top` to `bottom`, layout px, and the same
@@ -731,13 +749,15 @@ typedef struct inkhit_caret_rect {
 
 /** The caret for `offset` (in the layout's text units, 0 ... length) with `affinity`
  *  (INKHIT_AFFINITY_*; in mixed-direction text one offset can have two positions).
- *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (offset past the end, unknown
- *  affinity), INVALID_TEXT (an offset inside a character). */
+ *  Owns: `*out` is written (found 0 on error). Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (offset past the end, unknown affinity),
+ *  INVALID_TEXT (an offset inside a character). */
 inkhit_status inkhit_layout_caret_rect(inkhit_layout layout, uint64_t offset, int32_t affinity,
                                        inkhit_caret_rect *out);
 
-/** Releases a layout handle (scenes whose text nodes show it keep it). NULL: INKHIT_OK.
- *  Threads: any, but not while another call uses the handle. Errors: INVALID_HANDLE (double release). */
+/** Releases a layout handle (scenes whose text nodes show it keep it). Owns: ends the caller's ownership;
+ *  NULL does nothing (INKHIT_OK). Threads: any, but not while another call uses the handle.
+ *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_layout_release(inkhit_layout layout);
 
 /* ================================================================================================ */
@@ -830,7 +850,8 @@ typedef struct inkhit_node {
     int32_t holes;
 } inkhit_node;
 
-/** Fills `*node` with the defaults and the id `id`. Threads: any. Errors: NULL_ARGUMENT. */
+/** Fills `*node` with the defaults and the id `id`. Owns: `*node` is the caller's, written.
+ *  Threads: any. Errors: NULL_ARGUMENT. */
 inkhit_status inkhit_node_init(inkhit_node *node, uint64_t id);
 
 /** A new scene holding only `root`. Nodes are checked when added; what only the whole tree can tell (a
@@ -844,29 +865,35 @@ inkhit_status inkhit_node_init(inkhit_node *node, uint64_t id);
 inkhit_status inkhit_scene_create(const inkhit_node *root, inkhit_scene *out);
 
 /** Adds `node` as the last (topmost) child of node `parent`. Later siblings lie on top of earlier ones,
- *  children on top of their parent. Threads: any (calls on one scene run one at a time).
+ *  children on top of their parent. Owns: as inkhit_scene_create (the node is copied, its layout kept).
+ *  Threads: any (calls on one scene run one at a time).
  *  Errors: as inkhit_scene_create; SCENE (node->id already used, no node `parent`). */
 inkhit_status inkhit_scene_add(inkhit_scene scene, uint64_t parent, const inkhit_node *node);
 
 /** Replaces every setting of node `node->id` with `*node` (its place in the tree stays).
- *  Threads: any. Errors: as inkhit_scene_create; SCENE (no such node). */
+ *  Owns: as inkhit_scene_create. Threads: any (calls on one scene run one at a time).
+ *  Errors: as inkhit_scene_create; SCENE (no such node). */
 inkhit_status inkhit_scene_update(inkhit_scene scene, const inkhit_node *node);
 
 /** Sets node `id`'s transform (local px -> parent px): the cheap edit for moving a node (its region is
- *  reused; a snapshot after moving one node of 10,000 costs microseconds). Threads: any.
+ *  reused; a snapshot after moving one node of 10,000 costs microseconds).
+ *  Owns: `*transform` is copied. Threads: any (calls on one scene run one at a time).
  *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (NaN or infinite entry), SCENE (no such node). */
 inkhit_status inkhit_scene_set_transform(inkhit_scene scene, uint64_t id, const inkhit_transform *transform);
 
-/** Removes node `id` and everything below it. Snapshots taken before keep them. Threads: any.
+/** Removes node `id` and everything below it. Owns: snapshots taken before keep them.
+ *  Threads: any (calls on one scene run one at a time).
  *  Errors: NULL_ARGUMENT, INVALID_HANDLE, SCENE (no such node; the root cannot be removed). */
 inkhit_status inkhit_scene_remove(inkhit_scene scene, uint64_t id);
 
 /** The ids from the root down to node `id`: writes the first min(capacity, depth + 1) of them to `ids`
- *  and the full count to `*count_out` (call with capacity 0 to ask for the count). Threads: any.
+ *  and the full count to `*count_out` (call with capacity 0 to ask for the count).
+ *  Owns: `ids[0 ..< capacity]` and `*count_out` are written. Threads: any.
  *  Errors: NULL_ARGUMENT (scene, count_out; ids with capacity > 0), INVALID_HANDLE, SCENE (no such node). */
 inkhit_status inkhit_scene_path(inkhit_scene scene, uint64_t id, uint64_t *ids, size_t capacity, size_t *count_out);
 
-/** How many nodes the scene has. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+/** How many nodes the scene has. Owns: `*count_out` is written. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE. */
 inkhit_status inkhit_scene_count(inkhit_scene scene, size_t *count_out);
 
 /** An immutable, indexed copy of the scene, flattened within `tolerance` view px (0: the default 0.01).
@@ -877,8 +904,9 @@ inkhit_status inkhit_scene_count(inkhit_scene scene, size_t *count_out);
  *  indexed, named), LIMIT. The scene keeps its edits: fix the node and ask again. */
 inkhit_status inkhit_scene_snapshot(inkhit_scene scene, double tolerance, inkhit_snapshot *out);
 
-/** Releases a scene handle (its snapshots keep working). NULL: INKHIT_OK.
- *  Threads: any, but not while another call uses the handle. Errors: INVALID_HANDLE (double release). */
+/** Releases a scene handle (its snapshots keep working). Owns: ends the caller's ownership; NULL does
+ *  nothing (INKHIT_OK). Threads: any, but not while another call uses the handle.
+ *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_scene_release(inkhit_scene scene);
 
 /** What a point hits in a scene. On a miss: hit 0, node 0, depth and glyph -1, distance NaN, text a miss. */
@@ -905,18 +933,21 @@ typedef struct inkhit_scene_hit {
 /** The node under (x, y), view px, within `radius` view px (>= 0), the UIKit way: hidden,
  *  non-interactive and transparent subtrees out, children clipped to their parent's hit box, later
  *  siblings on top; the topmost node whose region holds the point, else the one nearest within the
- *  radius. Allocates nothing. Threads: any, any number at once.
+ *  radius. Owns: `*out` is written (numbers only: nothing to free). Allocates nothing.
+ *  Threads: any, any number at once on one snapshot.
  *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (radius negative or NaN, non-finite point;
  *  `*out` is then a miss). */
 inkhit_status inkhit_snapshot_hit(inkhit_snapshot snapshot, double x, double y, double radius, inkhit_scene_hit *out);
 
 /** The answers for `count` points (view px) into `out[0 ..< count]`, as inkhit_snapshot_hit gives them;
- *  non-finite points as for inkhit_index_hits. Threads: any. Errors: as inkhit_index_hits. */
+ *  non-finite points as for inkhit_index_hits. Owns: `points` is only read; `out` is written.
+ *  Threads: any, any number at once on one snapshot. Errors: as inkhit_index_hits. */
 inkhit_status inkhit_snapshot_hits(inkhit_snapshot snapshot, const inkhit_point *points, size_t count, double radius,
                                    inkhit_scene_hit *out);
 
-/** Releases a snapshot handle. NULL: INKHIT_OK. Threads: any, but not while another call uses the handle.
- *  Errors: INVALID_HANDLE (double release). */
+/** Releases a snapshot handle. Owns: ends the caller's ownership; NULL does nothing (INKHIT_OK).
+ *  Threads: any, but not while another call uses the handle.
+ *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_snapshot_release(inkhit_snapshot snapshot);
 
 #ifdef __cplusplus
