@@ -141,10 +141,12 @@ final class ChildPlaces: Sendable {
     init(position: [Int32], refits: Int) { self.position = position; self.refits = refits }
 }
 
-/// A node's children in order (bottom first) under a tree of boxes: 16 slots a block, each with the box (in
-/// the node's space) of what it holds, in one allocation. Blocks are immutable and shared between snapshots;
-/// an edit copies the blocks on one root-to-leaf path (`replacing`).
-final class ChildBlock: ManagedBuffer<ChildBlockHeader, ChildSlot>, @unchecked Sendable {
+/// A block of a node's children (or of smaller blocks): 16 slots, each with the box (in the node's space) of
+/// what it holds, in one allocation — one block in z-order for up to 16 children, a spatial tree of blocks
+/// for more (see `build`). Blocks are immutable and shared between snapshots;
+/// an edit copies the blocks on one root-to-leaf path (`replacing`). (Not `Sendable` itself, as
+/// `ManagedBuffer` is not: it is shared only through the records that own it, which never change it.)
+final class ChildBlock: ManagedBuffer<ChildBlockHeader, ChildSlot> {
     static let fanout = 16
 
     var height: Int { header.height }
