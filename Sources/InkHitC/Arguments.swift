@@ -96,23 +96,10 @@ private func strlenLite(_ p: UnsafePointer<CChar>) -> Int {
     return n
 }
 
-/// The byte offset of the first invalid UTF-8 sequence in `bytes`, or nil when it is all valid.
-func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    var parser = Unicode.UTF8.ForwardParser()
-    var it = bytes.makeIterator()
-    var offset = 0
-    while true {
-        switch parser.parseScalar(from: &it) {
-        case .valid(let s): offset += s.count
-        case .emptyInput: return nil
-        case .error: return offset
-        }
-    }
-}
-
-/// The offset (in units) of the first unpaired surrogate in `units`, or nil when it is all valid.
-func firstInvalidUTF16(_ units: UnsafeBufferPointer<UInt16>) -> Int? {
-    var parser = Unicode.UTF16.ForwardParser()
+/// The offset (in code units of `encoding`) of the first invalid sequence in `units` — an invalid UTF-8
+/// sequence, an unpaired UTF-16 surrogate — or nil when it is all valid.
+func firstInvalid<E: Unicode.Encoding>(_ units: UnsafeBufferPointer<E.CodeUnit>, in encoding: E.Type) -> Int? {
+    var parser = E.ForwardParser()
     var it = units.makeIterator()
     var offset = 0
     while true {
@@ -125,14 +112,14 @@ func firstInvalidUTF16(_ units: UnsafeBufferPointer<UInt16>) -> Int? {
 }
 
 func utf8String(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) throws(CError) -> String {
-    if let bad = firstInvalidUTF8(bytes) {
+    if let bad = firstInvalid(bytes, in: Unicode.UTF8.self) {
         throw CError(INKHIT_ERROR_INVALID_TEXT, "\(name) is not valid UTF-8 (an invalid sequence at byte \(bad))")
     }
     return String(decoding: bytes, as: UTF8.self)
 }
 
 func utf16String(_ units: UnsafeBufferPointer<UInt16>, _ name: String) throws(CError) -> String {
-    if let bad = firstInvalidUTF16(units) {
+    if let bad = firstInvalid(units, in: Unicode.UTF16.self) {
         throw CError(INKHIT_ERROR_INVALID_TEXT, "\(name) is not valid UTF-16 (an unpaired surrogate at unit \(bad))")
     }
     return String(decoding: units, as: UTF16.self)

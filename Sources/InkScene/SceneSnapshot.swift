@@ -162,11 +162,12 @@ public struct SceneSnapshot: Sendable {
                         if flags.contains(.target) { stack.push(Frame(own: r, x: x, y: y)) }
                         if flags.contains(.passes), let c = r.children,
                            !flags.contains(.clips) || (x >= r.hitBox.minX && x <= r.hitBox.maxX && y >= r.hitBox.minY && y <= r.hitBox.maxY) {
+                            // The least root px per local px, rounded down (a bound in this space is never too small).
+                            let scale = Float(r.minScale).nextDown
                             if c.height == 0 {
-                                stack.push(Frame(block: c, from: c.n - 1, x: x, y: y, scale: r.minScale))
+                                stack.push(Frame(block: c, from: c.n - 1, x: x, y: y, scale: scale))
                             } else {
                                 // A wide node: the children its spatial tree puts near the point, topmost last.
-                                let scale = Float(r.minScale).nextDown
                                 let limit = visitor.bound / Double(scale) * (1 + 1e-9)
                                 let start = stack.count
                                 Self.collect(c, x, y, limit, &stack)
@@ -181,13 +182,7 @@ public struct SceneSnapshot: Sendable {
                         let px = f.x, py = f.y
                         b.withUnsafeMutablePointerToElements { slots in
                             var j = f.index
-                            while j >= 0 {
-                                let s = slots[j]
-                                let dx = max(Double(s.minX) - px, 0, px - Double(s.maxX))
-                                let dy = max(Double(s.minY) - py, 0, py - Double(s.maxY))
-                                if dx <= limit && dy <= limit && (dx == 0 && dy == 0 || (dx * dx + dy * dy).squareRoot() <= limit) { break }
-                                j -= 1
-                            }
+                            while j >= 0 && !slots[j].isWithin(limit, of: px, py) { j -= 1 }
                             guard j >= 0 else { return }
                             if j > 0 { stack.push(Frame(block: b, from: j - 1, x: px, y: py, scale: f.scale)) }
                             let o = Unmanaged<AnyObject>.passUnretained(slots[j].object).toOpaque()
@@ -210,6 +205,16 @@ public struct SceneSnapshot: Sendable {
     }
 }
 
+extension ChildSlot {
+    /// Whether the slot's box is within `limit` (px of the parent's space) of (x, y); with `limit` 0, whether
+    /// it contains the point (edges included).
+    @inline(__always) func isWithin(_ limit: Double, of x: Double, _ y: Double) -> Bool {
+        let dx = max(Double(minX) - x, 0, x - Double(maxX))
+        let dy = max(Double(minY) - y, 0, y - Double(maxY))
+        return dx <= limit && dy <= limit && (dx == 0 && dy == 0 || (dx * dx + dy * dy).squareRoot() <= limit)
+    }
+}
+
 extension SceneSnapshot {
     /// Pushes a node frame (its `z` in the tag) for every child under `b` whose box is within `limit` (local
     /// px of the parent) of (x, y). Recursion as deep as the spatial tree (4 levels for 65,536 children).
@@ -217,9 +222,7 @@ extension SceneSnapshot {
         b.withUnsafeMutablePointerToElements { slots in
             for j in 0..<b.n {
                 let s = slots[j]
-                let dx = max(Double(s.minX) - x, 0, x - Double(s.maxX))
-                let dy = max(Double(s.minY) - y, 0, y - Double(s.maxY))
-                guard dx <= limit && dy <= limit && (dx == 0 && dy == 0 || (dx * dx + dy * dy).squareRoot() <= limit) else { continue }
+                guard s.isWithin(limit, of: x, y) else { continue }
                 let o = Unmanaged<AnyObject>.passUnretained(s.object).toOpaque()
                 if b.height == 0 {
                     var f = Frame(ref: o, x: x, y: y, kind: Frame.node)
@@ -326,10 +329,6 @@ struct Frame {
     }
     @inline(__always) init(own r: NodeRecord, x: Double, y: Double) {
         self.init(ref: Unmanaged.passUnretained(r).toOpaque(), x: x, y: y, kind: Self.own)
-    }
-    @inline(__always) init(block b: ChildBlock, from index: Int, x: Double, y: Double, scale: Double) {
-        ref = Unmanaged.passUnretained(b).toOpaque(); self.x = x; self.y = y
-        self.scale = Float(scale).nextDown; tag = Self.block | Int32(truncatingIfNeeded: index) << 2
     }
     @inline(__always) init(block b: ChildBlock, from index: Int, x: Double, y: Double, scale: Float) {
         ref = Unmanaged.passUnretained(b).toOpaque(); self.x = x; self.y = y
