@@ -9,5 +9,9 @@
 #include FT_ADVANCES_H
 #include FT_TRUETYPE_TABLES_H
 #include FT_MULTIPLE_MASTERS_H
+#include FT_SFNT_NAMES_H
+#include FT_SYNTHESIS_H
+#include FT_COLOR_H
+#include FT_BITMAP_H
 
 #endif

@@ -55,6 +55,9 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
         face = try FreeTypeFace(bytes: FontBytes(copying: bytes), faceIndex: faceIndex)
     }
 
+    /// A font over an opened face (an instance of another font's file).
+    init(face: FreeTypeFace) { self.face = face }
+
     // MARK: Identity
 
     /// A number unique to this loaded font within the process (1, 2, 3, … in load order), stable for
@@ -66,10 +69,12 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// Hashes the loaded face's `id`.
     public func hash(into hasher: inout Hasher) { hasher.combine(face.id) }
 
-    /// `Font(#id "Family Style", face i of n, glyphs, units/em)`.
+    /// `Font(#id "Family Style", face i of n, glyphs, units/em)`, with the design coordinates of a variable
+    /// font (`wght=650 slnt=0`).
     public var description: String {
         let name = [familyName, styleName].compactMap { $0 }.joined(separator: " ")
-        return "Font(#\(id) \"\(name)\", face \(faceIndex) of \(faceCount), \(glyphCount) glyphs, \(unitsPerEm) units/em)"
+        let axes = variationCoordinates.isEmpty ? "" : ", " + variationCoordinates.map(\.description).joined(separator: " ")
+        return "Font(#\(id) \"\(name)\", face \(faceIndex) of \(faceCount), \(glyphCount) glyphs, \(unitsPerEm) units/em\(axes))"
     }
 
     // MARK: Face facts (read once at load; no lock)
@@ -143,6 +148,16 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
         try face.outline(glyph: glyph, maxPoints: maxPoints)
     }
 
+    /// The outline of `glyph` as `rendering` makes it (`GlyphStyle.rendering(size:)`: hinted and/or emboldened
+    /// by FreeType at a size), in font units (y-up): FreeType's 26.6 px points scaled by
+    /// `unitsPerEm / size`. `.exact` gives `outline(glyph:maxPoints:)`.
+    ///
+    /// - Throws: as `outline(glyph:maxPoints:)`, and `.freeType` when FreeType refuses the size.
+    public func outline(glyph: GlyphID, rendering: OutlineRendering,
+                        maxPoints: Int = Font.defaultMaximumPoints) throws(FontError) -> GlyphOutline {
+        try face.outline(glyph: glyph, maxPoints: maxPoints, rendering: rendering)
+    }
+
     /// Drives `sink` with the unhinted outline of `glyph`, in font units (y-up): `outline(glyph:)` then
     /// `GlyphOutline.decompose(into:)`. On error the sink sees nothing.
     ///
@@ -154,11 +169,11 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
 
     /// FreeType's control box of `glyph` (`FT_Outline_Get_CBox`: the bounds of all outline points, control
     /// points included), in font units (y-up); `Rect.empty` for a glyph without points. An independent
-    /// check of `GlyphOutline.controlBox`.
+    /// check of `GlyphOutline.controlBox`. With a `rendering`, the box of that outline (font units).
     ///
     /// - Throws: as `outline(glyph:maxPoints:)`, except `.tooManyPoints` and `.brokenOutline`.
-    public func controlBox(glyph: GlyphID) throws(FontError) -> Rect {
-        try face.controlBox(glyph: glyph)
+    public func controlBox(glyph: GlyphID, rendering: OutlineRendering = .exact) throws(FontError) -> Rect {
+        try face.controlBox(glyph: glyph, rendering: rendering)
     }
 
     /// FreeType's own anti-aliased rendering of `glyph` (unhinted): the outline scaled by `scale` px per font

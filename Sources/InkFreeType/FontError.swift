@@ -44,6 +44,17 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
     case shape(glyph: GlyphID, pxPerEm: Double, ShapeError)
     /// The index refused the placement (a singular transform, coordinates beyond ±1e9 view px, …).
     case placement(HitIndexError)
+    /// Variations were asked of a font that has no variation axes.
+    case notVariable
+    /// The font has no axis `tag`; `axes` are the tags it has.
+    case unknownAxis(tag: String, axes: [String])
+    /// A variation setting is malformed: a tag that is not 1…4 printable ASCII characters, or a value that
+    /// is not finite.
+    case invalidVariation(tag: String, reason: String)
+    /// No named instance has this name (or index, written `#i`); `available` are the instances' names.
+    case unknownInstance(String, available: [String])
+    /// A synthetic style or hinting setting cannot be applied (`GlyphStyle`).
+    case invalidStyle(reason: String)
 
     public var description: String {
         switch self {
@@ -82,6 +93,18 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
             return "glyph \(glyph): \(e)"
         case .placement(let e):
             return e.description
+        case .notVariable:
+            return "the font has no variation axes (it is not a variable font)"
+        case .unknownAxis(let tag, let axes):
+            return "the font has no variation axis '\(tag)'"
+                + (axes.isEmpty ? "" : " (its axes: \(axes.map { "'\($0)'" }.joined(separator: ", ")))")
+        case .invalidVariation(let tag, let reason):
+            return "variation '\(tag)': \(reason)"
+        case .unknownInstance(let name, let available):
+            return "the font has no named instance \"\(name)\" (its instances: "
+                + (available.isEmpty ? "none" : available.map { "\"\($0)\"" }.joined(separator: ", ")) + ")"
+        case .invalidStyle(let reason):
+            return reason
         }
     }
 }

@@ -1,14 +1,19 @@
 import InkGeometry
 import InkHit
 
-/// What names a font glyph's outline in a shape cache: the font's `id` and the glyph.
+/// What names a font glyph's outline in a shape cache: the font's `id` (an instance of a variable font has
+/// its own), the glyph and how its outline is rendered (exact, or hinted/emboldened at a size).
 public struct FontGlyph: Hashable, Sendable {
     /// `Font.id` of the loaded font.
     public var font: UInt64
     /// The glyph in that font.
     public var glyph: GlyphID
-    /// The key of `glyph` in `font`.
-    public init(font: Font, glyph: GlyphID) { self.font = font.id; self.glyph = glyph }
+    /// How the outline is made.
+    public var rendering: OutlineRendering
+    /// The key of `glyph` in `font`, rendered as `rendering`.
+    public init(font: Font, glyph: GlyphID, rendering: OutlineRendering = .exact) {
+        self.font = font.id; self.glyph = glyph; self.rendering = rendering
+    }
 }
 
 /// A shape cache for font glyphs: one flattened shape per (font, glyph, size class).
@@ -29,13 +34,14 @@ extension ShapeCache where Key == FontGlyph {
     /// - Throws: `FontError` from the font (glyph out of range, no outline, broken outline, …), or
     ///   `FontError.shape` when the outline cannot be flattened (a tolerance that cannot be met, too many
     ///   edges, …).
-    public func shape(font: Font, glyph: GlyphID, viewTolerance: Double = HitIndex.defaultTolerance,
-                      maxScale: Double) throws(FontError) -> GlyphShape {
+    /// `rendering` says how the outline is made (`GlyphStyle.rendering(size:)`).
+    public func shape(font: Font, glyph: GlyphID, rendering: OutlineRendering = .exact,
+                      viewTolerance: Double = HitIndex.defaultTolerance, maxScale: Double) throws(FontError) -> GlyphShape {
         let pxPerEm = maxScale * Double(font.unitsPerEm)
-        return try shape(for: FontGlyph(font: font, glyph: glyph), viewTolerance: viewTolerance, maxScale: maxScale,
-                         invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
+        return try shape(for: FontGlyph(font: font, glyph: glyph, rendering: rendering), viewTolerance: viewTolerance,
+                         maxScale: maxScale, invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
             (tolerance, fastDistance) throws(FontError) -> GlyphShape in
-            let outline = try font.outline(glyph: glyph)
+            let outline = try font.outline(glyph: glyph, rendering: rendering)
             do throws(ShapeError) {
                 return try GlyphShape(tolerance: tolerance, limits: limits, fastDistance: fastDistance) { sink in
                     outline.decompose(into: &sink)
@@ -50,7 +56,8 @@ extension ShapeCache where Key == FontGlyph {
     ///
     /// - Throws: as `shape(font:glyph:viewTolerance:maxScale:)`.
     public func shape(for placement: GlyphPlacement, viewTolerance: Double = HitIndex.defaultTolerance) throws(FontError) -> GlyphShape {
-        try shape(font: placement.font, glyph: placement.glyph, viewTolerance: viewTolerance,
-                  maxScale: placement.fontUnitsToView.maxScale)
+        try placement.style.validate(size: placement.size)
+        return try shape(font: placement.font, glyph: placement.glyph, rendering: placement.rendering,
+                         viewTolerance: viewTolerance, maxScale: placement.fontUnitsToView.maxScale)
     }
 }

@@ -22,6 +22,8 @@ final class FreeTypeFace: @unchecked Sendable {
     let height: Int
     let isScalable: Bool
     let hasKerning: Bool
+    /// Axes, named instances and the coordinates this face was set to (all empty when it does not vary).
+    let variation: FaceVariation
 
     private let library: FT_Library
     private let face: FT_Face            // used only inside `lock.withLock` (or in init/deinit)
@@ -36,10 +38,13 @@ final class FreeTypeFace: @unchecked Sendable {
     private static let loadFlags = FT_Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
     private static let errInvalidArgument: FT_Error = 0x06
 
-    /// Opens face `faceIndex` of `bytes`.
+    /// Opens face `faceIndex` of `bytes`, at the design coordinates of `instance` and `variations` when
+    /// either is given.
     ///
-    /// - Throws: `.faceIndexOutOfRange`, `.notAFont`, `.notScalable`, `.freeType` (corrupt data etc.).
-    init(bytes: FontBytes, faceIndex: Int) throws(FontError) {
+    /// - Throws: `.faceIndexOutOfRange`, `.notAFont`, `.notScalable`, `.freeType` (corrupt data etc.);
+    ///   with variations, as `Font.withVariations(_:instance:)`.
+    init(bytes: FontBytes, faceIndex: Int, variations: [FontVariation] = [],
+         instance: NamedInstanceSelector? = nil) throws(FontError) {
         var maybeLibrary: FT_Library?
         let initError = FT_Init_FreeType(&maybeLibrary)
         guard initError == 0, let library = maybeLibrary else {
@@ -55,6 +60,12 @@ final class FreeTypeFace: @unchecked Sendable {
         }
         // Prefer a Unicode cmap; without one, FreeType keeps whatever cmap it chose (maybe none).
         _ = FT_Select_Charmap(face, FT_ENCODING_UNICODE)
+        do {
+            variation = try FreeTypeFace.setVariations(library, face, variations, instance)
+        } catch {
+            FT_Done_Face(face)
+            throw error
+        }
 
         let rec = face.pointee
         self.id = FontIDs.next()
@@ -120,6 +131,67 @@ final class FreeTypeFace: @unchecked Sendable {
         throw FontError(openingFaceCode: error == 0 ? errInvalidArgument : error)
     }
 
+    /// Reads the face's axes and named instances and, when asked, sets its design coordinates.
+    private static func setVariations(_ library: FT_Library, _ face: FT_Face, _ requests: [FontVariation],
+                                      _ instance: NamedInstanceSelector?) throws(FontError) -> FaceVariation {
+        let asked = !requests.isEmpty || instance != nil
+        var mmVar: UnsafeMutablePointer<FT_MM_Var>?
+        guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_MULTIPLE_MASTERS) != 0,
+              FT_Get_MM_Var(face, &mmVar) == 0, let mm = mmVar else {
+            if asked { throw .notVariable }
+            return FaceVariation()
+        }
+        defer { FT_Done_MM_Var(library, mm) }
+        let axisCount = Int(mm.pointee.num_axis)
+        var v = FaceVariation()
+        for i in 0..<axisCount {
+            let a = mm.pointee.axis[i]
+            let tag = FontVariation.tagString(UInt32(truncatingIfNeeded: a.tag))
+            let name = a.name.map { String(cString: $0) } ?? tag
+            v.axes.append(VariationAxis(tag: tag, name: name.isEmpty ? tag : name, minimum: fixed(a.minimum),
+                                        defaultValue: fixed(a.def), maximum: fixed(a.maximum)))
+        }
+        for i in 0..<Int(mm.pointee.num_namedstyles) {
+            let style = mm.pointee.namedstyle[i]
+            let coordinates = (0..<axisCount).map { fixed(style.coords[$0]) }
+            v.instances.append(NamedInstance(name: sfntName(face, id: style.strid), coordinates: coordinates))
+        }
+        let start = try instance.map { (s) throws(FontError) in v.instances[try v.instanceIndex(s)].coordinates }
+            ?? v.axes.map(\.defaultValue)
+        let (coordinates, clamps) = try v.resolve(requests, from: start)
+        v.clamps = clamps
+        if asked {
+            var raw = coordinates.map { FT_Fixed(($0 * 65536).rounded()) }
+            let error = FT_Set_Var_Design_Coordinates(face, FT_UInt(axisCount), &raw)
+            guard error == 0 else { throw FontError(freeTypeCode: error) }
+        }
+        v.coordinates = coordinates
+        return v
+    }
+
+    /// A 16.16 fixed-point number.
+    private static func fixed(_ v: FT_Fixed) -> Double { Double(v) / 65536 }
+
+    /// Entry `id` of the face's `name` table (Windows Unicode, English preferred; else a Macintosh Roman
+    /// entry read as ASCII), or nil.
+    private static func sfntName(_ face: FT_Face, id: FT_UInt) -> String? {
+        var best: String?
+        for i in 0..<FT_Get_Sfnt_Name_Count(face) {
+            var n = FT_SfntName()
+            guard FT_Get_Sfnt_Name(face, i, &n) == 0, FT_UInt(n.name_id) == id, let bytes = n.string else { continue }
+            let count = Int(n.string_len)
+            if n.platform_id == 3 || n.platform_id == 0 {
+                let units = (0..<count / 2).map { UInt16(bytes[2 * $0]) << 8 | UInt16(bytes[2 * $0 + 1]) }
+                let s = String(decoding: units, as: UTF16.self)
+                if n.platform_id == 3 && n.language_id == 0x409 { return s }
+                best = best ?? s
+            } else if n.platform_id == 1 && best == nil {
+                best = String(decoding: (0..<count).map { bytes[$0] & 0x7F }, as: UTF8.self)
+            }
+        }
+        return best
+    }
+
     /// The one conversion of FreeType numbers: with `FT_LOAD_NO_SCALE` and `FT_KERNING_UNSCALED`,
     /// FreeType's `FT_Pos`/`FT_Fixed` values are plain font units (not 26.6 or 16.16 fixed point).
     @inline(__always)
@@ -149,11 +221,12 @@ final class FreeTypeFace: @unchecked Sendable {
         return error == 0 ? FreeTypeFace.fontUnits(vector.x) : 0
     }
 
-    /// Loads the glyph and copies its outline out of the glyph slot.
-    func outline(glyph: GlyphID, maxPoints: Int) throws(FontError) -> GlyphOutline {
+    /// Loads the glyph as `rendering` says and copies its outline out of the glyph slot, in font units.
+    func outline(glyph: GlyphID, maxPoints: Int, rendering: OutlineRendering = .exact) throws(FontError) -> GlyphOutline {
         try checkRange(glyph)
+        let k = rendering.isExact ? 1 : Double(unitsPerEm) / Double(rendering.charSize64)
         return try lock.withLock { () throws(FontError) -> GlyphOutline in
-            let outline = try loadOutline(glyph)
+            let outline = try loadOutline(glyph, rendering)
             let n = Int(outline.n_points), contours = Int(outline.n_contours)
             guard n >= 0, contours >= 0 else {
                 throw .brokenOutline(glyph: glyph, reason: "FreeType reports \(n) points and \(contours) contours")
@@ -168,7 +241,7 @@ final class FreeTypeFace: @unchecked Sendable {
             points.reserveCapacity(n)
             tags.reserveCapacity(n)
             for i in 0..<n {
-                points.append(Point(FreeTypeFace.fontUnits(rawPoints[i].x), FreeTypeFace.fontUnits(rawPoints[i].y)))
+                points.append(Point(FreeTypeFace.fontUnits(rawPoints[i].x) * k, FreeTypeFace.fontUnits(rawPoints[i].y) * k))
                 tags.append(UInt8(truncatingIfNeeded: rawTags[i]) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit))
             }
             let ends = (0..<contours).map { Int(rawEnds[$0]) }
@@ -181,15 +254,25 @@ final class FreeTypeFace: @unchecked Sendable {
 
     /// FreeType's own control box of the glyph's outline (`FT_Outline_Get_CBox`), in font units;
     /// `Rect.empty` for an outline without points.
-    func controlBox(glyph: GlyphID) throws(FontError) -> Rect {
+    func controlBox(glyph: GlyphID, rendering: OutlineRendering = .exact) throws(FontError) -> Rect {
         try checkRange(glyph)
+        let k = rendering.isExact ? 1 : Double(unitsPerEm) / Double(rendering.charSize64)
         return try lock.withLock { () throws(FontError) -> Rect in
-            var outline = try loadOutline(glyph)
+            var outline = try loadOutline(glyph, rendering)
             guard outline.n_points > 0 else { return .empty }
             var box = FT_BBox()
             FT_Outline_Get_CBox(&outline, &box)
-            return Rect(minX: FreeTypeFace.fontUnits(box.xMin), minY: FreeTypeFace.fontUnits(box.yMin),
-                        maxX: FreeTypeFace.fontUnits(box.xMax), maxY: FreeTypeFace.fontUnits(box.yMax))
+            return Rect(minX: FreeTypeFace.fontUnits(box.xMin) * k, minY: FreeTypeFace.fontUnits(box.yMin) * k,
+                        maxX: FreeTypeFace.fontUnits(box.xMax) * k, maxY: FreeTypeFace.fontUnits(box.yMax) * k)
+        }
+    }
+
+    /// `FT_GlyphSlot_Embolden`'s strength at `charSize64` (1/64 px per em), in px: `FT_MulFix(units_per_EM,
+    /// y_scale) / 24` from the size FreeType sets (0 if it refuses the size).
+    func freeTypeEmboldenStrength(charSize64: Int32) -> Double {
+        lock.withLock {
+            guard FT_Set_Char_Size(face, 0, FT_F26Dot6(charSize64), 72, 72) == 0, let size = face.pointee.size else { return 0 }
+            return Double(FT_MulFix(FT_Long(face.pointee.units_per_EM), size.pointee.metrics.y_scale) / 24) / 64
         }
     }
 
@@ -231,11 +314,32 @@ final class FreeTypeFace: @unchecked Sendable {
 
     /// Loads `glyph` into the face's glyph slot and returns the slot's outline record (its arrays stay
     /// valid until the next load). Call with `lock` held.
-    private func loadOutline(_ glyph: GlyphID) throws(FontError) -> FT_Outline {
-        let error = FT_Load_Glyph(face, FT_UInt(glyph.rawValue), FreeTypeFace.loadFlags)
+    ///
+    /// A rendered load (`rendering` not exact) sets the face's size, loads the scaled outline (hinted as asked)
+    /// and emboldens it in place, as a FreeType renderer does; its points are then 26.6 px.
+    private func loadOutline(_ glyph: GlyphID, _ rendering: OutlineRendering = .exact) throws(FontError) -> FT_Outline {
+        var flags = FreeTypeFace.loadFlags
+        if !rendering.isExact {
+            let error = FT_Set_Char_Size(face, 0, FT_F26Dot6(rendering.charSize64), 72, 72)
+            guard error == 0 else { throw FontError(freeTypeCode: error) }
+            flags = FT_Int32(FT_LOAD_NO_BITMAP)
+            switch rendering.hinting {
+            case .none: flags |= FT_Int32(FT_LOAD_NO_HINTING)
+            case .light: flags |= FT_Int32(FT_RENDER_MODE_LIGHT.rawValue & 15) << 16    // FT_LOAD_TARGET_LIGHT
+            case .full: break                                                           // FT_LOAD_TARGET_NORMAL
+            }
+        }
+        let error = FT_Load_Glyph(face, FT_UInt(glyph.rawValue), flags)
         guard error == 0 else { throw glyphError(glyph, error) }
         guard let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
             throw .noOutline(glyph: glyph)
+        }
+        if rendering.emboldenFreeType {
+            FT_GlyphSlot_Embolden(slot)
+        } else if rendering.emboldenX64 != 0 || rendering.emboldenY64 != 0 {
+            // Like FT_GlyphSlot_Embolden, a renderer draws an outline FreeType cannot embolden (no
+            // orientation: a degenerate glyph) as it is.
+            _ = FT_Outline_EmboldenXY(&slot.pointee.outline, FT_Pos(rendering.emboldenX64), FT_Pos(rendering.emboldenY64))
         }
         return slot.pointee.outline
     }

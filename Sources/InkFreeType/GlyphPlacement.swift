@@ -6,7 +6,8 @@ import InkGeometry
 ///
 /// A glyph with id `g` at size `s` (px per em) and origin `(x, y)` puts font point `(u, v)` (y-up) at layout
 /// point `(x + u*s/upem, y - v*s/upem)` (px, y-down, the origin on the baseline), and `transform` takes
-/// layout px to view px (CGAffineTransform order).
+/// layout px to view px (CGAffineTransform order). A `style` with an oblique shear `k` first moves `(u, v)` to
+/// `(u + k*v, v)`; one that hints or emboldens draws FreeType's outline at size `s` (see `GlyphStyle`).
 ///
 /// ```swift
 /// let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -25,17 +26,25 @@ public struct GlyphPlacement: Sendable, Hashable {
     public var origin: Point
     /// Layout px → view px.
     public var transform: AffineTransform
+    /// Synthetic bold and oblique, and hinting, as the renderer draws the glyph (plain by default).
+    public var style: GlyphStyle
 
     /// A placement; `transform` maps layout px to view px (identity: they are the same).
-    public init(font: Font, glyph: GlyphID, size: Double, origin: Point = .zero, transform: AffineTransform = .identity) {
+    public init(font: Font, glyph: GlyphID, size: Double, origin: Point = .zero, transform: AffineTransform = .identity,
+                style: GlyphStyle = GlyphStyle()) {
         self.font = font; self.glyph = glyph; self.size = size; self.origin = origin; self.transform = transform
+        self.style = style
     }
 
-    /// Font units (y-up) → layout px (y-down): scale by `size / unitsPerEm`, flip y, move to `origin`.
+    /// Font units (y-up) → layout px (y-down): shear by `style.oblique`, scale by `size / unitsPerEm`, flip y,
+    /// move to `origin`.
     public var fontUnitsToLayout: AffineTransform {
         let k = size / Double(font.unitsPerEm)
-        return AffineTransform(a: k, b: 0, c: 0, d: -k, tx: origin.x, ty: origin.y)
+        return AffineTransform(a: k, b: 0, c: k * style.oblique, d: -k, tx: origin.x, ty: origin.y)
     }
+
+    /// How the glyph's outline is made for `style` at `size` (exact unless it hints or emboldens).
+    public var rendering: OutlineRendering { style.rendering(size: size) }
 
     /// Font units (y-up) → view px: `fontUnitsToLayout` then `transform`.
     public var fontUnitsToView: AffineTransform { fontUnitsToLayout.concatenating(transform) }
@@ -61,6 +70,7 @@ public struct GlyphPlacement: Sendable, Hashable {
             throw .invalidPlacement(reason: "size must be finite and > 0 (got \(DecimalText.short(size)))")
         }
         guard origin.isFinite else { throw .invalidPlacement(reason: "the origin must be finite") }
+        try style.validate(size: size)
         guard Int(glyph.rawValue) < font.glyphCount else {
             throw .glyphOutOfRange(glyph: glyph, glyphCount: font.glyphCount)
         }
@@ -74,11 +84,13 @@ public struct GlyphPlacement: Sendable, Hashable {
         }
     }
 
-    /// Drives `sink` with the glyph's unhinted outline in view px. On error the sink sees nothing.
+    /// Drives `sink` with the glyph's outline in view px (as `style` renders it). On error the sink sees
+    /// nothing.
     ///
-    /// - Throws: as `Font.outline(glyph:maxPoints:)`.
+    /// - Throws: as `Font.outline(glyph:maxPoints:)`, and `.invalidStyle`.
     public func outline<S: OutlineSink>(into sink: inout S) throws(FontError) {
-        let o = try font.outline(glyph: glyph)
+        try style.validate(size: size)
+        let o = try font.outline(glyph: glyph, rendering: rendering)
         var t = TransformingSink(sink, transform: fontUnitsToView)
         o.decompose(into: &t)
         sink = t.base
@@ -87,9 +99,10 @@ public struct GlyphPlacement: Sendable, Hashable {
     /// The glyph's control box (outline points, control points included) mapped to view px: a box that
     /// holds its ink. Empty for a glyph without outline points.
     ///
-    /// - Throws: as `Font.controlBox(glyph:)`.
+    /// - Throws: as `Font.controlBox(glyph:)`, and `.invalidStyle`.
     public func viewBounds() throws(FontError) -> Rect {
-        try font.controlBox(glyph: glyph).applying(fontUnitsToView)
+        try style.validate(size: size)
+        return try font.controlBox(glyph: glyph, rendering: rendering).applying(fontUnitsToView)
     }
 }
 
@@ -117,7 +130,7 @@ extension GlyphPlacement {
         let t = fontUnitsToView
         let sv = t.singularValues
         try validate(viewPxPerEm: sv.max * Double(font.unitsPerEm))
-        let shape = try cache.shape(font: font, glyph: glyph, viewTolerance: viewTolerance, maxScale: sv.max)
+        let shape = try cache.shape(font: font, glyph: glyph, rendering: rendering, viewTolerance: viewTolerance, maxScale: sv.max)
         return (shape, t, sv)
     }
 }

@@ -8,14 +8,25 @@ import InkFreeType
 /// All positions are layout px (y-down, glyph origin on the baseline); `transform` maps layout → view;
 /// `radius` and `points` are view px.
 public struct GlyphJob: Sendable {
-    /// A font file and a face in it.
+    /// A font file and a face in it, the instance of a variable font, and how its glyphs are drawn.
     public struct FontRef: Sendable, Hashable {
         /// Path of the font file.
         public var path: String
         /// Face index within the file (0 for a single-face file).
         public var index: Int
+        /// Design coordinates (`"variations": {"wght": 650}`), applied after `instance`; empty for the font's
+        /// own.
+        public var variations: [FontVariation]
+        /// The named instance to start from (`"instance": "Bold"` or an index), nil for the default.
+        public var instance: NamedInstanceSelector?
+        /// Synthetic bold and oblique, and hinting: the job's `"embolden"`, `"oblique"` and `"hinting"`,
+        /// each overridden by the font entry's own.
+        public var style: GlyphStyle
         /// A reference to face `index` of the file at `path`.
-        public init(path: String, index: Int = 0) { self.path = path; self.index = index }
+        public init(path: String, index: Int = 0, variations: [FontVariation] = [], instance: NamedInstanceSelector? = nil,
+                    style: GlyphStyle = GlyphStyle()) {
+            self.path = path; self.index = index; self.variations = variations; self.instance = instance; self.style = style
+        }
     }
     /// One glyph of the job.
     public struct Glyph: Sendable {
@@ -87,6 +98,7 @@ extension GlyphJob {
     /// The placement of glyph `i` with its font loaded.
     func placement(_ i: Int, font: Font) -> GlyphPlacement {
         let g = glyphs[i]
-        return GlyphPlacement(font: font, glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: transform)
+        return GlyphPlacement(font: font, glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: transform,
+                              style: fonts[g.font].style)
     }
 }

@@ -1,4 +1,5 @@
 import InkGeometry
+import InkFreeType
 
 /// Readers for the members glyph, text and scene jobs share: each checks the JSON type and the value, and
 /// throws a `JobError` naming the member.
@@ -17,8 +18,10 @@ enum JobFields {
         }
     }
 
-    /// `"fonts"`: a non-empty array of `{"path", "index"}`.
+    /// `"fonts"`: a non-empty array of `{"path", "index", "variations", "instance", "embolden", "oblique",
+    /// "hinting"}`; the job's own `"embolden"`, `"oblique"` and `"hinting"` apply to fonts that do not set them.
     static func fonts(of v: JSONValue, limits: JobLimits) throws(JobError) -> [GlyphJob.FontRef] {
+        let jobStyle = try style(of: v, "", base: GlyphStyle())
         guard let fv = v["fonts"] else { throw .missing(field: "\"fonts\"") }
         guard case .array(let fa) = fv else { throw .wrongType(field: "\"fonts\"", expected: "an array", got: fv.typeName) }
         guard !fa.isEmpty else { throw .invalid(field: "\"fonts\"", problem: "is empty") }
@@ -30,9 +33,76 @@ enum JobFields {
                 throw .wrongType(field: "fonts[\(i)].path", expected: "a string", got: f["path"]?.typeName ?? "nothing")
             }
             try checkLength(path, "fonts[\(i)].path", limits: limits)
-            fonts.append(GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0)))
+            fonts.append(GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0),
+                                          variations: try variations(f["variations"], "fonts[\(i)].variations", limits: limits),
+                                          instance: try instance(f["instance"], "fonts[\(i)].instance", limits: limits),
+                                          style: try style(of: f, "fonts[\(i)].", base: jobStyle)))
         }
         return fonts
+    }
+
+    /// `"variations"`: an object of axis tags and finite numbers (`{"wght": 650, "slnt": -5}`), in the order
+    /// written; empty when absent or null. Tags are checked against the font when it is loaded.
+    static func variations(_ v: JSONValue?, _ name: String, limits: JobLimits) throws(JobError) -> [FontVariation] {
+        guard let v, v != .null else { return [] }
+        guard case .object(let members) = v else { throw .wrongType(field: name, expected: "an object of axis tags and numbers", got: v.typeName) }
+        guard members.count <= 64 else { throw .tooMany(what: "variation axes in \(name)", limit: 64) }
+        var out: [FontVariation] = []
+        for m in members {
+            let tag = m.key
+            try checkLength(tag, name, limits: limits)
+            let setting = FontVariation(tag, try finite(m.value, "\(name).\(tag)"))
+            guard setting.tagValue != nil else {
+                throw .invalid(field: "\(name) tag \(JSONValue.quoted(String(tag.prefix(16))))", problem: "is not 1 to 4 printable ASCII characters")
+            }
+            out.append(setting)
+        }
+        return out
+    }
+
+    /// `"instance"`: a named instance's name (a string) or its index (an integer ≥ 0); nil when absent or null.
+    static func instance(_ v: JSONValue?, _ name: String, limits: JobLimits) throws(JobError) -> NamedInstanceSelector? {
+        guard let v, v != .null else { return nil }
+        if case .string(let s) = v {
+            try checkLength(s, name, limits: limits)
+            return .name(s)
+        }
+        guard case .number = v else { throw .wrongType(field: name, expected: "a string or an integer", got: v.typeName) }
+        let i = try int(v, name, default: 0)
+        guard i >= 0 else { throw .invalid(field: name, problem: "must be ≥ 0 (got \(i))") }
+        return .index(i)
+    }
+
+    /// `"embolden"` (px, `[x, y]` px or `"freetype"`), `"oblique"` (a shear or `"freetype"`) and `"hinting"`
+    /// (`"none"`, `"light"`, `"full"`) of an object (the job, or a font entry whose member names start with
+    /// `prefix`), each replacing `base`'s when present and not null.
+    static func style(of v: JSONValue, _ prefix: String, base: GlyphStyle) throws(JobError) -> GlyphStyle {
+        var style = base
+        if let e = v["embolden"], e != .null {
+            let name = prefix + "embolden"
+            switch e {
+            case .string("freetype"): style.embolden = .freeType
+            case .number: style.embolden = .uniform(try finite(e, name))
+            case .array(let xy) where xy.count == 2:
+                style.embolden = .strength(x: try finite(xy[0], name + "[0]"), y: try finite(xy[1], name + "[1]"))
+            default: throw .wrongType(field: name, expected: "a number (px), [x, y] (px) or \"freetype\"", got: e.serialized.prefix(40) + "")
+            }
+        }
+        if let o = v["oblique"], o != .null {
+            let name = prefix + "oblique"
+            switch o {
+            case .string("freetype"): style.oblique = GlyphStyle.freeTypeOblique
+            case .number: style.oblique = try finite(o, name)
+            default: throw .wrongType(field: name, expected: "a number (a shear) or \"freetype\"", got: o.serialized.prefix(40) + "")
+            }
+        }
+        if let h = v["hinting"], h != .null {
+            guard case .string(let s) = h, let hinting = GlyphStyle.Hinting(rawValue: s) else {
+                throw .wrongType(field: prefix + "hinting", expected: "\"none\", \"light\" or \"full\"", got: h.serialized.prefix(40) + "")
+            }
+            style.hinting = hinting
+        }
+        return style
     }
 
     /// `"transform"`: optional, 6 finite numbers, invertible (identity when absent or null).

@@ -14,10 +14,11 @@ extension JobRunner {
 
     func layout(_ job: TextJob, deadline: Deadline) throws(JobError) -> TextLayout {
         guard job.text.utf16.count <= limits.maxTextLength else { throw .textLength(limit: limits.maxTextLength) }
-        let fonts = try loadFonts(job.fonts)
+        let fonts = try loadFonts(job.fonts, job: job.idJSON)
         let layout: TextLayout
         do {
-            layout = try TextLayout(text: job.text, style: TextStyle(fonts: fonts, size: job.size), paragraph: job.paragraph,
+            layout = try TextLayout(text: job.text, style: TextStyle(fonts: fonts, size: job.size, glyphStyles: job.fonts.map(\.style)),
+                                    paragraph: job.paragraph,
                                     links: job.links, attachments: job.attachments, transform: job.transform,
                                     tolerance: tolerance, cache: cache,
                                     budget: LayoutBudget(maxShapeBytes: limits.maxShapeBytesPerJob, deadline: deadline.instant))

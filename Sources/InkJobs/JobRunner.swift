@@ -22,6 +22,10 @@ public final class JobRunner {
     public let cache: FontShapeCache
     /// The limits every job is held to.
     public var limits = JobLimits()
+    /// Called with a sentence when a job is answered but something in it was adjusted rather than refused
+    /// (a variation coordinate outside its axis, clamped as FreeType clamps it). `ink-hit` writes these to
+    /// standard error; nil drops them.
+    public var warn: ((String) -> Void)?
 
     /// A font file's identity (device, inode, size, modification time) and face index; a path that cannot
     /// be stat'ed is keyed by itself (its load fails anyway).
@@ -30,6 +34,13 @@ public final class JobRunner {
         case path(String, face: Int)
     }
     private var fonts: [FontKey: Result<Font, FontError>] = [:]
+    /// Instances of variable fonts, by file, face, named instance and coordinates as the job wrote them.
+    private var instances: [InstanceKey: Result<Font, FontError>] = [:]
+    struct InstanceKey: Hashable {
+        var file: FontKey
+        var instance: NamedInstanceSelector?
+        var variations: [FontVariation]
+    }
     private var fontBytes = 0
 
     /// A runner at the default tolerance (`HitIndex.defaultTolerance`) with a cache of its own.
@@ -118,9 +129,9 @@ public final class JobRunner {
         }
     }
 
-    /// Loads (or reuses) a job's font.
+    /// Loads (or reuses) a job's font: the file's face, at the design coordinates the entry asks for.
     ///
-    /// - Throws: `JobError.font` with the font's error.
+    /// - Throws: `JobError.font` with the font's error (an unknown axis or instance among them).
     public func font(_ ref: GlyphJob.FontRef) throws(JobError) -> Font {
         let key = Self.key(ref)
         let r: Result<Font, FontError>
@@ -129,10 +140,23 @@ public final class JobRunner {
             fonts[key] = r
             if case .success(let f) = r { fontBytes += f.byteCount }
         }
+        var font: Font
         switch r {
-        case .success(let f): return f
+        case .success(let f): font = f
         case .failure(let e): throw .font(path: ref.path, faceIndex: ref.index, e)
         }
+        guard !ref.variations.isEmpty || ref.instance != nil else { return font }
+        let ik = InstanceKey(file: key, instance: ref.instance, variations: ref.variations)
+        let instance: Result<Font, FontError>
+        if let cached = instances[ik] { instance = cached } else {
+            do { instance = .success(try font.withVariations(ref.variations, instance: ref.instance)) } catch { instance = .failure(error) }
+            instances[ik] = instance
+        }
+        switch instance {
+        case .success(let f): font = f
+        case .failure(let e): throw .font(path: ref.path, faceIndex: ref.index, e)
+        }
+        return font
     }
 
     /// Builds the hit index of a job (placement k is glyph k), within `limits.maxSecondsPerJob`.
@@ -140,22 +164,28 @@ public final class JobRunner {
         try buildIndex(job, deadline: Deadline(seconds: limits.maxSecondsPerJob))
     }
 
-    /// Loads (or reuses) a job's fonts, within `limits.maxFontBytesPerJob` (a file named twice counts once).
-    func loadFonts(_ refs: [GlyphJob.FontRef]) throws(JobError) -> [Font] {
+    /// Loads (or reuses) a job's fonts, within `limits.maxFontBytesPerJob` (a file named twice counts once,
+    /// and so do instances of one file). Clamped variation coordinates are reported through `warn`, naming
+    /// job `id`.
+    func loadFonts(_ refs: [GlyphJob.FontRef], job id: String) throws(JobError) -> [Font] {
         var loaded: [Font] = []
-        var seen = Set<UInt64>()
+        var seen = Set<FontKey>()
         var bytes = 0
-        for f in refs {
+        for (i, f) in refs.enumerated() {
             let font = try font(f)
             loaded.append(font)
-            if seen.insert(font.id).inserted { bytes += font.byteCount }
+            if seen.insert(Self.key(f)).inserted { bytes += font.byteCount }
             guard bytes <= limits.maxFontBytesPerJob else { throw .fontBytes(limit: limits.maxFontBytesPerJob) }
+            if let warn, !font.clampedVariations.isEmpty {
+                warn("job \(id): fonts[\(i)].variations: " + font.clampedVariations.map(\.description).joined(separator: ", ")
+                     + " (the axis range)")
+            }
         }
         return loaded
     }
 
     func buildIndex(_ job: GlyphJob, deadline: Deadline) throws(JobError) -> HitIndex {
-        let loaded = try loadFonts(job.fonts)
+        let loaded = try loadFonts(job.fonts, job: job.idJSON)
         var b: HitIndex.Builder
         do { b = try HitIndex.Builder(tolerance: tolerance) } catch { preconditionFailure("the runner's tolerance is valid") }
         b.reserveCapacity(job.glyphs.count)
@@ -195,9 +225,10 @@ public final class JobRunner {
     /// Empties both caches when they hold more than the limits allow (shapes are keyed by font, so they
     /// go together).
     private func trimCaches() {
-        guard fonts.count > limits.maxCachedFonts || fontBytes > limits.maxCachedFontBytes
+        guard fonts.count + instances.count > limits.maxCachedFonts || fontBytes > limits.maxCachedFontBytes
                 || cache.byteCount > limits.maxCachedShapeBytes else { return }
         fonts.removeAll()
+        instances.removeAll()
         fontBytes = 0
         cache.removeAll()
     }

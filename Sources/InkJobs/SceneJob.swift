@@ -241,7 +241,7 @@ extension JobRunner {
     /// Builds a scene job's scene: fonts loaded, texts laid out (each within the job's limits and deadline),
     /// then snapshotted.
     func snapshot(_ job: SceneJob, deadline: Deadline) throws(JobError) -> SceneSnapshot {
-        let loaded = try loadFonts(job.fonts)
+        let loaded = try loadFonts(job.fonts, job: job.idJSON)
         var scene: Scene? = nil
         var glyphs = 0
         for (k, item) in job.items.enumerated() {
@@ -258,7 +258,8 @@ extension JobRunner {
                 case .glyphs(let gs, let holes):
                     glyphs += gs.count
                     node.shape = .glyphs(gs.map { g in
-                        GlyphPlacement(font: loaded[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y))
+                        GlyphPlacement(font: loaded[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y),
+                                       style: job.fonts[g.font].style)
                     }, holes: holes)
                 case .mask(let m): node.shape = .mask(m)
                 case .text(let t, let holes):

@@ -23,11 +23,11 @@ enum FilledGlyphs {
         let t = placement.fontUnitsToView
         let sv = t.singularValues
         try placement.validate()
-        let font = placement.font, glyph = placement.glyph
-        let shape = try cache.shape(for: FontGlyph(font: font, glyph: glyph), viewTolerance: viewTolerance, maxScale: sv.max,
+        let font = placement.font, glyph = placement.glyph, rendering = placement.rendering
+        let shape = try cache.shape(for: FontGlyph(font: font, glyph: glyph, rendering: rendering), viewTolerance: viewTolerance, maxScale: sv.max,
                                     invalid: { FontError.shape(glyph: glyph, pxPerEm: placement.viewPxPerEm, .invalidTolerance($0)) }) {
             (tolerance, fastDistance) throws(FontError) -> GlyphShape in
-            let outline = try font.outline(glyph: glyph)
+            let outline = try font.outline(glyph: glyph, rendering: rendering)
             var sink = FlatteningSink(PolygonSink(), tolerance: tolerance)
             outline.decompose(into: &sink)
             let filled = Polygon(contours: sink.base.result.contours.map { WordHulls.signedArea($0) < 0 ? $0.reversed() : $0 })

@@ -212,7 +212,8 @@ extension Region {
         /// Glyphs placed in local px (each placement's transform: layout → local), by the hole policy.
         func glyphs(_ local: [GlyphPlacement], lines: [Int], _ holes: HolePolicy) throws(SceneError) {
             func inL(_ p: GlyphPlacement) -> GlyphPlacement {
-                GlyphPlacement(font: p.font, glyph: p.glyph, size: p.size, origin: p.origin, transform: p.transform.concatenating(linear))
+                GlyphPlacement(font: p.font, glyph: p.glyph, size: p.size, origin: p.origin, transform: p.transform.concatenating(linear),
+                               style: p.style)
             }
             var map: [Int] = []
             switch holes {

@@ -30,6 +30,13 @@ final class HarfBuzzFont: @unchecked Sendable {
         unitsPerEm = font.unitsPerEm
         hb_ot_font_set_funcs(hbFont)
         hb_font_set_scale(hbFont, Int32(clamping: unitsPerEm), Int32(clamping: unitsPerEm))
+        // An instance of a variable font: the same design coordinates as its outlines (all axes, so a
+        // named instance's values are passed too), for advances, kerning and substitutions.
+        var settings = font.variationCoordinates.compactMap { v -> hb_variation_t? in
+            guard let tag = v.tagValue else { return nil }
+            return hb_variation_t(tag: tag, value: Float(v.value))
+        }
+        if !settings.isEmpty { hb_font_set_variations(hbFont, &settings, UInt32(settings.count)) }
         hb_font_make_immutable(hbFont)
     }
 

@@ -11,6 +11,7 @@ struct LayoutEngine {
     let attachments: [TextAttachment]
     let hb: [HarfBuzzFont]
     let k: [Double]                 // px per font unit, per font
+    let grow: [Double]              // font units each non-zero advance grows by (synthetic bold), per font
     /// The text as HarfBuzz sees it: C0/C1 controls (tab, …) replaced by spaces, same UTF-16 offsets, so
     /// they shape as advancing blanks instead of .notdef boxes.
     let shapingText: [UInt16]
@@ -31,6 +32,9 @@ struct LayoutEngine {
         self.attachmentAt = attachmentAt; self.attachments = attachments; self.budget = budget
         hb = style.fonts.map(HarfBuzzFont.of)
         k = style.fonts.map { style.size / Double($0.unitsPerEm) }
+        grow = style.fonts.indices.map { [k] f in
+            style.glyphStyle(f).advanceGrowth(font: style.fonts[f], size: style.size) / k[f]
+        }
         shapingText = map.utf16.map { ($0 < 0x20 || ($0 >= 0x7F && $0 < 0xA0)) ? 0x20 : $0 }
     }
 
@@ -293,7 +297,7 @@ struct LayoutEngine {
     /// Shapes a run of text (in one HarfBuzz call) into clusters in logical order.
     func shapePiece(_ r: Range<Int>, font: Int, level: UInt8, script: UInt32) -> [Cluster] {
         let rtl = level & 1 == 1
-        let shaped = shapingText.withUnsafeBufferPointer { hb[font].shape($0, range: r, rtl: rtl, script: script) }
+        let shaped = shapingText.withUnsafeBufferPointer { shape($0, font: font, range: r, rtl: rtl, script: script) }
         // Group by cluster value; HarfBuzz gives visual order (RTL: descending clusters).
         var groups: [(Int, [HarfBuzzFont.Glyph])] = []
         for g in shaped {
@@ -314,8 +318,18 @@ struct LayoutEngine {
     func shapeEllipsis() -> (glyphs: [HarfBuzzFont.Glyph], font: Int, width: Double)? {
         let e: [UInt16] = [0x2026]
         guard let f = style.fonts.firstIndex(where: { $0.glyph(for: "\u{2026}") != nil }) else { return nil }
-        let gl = e.withUnsafeBufferPointer { hb[f].shape($0, range: 0..<1, rtl: false, script: 0) }
+        let gl = e.withUnsafeBufferPointer { shape($0, font: f, range: 0..<1, rtl: false, script: 0) }
         return (gl, f, gl.reduce(0) { $0 + $1.xAdvance } * k[f])
+    }
+
+    /// HarfBuzz's glyphs for `text[range]` in font `font`, each non-zero advance grown by the font's synthetic
+    /// bold (as `FT_GlyphSlot_Embolden` grows the advance it reports).
+    func shape(_ text: UnsafeBufferPointer<UInt16>, font: Int, range: Range<Int>, rtl: Bool, script: UInt32) -> [HarfBuzzFont.Glyph] {
+        var glyphs = hb[font].shape(text, range: range, rtl: rtl, script: script)
+        if grow[font] != 0 {
+            for i in glyphs.indices where glyphs[i].xAdvance != 0 { glyphs[i].xAdvance += grow[font] }
+        }
+        return glyphs
     }
 
     /// UAX #14 mandatory breaks (classes BK, CR, LF, NL): LF, VT, FF, CR, NEL, LS, PS.

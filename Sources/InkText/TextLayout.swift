@@ -67,6 +67,8 @@ public struct TextLayout: Sendable {
     public let text: String
     /// Fonts referenced by `glyphs[i].font`.
     public let fonts: [Font]
+    /// How each font's glyphs are drawn (one per font of `fonts`).
+    public let glyphStyles: [GlyphStyle]
     /// Every glyph, line by line in visual order (left to right).
     public let glyphs: [Glyph]
     /// The lines, top to bottom.
@@ -123,6 +125,12 @@ public struct TextLayout: Sendable {
                 cache: FontShapeCache = .shared, budget: LayoutBudget = LayoutBudget()) throws(TextError) {
         guard !style.fonts.isEmpty else { throw .noFonts }
         guard style.size.isFinite, style.size > 0 else { throw .invalidSize(style.size) }
+        guard style.glyphStyles.isEmpty || style.glyphStyles.count == style.fonts.count else {
+            throw .glyphStyle(font: style.fonts.count, count: style.glyphStyles.count, nil)
+        }
+        for (i, s) in style.glyphStyles.enumerated() {
+            do { try s.validate(size: style.size) } catch { throw .glyphStyle(font: i, count: style.glyphStyles.count, error) }
+        }
         if let w = paragraph.width, !(w.isFinite && w > 0) { throw .invalidWidth(w) }
         if let m = paragraph.maxLines, m < 1 { throw .invalidMaxLines(m) }
         guard paragraph.origin.isFinite else { throw .invalidOrigin }
@@ -157,6 +165,7 @@ public struct TextLayout: Sendable {
         self.text = text
         self.map = map
         self.fonts = style.fonts
+        self.glyphStyles = style.fonts.indices.map(style.glyphStyle)
         self.glyphs = engine.glyphs
         self.lines = engine.lines
         self.attachments = engine.placedAttachments
@@ -195,7 +204,7 @@ public struct TextLayout: Sendable {
             if budget.deadline != nil, budget.isPastDeadline {
                 throw .pastDeadline(during: "placing glyph \(gi) of \(engine.glyphs.count)")
             }
-            let placement = Self.placement(g, fonts: style.fonts, transform: transform)
+            let placement = Self.placement(g, fonts: style.fonts, styles: glyphStyles, transform: transform)
             let shape: GlyphShape, t: AffineTransform, sv: SingularValues
             do throws(FontError) {
                 (shape, t, sv) = try placement.shape(cache: cache, viewTolerance: tolerance)
@@ -249,11 +258,12 @@ public struct TextLayout: Sendable {
     /// Glyph `index` of `glyphs` as a placement: its font, id, size and origin, seen through `transform`.
     /// Its `outline(into:)` draws the glyph in view px; `fontUnitsToView` is the map the hit index uses.
     public func placement(of index: Int) -> GlyphPlacement {
-        Self.placement(glyphs[index], fonts: fonts, transform: transform)
+        Self.placement(glyphs[index], fonts: fonts, styles: glyphStyles, transform: transform)
     }
 
-    static func placement(_ g: Glyph, fonts: [Font], transform: AffineTransform) -> GlyphPlacement {
-        GlyphPlacement(font: fonts[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: transform)
+    static func placement(_ g: Glyph, fonts: [Font], styles: [GlyphStyle], transform: AffineTransform) -> GlyphPlacement {
+        GlyphPlacement(font: fonts[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: transform,
+                       style: styles[g.font])
     }
 
     /// A (rounded) box as a shape in layout px, flattened for `viewTolerance` under a transform of largest

@@ -3,13 +3,29 @@ import InkHit
 import InkFreeType
 
 /// A font fallback chain and a size: for each character the first font that has it is used.
+///
+/// A font of a variable family is an instance (`Font.withVariations(_:instance:)`): shaping and outlines both
+/// use its coordinates. `glyphStyles` says how the renderer draws each font's glyphs (synthetic bold and
+/// oblique, hinting); emboldened glyphs' advances grow as `FT_GlyphSlot_Embolden` grows them.
 public struct TextStyle: Sendable, Hashable {
     /// Fonts in fallback order; must not be empty.
     public var fonts: [Font]
     /// px per em (layout px).
     public var size: Double
-    /// A style from a fallback chain and a size.
-    public init(fonts: [Font], size: Double) { self.fonts = fonts; self.size = size }
+    /// How each font of `fonts` is drawn: one style per font, or empty when every font is drawn plain.
+    public var glyphStyles: [GlyphStyle]
+    /// A style from a fallback chain and a size, drawn plain.
+    public init(fonts: [Font], size: Double) { self.fonts = fonts; self.size = size; self.glyphStyles = [] }
+    /// A style from a fallback chain and a size, every font drawn with `glyphStyle`.
+    public init(fonts: [Font], size: Double, glyphStyle: GlyphStyle) {
+        self.init(fonts: fonts, size: size, glyphStyles: [GlyphStyle](repeating: glyphStyle, count: fonts.count))
+    }
+    /// A style from a fallback chain and a size, font `i` drawn with `glyphStyles[i]` (empty: all plain).
+    public init(fonts: [Font], size: Double, glyphStyles: [GlyphStyle]) {
+        self.fonts = fonts; self.size = size; self.glyphStyles = glyphStyles
+    }
+    /// How font `i` is drawn.
+    func glyphStyle(_ i: Int) -> GlyphStyle { glyphStyles.isEmpty ? GlyphStyle() : glyphStyles[i] }
 }
 
 /// A link: a half-open UTF-16 range (NSRange-compatible offsets) and the caller's tag.
@@ -109,6 +125,9 @@ public struct LayoutBudget: Sendable, Hashable {
 public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `TextStyle.fonts` is empty.
     case noFonts
+    /// `TextStyle.glyphStyles` is neither empty nor one per font (`count`), or style `font` cannot be applied
+    /// at the text's size (`FontError.invalidStyle`).
+    case glyphStyle(font: Int, count: Int, FontError?)
     /// The size is not finite and > 0.
     case invalidSize(Double)
     /// The wrap width is not finite and > 0.
@@ -144,6 +163,9 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noFonts: return "text needs at least one font"
+        case .glyphStyle(let f, let n, let e):
+            if let e { return "glyph style of font \(f): \(e)" }
+            return "\(n) glyph styles for \(f) fonts (give one per font, or none)"
         case .invalidSize(let s): return "size must be finite and > 0 (got \(s))"
         case .invalidWidth(let w): return "width must be finite and > 0 (got \(w))"
         case .invalidMaxLines(let n): return "maxLines must be ≥ 1 (got \(n))"

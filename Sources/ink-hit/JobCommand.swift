@@ -73,6 +73,7 @@ struct JobOptions: ParsableArguments {
     func runner() throws -> JobRunner {
         let r = try JobRunner(tolerance: tolerance)
         r.limits = limits
+        r.warn = { printError("ink-hit: " + $0) }
         return r
     }
 

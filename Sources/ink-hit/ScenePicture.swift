@@ -321,9 +321,9 @@ struct ScenePicture {
         try out.put("<path stroke=\"none\" fill-opacity=\"0.9\" d=\"")
         for gi in layout.glyphs.indices {
             if gi & 255 == 255, isPastDeadline() { throw .pastDeadline }
-            let g = layout.glyphs[gi]
             var sink = SVGPathSink(decimals: 2)
-            let p = GlyphPlacement(font: layout.placement(of: gi).font, glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: toRoot)
+            var p = layout.placement(of: gi)
+            p.transform = toRoot
             try? p.outline(into: &sink)                         // a glyph without an outline draws nothing
             if !sink.path.isEmpty { try out.put(sink.path + " ") }
         }

@@ -1,0 +1,147 @@
+import InkGeometry
+
+/// How a renderer draws a glyph beyond its font's own outline: synthetic bold, synthetic oblique and
+/// hinting, with FreeType's semantics, so hits follow the ink the renderer drew.
+///
+/// ```swift
+/// let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+/// let fake = GlyphStyle(embolden: .freeType, oblique: GlyphStyle.freeTypeOblique)   // bold italic, synthesized
+/// let a = GlyphPlacement(font: sans, glyph: sans.glyph(for: "a")!, size: 16, origin: Point(10, 30), style: fake)
+/// ```
+///
+/// The order is FreeType's (and cairo's): the outline is loaded (hinted or not) at the glyph's size,
+/// emboldened, then sheared. A plain style (`GlyphStyle()`) uses the exact unscaled outline; a style that
+/// hints or emboldens uses the outline FreeType hands a renderer at the glyph's size in layout px
+/// (`FT_Set_Char_Size` at 72 dpi, 26.6 fixed point: points on a 1/64 px grid). For TrueType fonts that ask
+/// for it (`head` flags bit 3), FreeType rounds that size to whole pixels per em, and so does the shape.
+public struct GlyphStyle: Sendable, Hashable {
+    /// Synthetic bold: the outline grown by `FT_Outline_EmboldenXY`.
+    public enum Embolden: Sendable, Hashable {
+        /// Not emboldened.
+        case none
+        /// `FT_Outline_EmboldenXY` with these strengths, layout px at the glyph's size (rounded to 1/64 px):
+        /// the ink grows by `x` in width (to the right of the origin) and `y` in height (upwards), and each
+        /// stem by about that much.
+        case strength(x: Double, y: Double)
+        /// `FT_GlyphSlot_Embolden`'s strength: 1/24 of the size in both directions, computed as FreeType does
+        /// (`FT_MulFix(units_per_EM, y_scale) / 24`).
+        case freeType
+
+        /// The same strength `px` in both directions.
+        public static func uniform(_ px: Double) -> Embolden { .strength(x: px, y: px) }
+    }
+
+    /// Hinting as FreeType applies it at the glyph's size (opt-in; for embedders whose renderer hints).
+    public enum Hinting: String, Sendable, Hashable, CaseIterable {
+        /// Unhinted outlines (the default).
+        case none
+        /// `FT_LOAD_TARGET_LIGHT`: vertical-only grid fitting, advances unchanged.
+        case light
+        /// `FT_LOAD_TARGET_NORMAL`: the font's own hinting (TrueType bytecode, CFF hints) or the auto-hinter.
+        case full
+    }
+
+    /// Synthetic bold.
+    public var embolden: Embolden
+    /// Synthetic oblique: the shear `x += oblique · y` in the glyph's y-up frame around its origin (0 for
+    /// none; `freeTypeOblique` for FreeType's, 0.2126, about 12°). Advances do not change.
+    public var oblique: Double
+    /// Hinting.
+    public var hinting: Hinting
+
+    /// `FT_GlyphSlot_Oblique`'s shear: `0x0366A / 65536` ≈ 0.2126 (12°).
+    public static let freeTypeOblique = Double(0x0366A) / 65536
+
+    /// The most synthetic shear: 4 (76°).
+    public static let maximumOblique = 4.0
+
+    /// The largest size of a glyph drawn hinted or emboldened: 16,384 px per em (FreeType's own bound on a
+    /// char size is 65,535 px per em; larger synthetic sizes are more than any screen draws).
+    public static let maximumRenderedSize = 16_384.0
+
+    /// A style; the defaults draw the font's own outline, unhinted.
+    public init(embolden: Embolden = .none, oblique: Double = 0, hinting: Hinting = .none) {
+        self.embolden = embolden; self.oblique = oblique; self.hinting = hinting
+    }
+
+    /// True for the default style: the font's exact outline, as it is.
+    public var isPlain: Bool { embolden == .none && oblique == 0 && hinting == .none }
+
+    /// The shear of `oblique` in font units (y-up): `x' = x + oblique · y`.
+    public var obliqueTransform: AffineTransform { AffineTransform(a: 1, b: 0, c: oblique, d: 1, tx: 0, ty: 0) }
+
+    /// Checks the style for a glyph drawn at `size` px per em.
+    ///
+    /// - Throws: `FontError.invalidStyle` for strengths or shears that are not finite, a strength beyond
+    ///   one em, a shear beyond `maximumOblique`, or a hinted or emboldened glyph outside 1/64 …
+    ///   `maximumRenderedSize` px per em.
+    public func validate(size: Double) throws(FontError) {
+        guard oblique.isFinite, abs(oblique) <= GlyphStyle.maximumOblique else {
+            throw .invalidStyle(reason: "oblique must be a finite shear of at most \(DecimalText.short(GlyphStyle.maximumOblique)) "
+                                + "in magnitude (got \(DecimalText.short(oblique)))")
+        }
+        if case .strength(let x, let y) = embolden {
+            guard x.isFinite, y.isFinite, abs(x) <= size, abs(y) <= size else {
+                throw .invalidStyle(reason: "embolden strengths must be finite and at most one em (\(DecimalText.short(size)) px) "
+                                    + "in magnitude (got \(DecimalText.short(x)), \(DecimalText.short(y)))")
+            }
+        }
+        if embolden != .none || hinting != .none {
+            guard size >= 1.0 / 64, size <= GlyphStyle.maximumRenderedSize else {
+                throw .invalidStyle(reason: "a hinted or emboldened glyph is drawn at 1/64 to "
+                                    + "\(DecimalText.short(GlyphStyle.maximumRenderedSize)) px per em (got \(DecimalText.short(size)))")
+            }
+        }
+    }
+
+    /// How the outline of a glyph of this style at `size` px per em is made (oblique aside: it is part of
+    /// the placement's transform). `.exact` when the style neither hints nor emboldens. Call `validate(size:)`
+    /// first.
+    public func rendering(size: Double) -> OutlineRendering {
+        guard embolden != .none || hinting != .none else { return .exact }
+        var r = OutlineRendering(charSize64: Int32((size * 64).rounded()), hinting: hinting)
+        switch embolden {
+        case .none: break
+        case .freeType: r.emboldenFreeType = true
+        case .strength(let x, let y):
+            r.emboldenX64 = Int32((x * 64).rounded())
+            r.emboldenY64 = Int32((y * 64).rounded())
+        }
+        return r
+    }
+
+    /// How much the style widens an advance of a glyph of `font` at `size` px per em, in layout px: the
+    /// embolden strength in x, as `FT_GlyphSlot_Embolden` grows `advance.x` (0 without emboldening; glyphs
+    /// with a zero advance, such as marks, keep it).
+    public func advanceGrowth(font: Font, size: Double) -> Double {
+        switch embolden {
+        case .none: return 0
+        case .strength(let x, _): return (x * 64).rounded() / 64
+        case .freeType: return font.face.freeTypeEmboldenStrength(charSize64: Int32((size * 64).rounded()))
+        }
+    }
+}
+
+/// How a glyph's outline is obtained: the exact unscaled outline (`exact`), or the outline FreeType hands
+/// a renderer at one size, hinted and/or emboldened. Part of the key of a cached shape (`FontGlyph`).
+///
+/// Outlines of every rendering are given in font units (y-up): a rendered outline's 26.6 px points are
+/// scaled back by `unitsPerEm / (charSize64 / 64)`, so one placement transform serves them all.
+public struct OutlineRendering: Sendable, Hashable {
+    /// The size FreeType scales to, in 1/64 px per em (`FT_Set_Char_Size` at 72 dpi); 0 for `exact`.
+    public var charSize64: Int32
+    /// Hinting at that size.
+    public var hinting: GlyphStyle.Hinting
+    /// `FT_Outline_EmboldenXY` strengths, 1/64 px.
+    public var emboldenX64: Int32 = 0
+    /// `FT_Outline_EmboldenXY` strengths, 1/64 px.
+    public var emboldenY64: Int32 = 0
+    /// True for `FT_GlyphSlot_Embolden` (its strength, from the size FreeType set).
+    public var emboldenFreeType = false
+
+    /// The exact unscaled, unhinted outline in font units.
+    public static let exact = OutlineRendering(charSize64: 0, hinting: .none)
+
+    /// True for `exact`.
+    public var isExact: Bool { charSize64 == 0 }
+}
