@@ -25,9 +25,9 @@ final class FreeTypeFace: @unchecked Sendable {
     /// Axes, named instances and the coordinates this face was set to (all empty when it does not vary).
     let variation: FaceVariation
 
-    private let library: FT_Library
-    private let face: FT_Face            // used only inside `lock.withLock` (or in init/deinit)
-    private let lock = Lock()
+    let library: FT_Library
+    let face: FT_Face                    // used only inside `lock.withLock` (or in init/deinit)
+    let lock = Lock()
     let bytes: FontBytes                 // must outlive `face` and the companions: both read it in place
     /// Objects other modules keep per face (InkText's HarfBuzz face and font over `bytes`), created once
     /// and released before the bytes; guarded by `companionLock`.
