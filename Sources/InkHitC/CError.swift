@@ -53,6 +53,10 @@ extension CError {
             status = INKHIT_ERROR_FILE
         case .emptyData, .notAFont, .notScalable, .faceIndexOutOfRange, .freeType:
             status = INKHIT_ERROR_FONT
+        case .notVariable, .unknownAxis, .invalidVariation, .unknownInstance:
+            status = INKHIT_ERROR_FONT
+        case .invalidStyle:
+            status = INKHIT_ERROR_INVALID_ARGUMENT
         case .glyphOutOfRange, .noOutline, .tooManyPoints, .brokenOutline:
             status = INKHIT_ERROR_GLYPH
         case .invalidPlacement:
@@ -84,7 +88,7 @@ extension CError {
     init(_ e: TextError) {
         let status: Int
         switch e {
-        case .noFonts, .invalidSize, .invalidWidth, .invalidMaxLines, .invalidOrigin, .invalidTransform:
+        case .noFonts, .invalidSize, .invalidWidth, .invalidMaxLines, .invalidOrigin, .invalidTransform, .glyphStyle:
             status = INKHIT_ERROR_INVALID_ARGUMENT
         case .linkOutOfRange, .attachmentNotOnPlaceholder, .invalidAttachment:
             status = INKHIT_ERROR_LAYOUT
