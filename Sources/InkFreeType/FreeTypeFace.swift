@@ -169,8 +169,9 @@ final class FreeTypeFace: @unchecked Sendable {
         return v
     }
 
-    /// A 16.16 fixed-point number.
-    private static func fixed(_ v: FT_Fixed) -> Double { Double(v) / 65536 }
+    /// A 16.16 fixed-point number of an `fvar` table (a signed 32-bit value: FreeType 2.12 leaves the named
+    /// instances' coordinates unsigned in its 64-bit `FT_Fixed`, so −10 reads as 65526 unless sign-extended).
+    private static func fixed(_ v: FT_Fixed) -> Double { Double(Int32(truncatingIfNeeded: v)) / 65536 }
 
     /// Entry `id` of the face's `name` table (Windows Unicode, English preferred; else a Macintosh Roman
     /// entry read as ASCII), or nil.

@@ -77,13 +77,14 @@ enum HBShape {
 
     /// Shapes `text` (passed as code points, so no locale or argv encoding is involved).
     static func shape(_ text: String, font: String, direction: String? = nil, script: String? = nil,
-                      features: String? = nil) throws -> [Glyph] {
+                      features: String? = nil, variations: String? = nil) throws -> [Glyph] {
         let exe = try executable()
         let cps = text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ",")
         var args = ["--no-glyph-names", "--output-format=json", "--unicodes=" + cps]
         if let direction { args.append("--direction=" + direction) }
         if let script { args.append("--script=" + script) }
         if let features { args.append("--features=" + features) }
+        if let variations { args.append("--variations=" + variations) }
         args.append(font)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
