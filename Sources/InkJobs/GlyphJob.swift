@@ -95,6 +95,30 @@ extension GlyphJob {
         points = try JobFields.points(of: v, limits: limits)
     }
 
+    /// The glyph and text jobs' font entry for `ref`: path and index, and the variations, instance and style
+    /// when set (the style explicitly, so the entry means the same whatever the job around it says).
+    static func fontJSON(_ ref: FontRef) -> String {
+        var s = "{\"path\":" + JSONValue.quoted(ref.path) + ",\"index\":" + String(ref.index)
+        if !ref.variations.isEmpty {
+            s += ",\"variations\":{" + ref.variations.map { JSONValue.quoted($0.tag) + ":" + "\($0.value)" }.joined(separator: ",") + "}"
+        }
+        switch ref.instance {
+        case .name(let n)?: s += ",\"instance\":" + JSONValue.quoted(n)
+        case .index(let i)?: s += ",\"instance\":" + String(i)
+        case nil: break
+        }
+        if !ref.style.isPlain {
+            switch ref.style.embolden {
+            case .none: s += ",\"embolden\":0"
+            case .freeType: s += ",\"embolden\":\"freetype\""
+            case .strength(let x, let y): s += x == y ? ",\"embolden\":\(x)" : ",\"embolden\":[\(x),\(y)]"
+            }
+            s += ref.style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(ref.style.oblique)"
+            s += ",\"hinting\":\"" + ref.style.hinting.rawValue + "\""
+        }
+        return s + "}"
+    }
+
     /// The placement of glyph `i` with its font loaded.
     func placement(_ i: Int, font: Font) -> GlyphPlacement {
         let g = glyphs[i]

@@ -68,7 +68,7 @@ extension JobRunner {
         while magnified > 1 && digits < 9 { magnified /= 10; digits += 1 }
         func num(_ v: Double, _ digits: Int) -> String { DecimalText.string(v, maxFractionDigits: digits) }
         var fontRefs: [String] = []
-        for f in job.fonts { fontRefs.append("{\"path\":" + JSONValue.quoted(f.path) + ",\"index\":" + String(f.index) + "}") }
+        for f in job.fonts { fontRefs.append(GlyphJob.fontJSON(f)) }
         var gl: [String] = []
         gl.reserveCapacity(layout.glyphs.count)
         for g in layout.glyphs {
