@@ -88,6 +88,30 @@ print(snapshot.hit(at: Point(12, 12))?.node as Any)          // nil: the avatar'
 print(snapshot.hit(at: Point(12, 12), radius: 8)?.node as Any)   // Optional("avatar"): 5.5 px from its ellipse
 print(snapshot.hit(at: Point(52, 30))?.path as Any)          // Optional(["screen", "like"]): inside the grown box
 """##, run: README_5),
+        Snippet(file: "Sources/InkFreeType/InkFreeType.docc/FontFidelity.md", index: 1, source: ##"""
+import InkGeometry
+import InkFreeType
+
+let inter = try Font(path: "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf")
+let semibold = try inter.withVariations([FontVariation("wght", 650)])
+let heavy = try inter.withVariations([FontVariation("wght", 1200)])    // clamped to 900
+print(semibold.variationCoordinates, heavy.clampedVariations)         // [wght=650, slnt=0] [wght 1200 clamped to 900]
+"""##, run: InkFreeType_InkFreeType_FontFidelity_1),
+        Snippet(file: "Sources/InkFreeType/InkFreeType.docc/FontFidelity.md", index: 2, source: ##"""
+import InkGeometry
+import InkHit
+import InkFreeType
+
+let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+let l = sans.glyph(for: "l")!
+let fakeBoldItalic = GlyphStyle(embolden: .freeType, oblique: GlyphStyle.freeTypeOblique)
+var plain = HitIndex.Builder(), styled = HitIndex.Builder()
+try plain.add(GlyphPlacement(font: sans, glyph: l, size: 16, origin: Point(10, 30)), cache: .shared)
+try styled.add(GlyphPlacement(font: sans, glyph: l, size: 16, origin: Point(10, 30), style: fakeBoldItalic), cache: .shared)
+// 5 px above the baseline the stem leans 1.06 px right and is 0.66 px wider: x 12.57 … 14.66 instead of 11.51 … 12.95.
+let p = Point(14.2, 25)
+print(plain.build().hit(at: p) == nil, styled.build().hit(at: p) != nil)   // true true
+"""##, run: InkFreeType_InkFreeType_FontFidelity_2),
         Snippet(file: "Sources/InkFreeType/InkFreeType.docc/FontsAndPlacements.md", index: 1, source: ##"""
 import InkGeometry
 import InkFreeType
@@ -368,6 +392,29 @@ print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 
         print(snapshot.hit(at: Point(12, 12))?.node as Any)          // nil: the avatar's corner is outside its ellipse
         print(snapshot.hit(at: Point(12, 12), radius: 8)?.node as Any)   // Optional("avatar"): 5.5 px from its ellipse
         print(snapshot.hit(at: Point(52, 30))?.path as Any)          // Optional(["screen", "like"]): inside the grown box
+    }
+
+    /// Sources/InkFreeType/InkFreeType.docc/FontFidelity.md, Swift block 1.
+    @Sendable static func InkFreeType_InkFreeType_FontFidelity_1() throws {
+
+        let inter = try Font(path: "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf")
+        let semibold = try inter.withVariations([FontVariation("wght", 650)])
+        let heavy = try inter.withVariations([FontVariation("wght", 1200)])    // clamped to 900
+        print(semibold.variationCoordinates, heavy.clampedVariations)         // [wght=650, slnt=0] [wght 1200 clamped to 900]
+    }
+
+    /// Sources/InkFreeType/InkFreeType.docc/FontFidelity.md, Swift block 2.
+    @Sendable static func InkFreeType_InkFreeType_FontFidelity_2() throws {
+
+        let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let l = sans.glyph(for: "l")!
+        let fakeBoldItalic = GlyphStyle(embolden: .freeType, oblique: GlyphStyle.freeTypeOblique)
+        var plain = HitIndex.Builder(), styled = HitIndex.Builder()
+        try plain.add(GlyphPlacement(font: sans, glyph: l, size: 16, origin: Point(10, 30)), cache: .shared)
+        try styled.add(GlyphPlacement(font: sans, glyph: l, size: 16, origin: Point(10, 30), style: fakeBoldItalic), cache: .shared)
+        // 5 px above the baseline the stem leans 1.06 px right and is 0.66 px wider: x 12.57 … 14.66 instead of 11.51 … 12.95.
+        let p = Point(14.2, 25)
+        print(plain.build().hit(at: p) == nil, styled.build().hit(at: p) != nil)   // true true
     }
 
     /// Sources/InkFreeType/InkFreeType.docc/FontsAndPlacements.md, Swift block 1.
