@@ -38,6 +38,9 @@ public struct GlyphJob: Sendable {
         public var x: Double, y: Double
         /// px per em; the job's `size` unless the glyph overrides it.
         public var size: Double
+        /// How the glyph is drawn: its font entry's style, with the glyph's own `"embolden"`, `"oblique"` and
+        /// `"hinting"` over it.
+        public var style: GlyphStyle
     }
     /// The job's id as JSON text (string or number), echoed in every answer.
     public var idJSON: String
@@ -88,7 +91,8 @@ extension GlyphJob {
             var gs = size
             if let s = g["size"] { gs = try JobFields.positive(s, "glyphs[\(i)].size") }
             guard let gsize = gs else { throw .invalid(field: "glyphs[\(i)]", problem: "has no size and the job has no \"size\"") }
-            glyphs.append(Glyph(font: font, id: GlyphID(UInt32(gid)), x: x, y: y, size: gsize))
+            let style = try JobFields.style(of: g, "glyphs[\(i)].", base: fonts[font].style)
+            glyphs.append(Glyph(font: font, id: GlyphID(UInt32(gid)), x: x, y: y, size: gsize, style: style))
         }
         transform = try JobFields.transform(of: v)
         radius = try JobFields.radius(of: v)
@@ -123,6 +127,6 @@ extension GlyphJob {
     func placement(_ i: Int, font: Font) -> GlyphPlacement {
         let g = glyphs[i]
         return GlyphPlacement(font: font, glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: transform,
-                              style: fonts[g.font].style)
+                              style: g.style)
     }
 }

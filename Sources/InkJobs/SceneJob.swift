@@ -259,7 +259,7 @@ extension JobRunner {
                     glyphs += gs.count
                     node.shape = .glyphs(gs.map { g in
                         GlyphPlacement(font: loaded[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y),
-                                       style: job.fonts[g.font].style)
+                                       style: g.style)
                     }, holes: holes)
                 case .mask(let m): node.shape = .mask(m)
                 case .text(let t, let holes):
