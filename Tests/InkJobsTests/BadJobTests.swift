@@ -45,6 +45,24 @@ struct BadJobTests {
         ("text job with a bad link", #"{"id":"x","text":"hi","size":10,"fonts":[{"path":"\#(Fonts.sans)"}],"links":[{"start":1,"end":9,"tag":"a"}],"points":[]}"#, "links[0]"),
         ("text job with a misplaced attachment", #"{"id":"x","text":"hi","size":10,"fonts":[{"path":"\#(Fonts.sans)"}],"attachments":[{"at":0,"width":5,"ascent":5,"descent":0,"tag":"img"}],"points":[]}"#, "U+FFFC"),
         ("empty line of garbage", "not json", "invalid JSON"),
+        // Fidelity fields.
+        ("variations of a static font", job(#""fonts":[{"path":"\#(Fonts.sans)","variations":{"wght":700}}]"#), "no variation axes"),
+        ("unknown axis", job(#""fonts":[{"path":"\#(Fonts.interVariable)","variations":{"wdth":80}}]"#), "no variation axis 'wdth' (its axes: 'wght', 'slnt')"),
+        ("variations wrong type", job(#""fonts":[{"path":"\#(Fonts.interVariable)","variations":[700]}]"#), "fonts[0].variations must be an object"),
+        ("variation value wrong type", job(#""fonts":[{"path":"\#(Fonts.interVariable)","variations":{"wght":"bold"}}]"#), "fonts[0].variations.wght must be a number"),
+        ("variation value overflow", job(#""fonts":[{"path":"\#(Fonts.interVariable)","variations":{"wght":1e999}}]"#), "fonts[0].variations.wght"),
+        ("long axis tag", job(#""fonts":[{"path":"\#(Fonts.interVariable)","variations":{"weight":700}}]"#), "1 to 4 printable ASCII"),
+        ("unknown instance", job(#""fonts":[{"path":"\#(Fonts.interVariable)","instance":"Hairline"}]"#), "no named instance \"Hairline\""),
+        ("instance index out of range", job(#""fonts":[{"path":"\#(Fonts.interVariable)","instance":99}]"#), "no named instance \"#99\""),
+        ("instance wrong type", job(#""fonts":[{"path":"\#(Fonts.interVariable)","instance":true}]"#), "fonts[0].instance must be a string or an integer"),
+        ("embolden wrong type", job(#""embolden":"bold""#), "embolden must be a number (px), [x, y] (px) or \"freetype\""),
+        ("embolden NaN-like", job(#""embolden":1e999"#), "embolden"),
+        ("embolden beyond an em", job(#""embolden":50"#), "at most one em"),
+        ("negative embolden beyond an em", job(#""fonts":[{"path":"\#(Fonts.sans)","embolden":[-41,0]}]"#), "at most one em"),
+        ("oblique wrong type", job(#""oblique":[1]"#), "oblique must be a number (a shear) or \"freetype\""),
+        ("oblique too steep", job(#""glyphs":[{"font":0,"id":82,"x":0,"y":40,"oblique":9}]"#), "oblique must be a finite shear of at most 4"),
+        ("hinting unknown", job(#""hinting":"medium""#), "hinting must be \"none\", \"light\" or \"full\""),
+        ("hinting at a huge size", job(#""hinting":"full","size":100000"#), "1/64 to 16384 px per em"),
     ]
 
     @Test(arguments: cases.indices)
