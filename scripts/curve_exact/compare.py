@@ -5,10 +5,13 @@ Usage:
     python3 scripts/curve_exact/compare.py EXPECTED.jsonl TOOL_OUTPUT.jsonl [--jobs JOBS.jsonl] [--min-margin 0.05]
 
 Counts, per job, the points whose expected boundary_margin >= min-margin and whose `hit` or `glyph`
-differs, and prints every such mismatch with both answers and the expected inside / outline_distance /
-boundary_margin.  With --jobs it also recomputes (reference.py) the distance from each point to the
-outline of the glyph the tool reported and shows the largest |tool |distance| - reference distance| and
-sign errors (distance must be negative exactly when the point is in that glyph's ink).
+differs -- or, on a hit, whose `"ink": "box"` (a glyph answered by its advance box, fidelity.py) is
+present in one answer and not the other -- and prints every such mismatch with both answers and the
+expected inside / outline_distance / boundary_margin.  With --jobs it also recomputes (fidelity.py's
+shapes, which are reference.py's outlines for jobs without the font-fidelity fields) the distance from
+each point to the ink boundary of the glyph the tool reported and shows the largest |tool |distance| -
+reference distance| and sign errors (distance must be negative exactly when the point is in that
+glyph's ink; checked farther than 0.05 px plus the glyph's uncertainty u from the boundary).
 Exit status 1 if there is any mismatch or any job is missing/errored.
 """
 from __future__ import annotations
@@ -58,7 +61,8 @@ def main(argv=None):
         if g is None:
             j['missing'] += 1
             continue
-        differ = (g['hit'], g['glyph']) != (e['hit'], e['glyph'])
+        differ = ((g['hit'], g['glyph']) != (e['hit'], e['glyph'])
+                  or (e['hit'] and (g.get('ink') == 'box') != (e.get('ink') == 'box')))
         j['all_points_differ'] += differ
         if e['boundary_margin'] >= args.min_margin:
             j['checked'] += 1
@@ -81,7 +85,8 @@ def main(argv=None):
           f"{tot['all_points_differ']:27d}  {tot['missing']:7d}")
     for e, g in mism:
         print('MISMATCH', e['job'], 'point', e['i'], 'tool:', {'hit': g['hit'], 'glyph': g['glyph'],
-              'distance': g.get('distance')}, 'reference:', {'hit': e['hit'], 'glyph': e['glyph'],
+              'ink': g.get('ink'), 'distance': g.get('distance')},
+              'reference:', {'hit': e['hit'], 'glyph': e['glyph'], 'ink': e.get('ink'),
               'inside': e['inside'], 'outline_distance': e['outline_distance'],
               'boundary_margin': e['boundary_margin']})
     if dist_stats:
@@ -90,6 +95,7 @@ def main(argv=None):
 
 
 def distance_check(jobs_path, got):
+    import fidelity
     import reference
     worst = 0.0
     worst_at = None
@@ -100,30 +106,25 @@ def distance_check(jobs_path, got):
             if not line.strip():
                 continue
             job = json.loads(line)
-            T = job.get('transform') or [1, 0, 0, 1, 0, 0]
-            fonts = [reference.font_data(fo['path'], fo.get('index', 0)) for fo in job['fonts']]
-            placed = {}
-            for i, p in enumerate(job['points']):
-                g = got.get((job['id'], i))
-                if not g or g['glyph'] is None or g.get('distance') is None:
-                    continue
-                gi = g['glyph']
-                if gi not in placed:
-                    gl = job['glyphs'][gi]
-                    placed[gi] = reference.place(fonts[gl['font']], gl['id'], gl['x'], gl['y'],
-                                                 gl.get('size', job['size']), T, None)
-                pl = placed[gi]
+            hits = [(i, p, got[(job['id'], i)]) for i, p in enumerate(job['points'])
+                    if got.get((job['id'], i)) and got[(job['id'], i)]['glyph'] is not None
+                    and got[(job['id'], i)].get('distance') is not None]
+            if not hits:
+                continue
+            shapes = fidelity.glyph_shapes(job)
+            for i, p, g in hits:
+                shape = shapes[g['glyph']]
                 P = np.array([p], dtype=float)
-                d = float(reference.seg_distance(P, pl.flat)[0])
-                ins = bool(reference.winding(P, pl)[0] != 0) if reference.in_box(P, pl.cbox)[0] else False
+                d = float(reference.seg_distance(P, shape.flat)[0])
+                ins = bool(shape.contains(P)[0]) if reference.in_box(P, shape.cbox)[0] else False
                 n += 1
                 diff = abs(abs(g['distance']) - d)
                 if diff > worst:
                     worst, worst_at = diff, (job['id'], i)
-                if d > 0.05 and (g['distance'] < 0) != ins:
+                if d > 0.05 + shape.u and (g['distance'] < 0) != ins:
                     sign_err += 1
     return (f'distance check: {n} hits; max | |tool distance| - reference distance to that glyph | = '
-            f'{worst:.4f} px at {worst_at}; sign errors (>0.05 px from the outline): {sign_err}')
+            f'{worst:.4f} px at {worst_at}; sign errors (>0.05 px + u from the ink boundary): {sign_err}')
 
 
 if __name__ == '__main__':

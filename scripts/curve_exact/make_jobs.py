@@ -117,17 +117,13 @@ def advance(path, gid, size):
 
 # ------------------------------------------------------------------------------------------ points
 
-def make_points(job, n, seed):
+def make_points(job, n, seed, shapes=None):
+    """Query points around the outlines of `shapes` (default: reference.glyph_shapes(job))."""
     rng = np.random.default_rng(seed)
-    fonts = [reference.font_data(f['path'], f.get('index', 0)) for f in job['fonts']]
-    T = job.get('transform') or [1, 0, 0, 1, 0, 0]
     r = float(job.get('radius', 0) or 0)
-    segs = []
-    for g in job['glyphs']:
-        s = g.get('size', job['size'])
-        p = reference.place(fonts[g['font']], g['id'], g['x'], g['y'], s, T, None)
-        segs.append(p.flat)
-    S = np.concatenate(segs, axis=0)
+    if shapes is None:
+        shapes = reference.glyph_shapes(job)
+    S = np.concatenate([p.flat for p in shapes], axis=0)
     lens = np.hypot(S[:, 2] - S[:, 0], S[:, 3] - S[:, 1])
     cdf = np.cumsum(lens)
     cdf /= cdf[-1]

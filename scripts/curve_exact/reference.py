@@ -75,10 +75,18 @@ FLATTEN_TOL = 0.001  # view px
 
 # --------------------------------------------------------------------------------------------- fonts
 
+def open_font(path: str, index: int) -> TTFont:
+    """The font at path, face `index` of a collection (.ttc/.otc), loaded lazily."""
+    if path.lower().endswith(('.ttc', '.otc')):
+        return TTFont(path, fontNumber=index, lazy=True)
+    return TTFont(path, lazy=True)
+
+
 class FontData:
-    def __init__(self, path: str, index: int):
-        self.tt = TTFont(path, fontNumber=index, lazy=True) if path.lower().endswith(('.ttc', '.otc')) \
-            else TTFont(path, lazy=True)
+    def __init__(self, path: str, index: int, tt: TTFont | None = None):
+        """The font at path (face index for collections), or `tt` when given (fidelity.py passes a static
+        instance of a variable font made by fontTools' instancer)."""
+        self.tt = tt if tt is not None else open_font(path, index)
         self.upem = self.tt['head'].unitsPerEm
         self.hmtx = self.tt['hmtx']
         self.order = self.tt.getGlyphOrder()
@@ -96,7 +104,8 @@ class FontData:
                 raise ValueError(f"{path}: CFF FontMatrix {fm} is not 1/unitsPerEm; not supported")
             self.glyph_set = self.tt.getGlyphSet()
         else:
-            raise ValueError(f"{path}: only TrueType (glyf) and CFF fonts are supported by this reference")
+            raise ValueError(f"{path}: only TrueType (glyf) and CFF outlines are supported here "
+                             "(bitmap-only fonts: fidelity.py)")
         self._cache: dict[int, tuple[np.ndarray, list[tuple[str, list[int]]]]] = {}
 
     def outline(self, gid: int):
@@ -282,6 +291,12 @@ class Placed:
     key: tuple             # (font, id, size, x, y) -- duplicates tie everywhere
     cpieces: np.ndarray = field(default_factory=lambda: np.zeros((0, 12)))
     #                        (C, 12): x0 y0 x1 y1 x2 y2 x3 y3 tA tB yA yB, y-monotone cubic pieces
+    u: float = 0.0         # how far (view px) the true outline may lie from this one (answer_job)
+    ink: str | None = None  # 'box' for a glyph whose ink is its advance box (fidelity.py), echoed on hits
+
+    def contains(self, P: np.ndarray) -> np.ndarray:
+        """Whether each point (N,2) lies in the ink (nonzero winding against the exact curves)."""
+        return winding(P, self) != 0
 
 
 def cubic_eval(c0, c1, c2, c3, t):
@@ -315,8 +330,14 @@ def cubic_y_extrema(y0, y1, y2, y3):
 
 def place(fd: FontData, gid: int, x: float, y: float, size: float, T, key) -> Placed:
     pts, segs = fd.outline(gid)
+    return place_outline(pts, segs, size / fd.upem, x, y, T, key)
+
+
+def place_outline(pts: np.ndarray, segs, k: float, x: float, y: float, T, key) -> Placed:
+    """An outline (points and segments in the format of FontData.outline, y-up) placed at origin (x, y):
+    glyph point (u, v) -> layout (x + u k, y - v k) -> view by T.  k = size / upem for font units,
+    1 for outlines already in px."""
     a, b, c, d, tx, ty = T
-    k = size / fd.upem
     # view = M @ (u, v) + o  with lx = x + u k, ly = y - v k
     m00, m01, o0 = a * k, -c * k, a * x + c * y + tx
     m10, m11, o1 = b * k, -d * k, b * x + d * y + ty
@@ -551,19 +572,47 @@ def in_box(P: np.ndarray, box) -> np.ndarray:
 
 # ------------------------------------------------------------------------------------------- a job
 
-def answer_job(job: dict) -> list[dict]:
-    jid = job['id']
+FIDELITY_KEYS = ('variations', 'instance', 'embolden', 'oblique', 'hinting')
+FIDELITY_TABLES = ('COLR', 'SVG ')
+
+
+def job_transform(job: dict) -> list[float]:
+    return [float(v) for v in (job.get('transform') or [1, 0, 0, 1, 0, 0])]
+
+
+def glyph_key(gl: dict, size) -> tuple:
+    """(font, id, size, x, y): glyphs with equal keys are exact duplicates (they tie everywhere)."""
+    return (int(gl.get('font', 0)), int(gl['id']), float(gl.get('size', size)), float(gl['x']), float(gl['y']))
+
+
+def glyph_shapes(job: dict) -> list[Placed]:
+    """The job's glyphs placed in view px with their exact font-unit outlines.  Jobs that use the
+    font-fidelity fields or colour fonts are fidelity.py's (it calls answer_job with its own shapes)."""
+    for where in [job] + list(job['fonts']) + list(job['glyphs']):
+        used = [k for k in FIDELITY_KEYS if k in where]
+        if used:
+            raise ValueError(f"job {job['id']!r} uses {used}: answer it with fidelity.py")
     fonts = [font_data(f['path'], int(f.get('index', 0))) for f in job['fonts']]
-    size = job.get('size')
-    T = job.get('transform') or [1, 0, 0, 1, 0, 0]
-    T = [float(v) for v in T]
-    r = float(job.get('radius') or 0.0)
+    for f, fd in zip(job['fonts'], fonts):
+        tables = [t for t in FIDELITY_TABLES if t in fd.tt]
+        if tables:
+            raise ValueError(f"{f['path']} has {tables}: answer job {job['id']!r} with fidelity.py")
+    T = job_transform(job)
     placed = []
     for gl in job['glyphs']:
-        fi = int(gl.get('font', 0))
-        s = float(gl.get('size', size))
-        key = (fi, int(gl['id']), s, float(gl['x']), float(gl['y']))
-        placed.append(place(fonts[fi], int(gl['id']), float(gl['x']), float(gl['y']), s, T, key))
+        key = glyph_key(gl, job.get('size'))
+        fi, gid, s, x, y = key
+        placed.append(place(fonts[fi], gid, x, y, s, T, key))
+    return placed
+
+
+def answer_job(job: dict, shapes: list | None = None) -> list[dict]:
+    """Answers for every point of a glyph job.  `shapes` (default: glyph_shapes(job)) are the placed
+    glyphs: objects with contains(P), flat, cbox, fbox, key, u and ink like Placed.  A shape's u widens
+    the uncertain band around its outline: every margin term involving the shape is reduced by its u."""
+    jid = job['id']
+    r = float(job.get('radius') or 0.0)
+    placed = glyph_shapes(job) if shapes is None else shapes
     G = len(placed)
     P_all = np.array([[float(v) if v is not None else np.nan for v in p] for p in job['points']],
                      dtype=np.float64).reshape(-1, 2)
@@ -576,7 +625,7 @@ def answer_job(job: dict) -> list[dict]:
     for gi, g in enumerate(placed):
         m = in_box(P, g.cbox) & finite
         if m.any():
-            inside[m, gi] = winding(P[m], g) != 0
+            inside[m, gi] = g.contains(P[m])
 
     # distances: exact for every glyph within r + 2 px (by box lower bound), then the nearest for the rest
     LB = np.stack([box_distance(P, g.fbox) for g in placed], axis=1) if G else np.zeros((N, 0))
@@ -598,6 +647,7 @@ def answer_job(job: dict) -> list[dict]:
                 D[pi, gi] = seg_distance(P[pi:pi + 1], placed[gi].flat)[0]
                 best[pi] = min(best[pi], D[pi, gi])
 
+    U = np.array([g.u for g in placed], dtype=np.float64)
     out = []
     for pi in range(N):
         rec = {'job': jid, 'i': pi}
@@ -609,7 +659,7 @@ def answer_job(job: dict) -> list[dict]:
         d = D[pi]
         ins = np.nonzero(inside[pi])[0]
         dmin = float(np.min(d))
-        margin = dmin
+        margin = float(np.min(d - U))
         glyph = None
         if len(ins):
             glyph = int(ins[-1])
@@ -625,14 +675,16 @@ def answer_job(job: dict) -> list[dict]:
                     if gi == g1 or placed[gi].key == placed[g1].key:
                         continue
                     if np.isfinite(d[gi]):
-                        margin = min(margin, max(d[gi] - r, (d[gi] - d1) / 2.0))
+                        margin = min(margin, max(d[gi] - r, (d[gi] - d1) / 2.0) - U[gi] - U[g1])
         if r > 0:
-            fin = d[np.isfinite(d)]
-            if len(fin):
-                margin = min(margin, float(np.min(np.abs(fin - r))))
+            fin = np.isfinite(d)
+            if fin.any():
+                margin = min(margin, float(np.min(np.abs(d[fin] - r) - U[fin])))
         margin = min(1.0, max(0.0, margin))
         rec.update(hit=glyph is not None, glyph=glyph, inside=bool(len(ins)),
                    outline_distance=round(dmin, 4), boundary_margin=round(margin, 4))
+        if glyph is not None and placed[glyph].ink:
+            rec['ink'] = placed[glyph].ink
         out.append(rec)
     return out
 
