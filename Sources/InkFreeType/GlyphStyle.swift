@@ -12,8 +12,10 @@ import InkGeometry
 /// The order is FreeType's (and cairo's): the outline is loaded (hinted or not) at the glyph's size,
 /// emboldened, then sheared. A plain style (`GlyphStyle()`) uses the exact unscaled outline; a style that
 /// hints or emboldens uses the outline FreeType hands a renderer at the glyph's size in layout px
-/// (`FT_Set_Char_Size` at 72 dpi, 26.6 fixed point: points on a 1/64 px grid). For TrueType fonts that ask
-/// for it (`head` flags bit 3), FreeType rounds that size to whole pixels per em, and so does the shape.
+/// (`FT_Set_Char_Size` at 72 dpi, 26.6 fixed point: points on a 1/64 px grid). Full hinting of a TrueType
+/// font that asks for it (`head` flags bit 3) runs its bytecode at the size rounded to whole pixels per em
+/// (a 12.5 px glyph is hinted as 13 px), as FreeType gives every renderer; unhinted and light outlines keep
+/// the exact size.
 public struct GlyphStyle: Sendable, Hashable {
     /// Synthetic bold: the outline grown by `FT_Outline_EmboldenXY`.
     public enum Embolden: Sendable, Hashable {
