@@ -51,11 +51,13 @@ extension CError {
         switch e {
         case .fileNotFound, .notAFile, .unreadable:
             status = INKHIT_ERROR_FILE
-        case .emptyData, .notAFont, .notScalable, .faceIndexOutOfRange, .freeType:
+        case .emptyData, .notAFont, .notScalable, .faceIndexOutOfRange, .freeType, .notVariable, .unknownAxis,
+             .invalidVariation, .unknownInstance:
             status = INKHIT_ERROR_FONT
-        case .glyphOutOfRange, .noOutline, .tooManyPoints, .brokenOutline:
+        case .glyphOutOfRange, .noOutline, .tooManyPoints, .brokenOutline, .brokenColorGlyph, .colorPaintCycle,
+             .colorGlyphTooComplex, .brokenBitmap:
             status = INKHIT_ERROR_GLYPH
-        case .invalidPlacement:
+        case .invalidPlacement, .invalidStyle:
             status = INKHIT_ERROR_PLACEMENT
         case .shape:
             status = INKHIT_ERROR_SHAPE
