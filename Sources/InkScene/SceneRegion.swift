@@ -230,7 +230,7 @@ extension Region {
                         do { try builder.add(shape, transform: t) } catch { throw FontError.placement(error) }
                         map.append(gi)
                     } catch .noOutline {
-                        continue                                  // bitmap-only glyphs have no ink to hit
+                        continue                                  // glyphs with no ink source have nothing to hit
                     } catch {
                         throw .glyph(id: node.id, glyph: gi, error)
                     }
