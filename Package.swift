@@ -67,7 +67,8 @@ let package = Package(
         .target(name: "InkTestSupport", dependencies: ["InkGeometry", "InkHit", "InkFreeType"], path: "Tests/InkTestSupport"),
         .testTarget(name: "InkGeometryTests", dependencies: ["InkGeometry", "InkTestSupport"]),
         .testTarget(name: "InkHitTests", dependencies: ["InkHit", "InkGeometry", "InkTestSupport"]),
-        .testTarget(name: "InkFreeTypeTests", dependencies: ["InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
+        // CFreeType: the bitmap-glyph tests read FreeType's own strikes as their oracle.
+        .testTarget(name: "InkFreeTypeTests", dependencies: ["InkFreeType", "InkHit", "InkGeometry", "InkTestSupport", "CFreeType"]),
         .testTarget(name: "InkTextTests", dependencies: ["InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
         .testTarget(name: "InkSceneTests", dependencies: ["InkScene", "InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
         // Every Swift block of README.md and the DocC articles, compiled and run (see the test's doc comment).

@@ -86,7 +86,7 @@ extension CError {
     init(_ e: TextError) {
         let status: Int
         switch e {
-        case .noFonts, .invalidSize, .invalidWidth, .invalidMaxLines, .invalidOrigin, .invalidTransform:
+        case .noFonts, .invalidSize, .invalidWidth, .invalidMaxLines, .invalidOrigin, .invalidTransform, .glyphStyle:
             status = INKHIT_ERROR_INVALID_ARGUMENT
         case .linkOutOfRange, .attachmentNotOnPlaceholder, .invalidAttachment:
             status = INKHIT_ERROR_LAYOUT
