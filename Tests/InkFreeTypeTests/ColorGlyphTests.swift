@@ -20,7 +20,7 @@ import InkFreeType
         parts.removeLast(2)                                   // InkFreeTypeTests/ColorGlyphTests.swift
         return parts.joined(separator: "/") + "/Fonts/InkColorTest.ttf"
     }()
-    static let emojiPath = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+    static let emojiPath = TestFonts.emoji
 
     // MARK: The layer oracle
 

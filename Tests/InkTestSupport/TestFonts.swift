@@ -9,6 +9,8 @@ public enum TestFonts {
     public static let cjk = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
     /// A CFF (cubic) font.
     public static let cantarell = "/usr/share/fonts/opentype/cantarell/Cantarell-Regular.otf"
+    /// Color bitmaps only (CBDT/CBLC, one strike of 109 px per em, 2048 units per em): color emoji.
+    public static let emoji = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
 
     /// Loads a test font; a missing font is a thrown error naming the package to install (never a crash
     /// of the whole test process).
