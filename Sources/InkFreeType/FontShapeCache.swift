@@ -18,6 +18,24 @@ public struct FontGlyph: Hashable, Sendable {
     public init(font: Font, glyph: GlyphID, rendering: OutlineRendering = .exact, strike: Int = -1) {
         self.font = font.id; self.glyph = glyph; self.rendering = rendering; self.strike = strike
     }
+
+    /// Not API: the one key of every shape that cannot differ, for a glyph whose ink is `ink` drawn at
+    /// `viewPxPerEm`: what does not apply to its kind is left out (the threshold of outlines and color layers;
+    /// everything but the threshold and strike of bitmaps; everything of boxes).
+    @_spi(InkInternals)
+    public init(font: Font, glyph: GlyphID, ink: GlyphInk, rendering: OutlineRendering, viewPxPerEm: Double) {
+        self.init(font: font, glyph: glyph, rendering: rendering)
+        switch ink {
+        case .outline, .colorLayers, .colorPaint:
+            self.rendering.alphaThreshold = OutlineRendering.defaultAlphaThreshold
+        case .bitmap:
+            self.rendering = .exact
+            self.rendering.alphaThreshold = rendering.alphaThreshold
+            self.strike = font.strike(forViewPxPerEm: viewPxPerEm) ?? -1
+        case .box:
+            self.rendering = .exact
+        }
+    }
 }
 
 /// A shape cache for font glyphs: one flattened shape per (font, glyph, size class).
@@ -45,18 +63,8 @@ extension ShapeCache where Key == FontGlyph {
                       viewTolerance: Double = HitIndex.defaultTolerance, maxScale: Double) throws(FontError) -> GlyphShape {
         let pxPerEm = maxScale * Double(font.unitsPerEm)
         let ink = try font.ink(of: glyph)
+        let key = FontGlyph(font: font, glyph: glyph, ink: ink, rendering: rendering, viewPxPerEm: pxPerEm)
         guard ink == .outline else {
-            // One key per shape that can differ: bitmaps by strike and threshold only, boxes by nothing,
-            // color layers by their rendering.
-            var key = FontGlyph(font: font, glyph: glyph, rendering: rendering)
-            switch ink {
-            case .bitmap:
-                key.rendering = .exact
-                key.rendering.alphaThreshold = rendering.alphaThreshold
-                key.strike = font.strike(forViewPxPerEm: pxPerEm) ?? -1
-            case .box: key.rendering = .exact
-            default: key.rendering.alphaThreshold = OutlineRendering.defaultAlphaThreshold
-            }
             let r = key.rendering
             return try shape(for: key, viewTolerance: viewTolerance, maxScale: maxScale,
                              invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
@@ -71,8 +79,6 @@ extension ShapeCache where Key == FontGlyph {
                 }
             }
         }
-        var key = FontGlyph(font: font, glyph: glyph, rendering: rendering)
-        key.rendering.alphaThreshold = OutlineRendering.defaultAlphaThreshold
         return try shape(for: key, viewTolerance: viewTolerance,
                          maxScale: maxScale, invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
             (tolerance, fastDistance) throws(FontError) -> GlyphShape in

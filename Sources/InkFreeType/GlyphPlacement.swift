@@ -96,6 +96,27 @@ public struct GlyphPlacement: Sendable, Hashable {
         sink = t.base
     }
 
+    /// Drives `sink` with the glyph's ink in view px, whatever its kind (`ink`): an outline glyph's outline as
+    /// `outline(into:)` draws it (curves kept); for color layers, a bitmap or an SVG box, the region its hit
+    /// shape is made of (`Font.inkRegion(of:rendering:viewPxPerEm:tolerance:maxEdges:)`: the layers' union
+    /// flattened within `viewTolerance` view px, the pixel staircase, the box), as closed polygons. Filled
+    /// with the nonzero rule. On error the sink sees nothing.
+    ///
+    /// - Throws: as `outline(into:)` and `Font.inkRegion(of:rendering:viewPxPerEm:tolerance:maxEdges:)`.
+    public func inkOutline<S: OutlineSink>(into sink: inout S, viewTolerance: Double = HitIndex.defaultTolerance) throws(FontError) {
+        try style.validate(size: size)
+        let t = fontUnitsToView
+        guard try ink != .outline else { return try outline(into: &sink) }
+        let scale = t.maxScale
+        let region = try font.inkRegion(of: glyph, rendering: rendering, viewPxPerEm: scale * Double(font.unitsPerEm),
+                                        tolerance: viewTolerance / scale)
+        for c in region.polygon.contours where c.count >= 2 {
+            sink.move(to: c[0].applying(t))
+            for p in c.dropFirst() { sink.addLine(to: p.applying(t)) }
+            sink.closeSubpath()
+        }
+    }
+
     /// A box in view px that holds the glyph's ink, whatever its kind (`ink`): an outline glyph's control
     /// box (outline points, control points included) mapped to view px; for color layers, the bounds of
     /// their flattened union grown by the flattening bound; for a bitmap, its hit pixels (from the strike

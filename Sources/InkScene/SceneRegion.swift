@@ -238,7 +238,7 @@ extension Region {
                 finish(.glyphs(map))
             case .wordHull:
                 var inked: [Bool] = []
-                for p in local { inked.append(((try? p.font.controlBox(glyph: p.glyph)) ?? .empty).isEmpty == false) }
+                for p in local { inked.append(((try? p.viewBounds()) ?? .empty).isEmpty == false) }
                 var words: [Range<Int>] = []
                 for word in WordHulls.words(lines: lines, inked: inked) {
                     let hull: (Polygon, Double)?

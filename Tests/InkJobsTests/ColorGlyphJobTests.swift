@@ -72,3 +72,25 @@ struct ColorGlyphJobTests {
         }
     }
 }
+
+extension ColorGlyphJobTests {
+    /// A scene's text leaf hits an emoji by its ink under every hole policy: its opaque middle hits the
+    /// emoji's character; a transparent corner of its box misses (under `ink` and `filledCounters`; the
+    /// corner is outside the hull of "a🍕b" too, but that is the hull's business).
+    @Test(arguments: ["ink", "filledCounters", "wordHull"])
+    func sceneTextLeavesHitEmojiByTheirInk(_ holes: String) throws {
+        // Layout at size 32: "a" advances 19.5 px, the emoji's origin is at x ≈ 19.5, its baseline at ≈ 29.7;
+        // strike px (68, 64) is its middle, (2, 2) a transparent corner (see InkTextTests.ColorEmojiTextTests).
+        let k = 32.0 / 109
+        let job = """
+        {"id":"s","fonts":[{"path":"\(Self.sans)"},{"path":"\(Self.emoji)"}],\
+        "scene":{"id":"root","bounds":[0,0,200,60],"pointerEvents":"box-none","children":[\
+        {"id":"label","bounds":[0,0,200,60],"shape":{"text":{"text":"a🍕b","size":32,"holes":"\(holes)"}}}]},\
+        "points":[[\(19.5 + 68 * k),\(29.7 - 37 * k)],[\(19.5 + 2 * k),\(29.7 - 99 * k)]]}
+        """
+        let lines = try Self.answers(job)
+        #expect(lines.count == 2)
+        #expect(lines[0].contains(#""hit":true,"node":"label""#) && lines[0].contains(#""utf16":[1,3]"#), "\(lines[0])")
+        if holes != "wordHull" { #expect(lines[1].contains(#""hit":false"#), "\(lines[1])") }
+    }
+}
