@@ -149,8 +149,7 @@ extension FreeTypeFace {
     /// The pieces of a color glyph (`ink` is `.colorLayers` or `.colorPaint`), in its font units: `COLR` v0
     /// layers through FreeType, a v1 paint graph through `ColrV1`.
     ///
-    /// - Throws: `.colorGlyphTooComplex`, `.colorPaintCycle`, `.brokenColorGlyph`; `.freeType` when the
-    ///   glyph's advance (the box of a fill without a clip box) cannot be read.
+    /// - Throws: `.colorGlyphTooComplex`, `.colorPaintCycle`, `.brokenColorGlyph`.
     func colorPieces(_ glyph: GlyphID, ink: GlyphInk) throws(FontError) -> [ColorPiece] {
         let limits = ColorLimits()
         if ink == .colorLayers {
@@ -168,7 +167,8 @@ extension FreeTypeFace {
             }
         }
         guard let table = lock.withLock({ colrTable() }) else { return [] }
-        let box = Rect(minX: 0, minY: Double(descender), maxX: try advance(of: glyph), maxY: Double(ascender))
+        // A fill outside any glyph without a clip box covers the glyph's box (none when its advance is unreadable).
+        let box = Rect(minX: 0, minY: Double(descender), maxX: (try? advance(of: glyph)) ?? 0, maxY: Double(ascender))
         do throws(ColrV1.WalkError) {
             return try table.pieces(of: glyph, box: box, limits: limits)
         } catch {

@@ -21,6 +21,9 @@ extension InkRegion {
                 case .glyph(let g):
                     let outline: GlyphOutline
                     if let o = outlines[g] { outline = o } else {
+                        guard Int(g.rawValue) < font.glyphCount else {
+                            throw .brokenColorGlyph(glyph: glyph, reason: "a layer is glyph \(g), beyond the font's \(font.glyphCount) glyphs")
+                        }
                         outline = try font.outline(glyph: g, rendering: rendering)
                         outlines[g] = outline
                     }

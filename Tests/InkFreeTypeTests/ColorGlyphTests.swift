@@ -534,3 +534,18 @@ import InkFreeType
         #expect(Self.shapeError(font) == .colorGlyphTooComplex(glyph: GlyphID(1), what: "layers", limit: Font.maximumColorLayers))
     }
 }
+
+extension ColorGlyphTests {
+    /// A PaintGlyph naming a glyph the font does not have, and a fill outside any glyph (it covers the
+    /// glyph's box: x 0 … advance 600, y descender −200 … ascender 800 of the tiny font).
+    @Test(.timeLimit(.minutes(1))) func layerGlyphsOutOfRangeAndBareFills() throws {
+        let missing = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: [], paints: [Self.paintGlyph(1, glyph: 200), Self.solid]))
+        guard case .brokenColorGlyph(GlyphID(1), let reason)? = Self.shapeError(missing) else {
+            Issue.record("\(String(describing: Self.shapeError(missing)))"); return
+        }
+        #expect(reason.contains("glyph 200"))
+        let bare = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: [], paints: [Self.solid]))
+        let region = try bare.inkRegion(of: GlyphID(1), viewPxPerEm: 16, tolerance: 0.5)
+        #expect(region.polygon.bounds == Rect(minX: 0, minY: -200, maxX: 600, maxY: 800))
+    }
+}
