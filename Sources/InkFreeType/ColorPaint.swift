@@ -2,8 +2,11 @@ import InkGeometry
 
 // COLR version 1 paint graphs, read from the table's bytes (OpenType 1.9 `COLR`): what a glyph's paints
 // fill, as a list of glyph outlines under transforms, clipped by clip boxes. Pure Swift on a copy of the
-// table, every offset checked; no FreeType call (FreeType 2.12.1 as Debian builds it exports the COLR v1
-// functions but leaves them out of its sfnt service: `FT_Get_Color_Glyph_Paint` always answers false).
+// table, every offset checked; no FreeType call: Debian's FreeType 2.12.1 (bookworm) disables the COLR v1 API
+// (`disable_COLRv1.patch`): `FT_Get_Color_Glyph_Paint`, `FT_Get_Paint`, `FT_Get_Paint_Layers` and
+// `FT_Get_Color_Glyph_ClipBox` are exported but always answer false. Offsets, formats and transforms follow
+// the OpenType spec as fontTools reads it (Affine2x3 xx, yx, xy, yy, dx, dy; angles in half turns, skew
+// x' = x − tan(xSkew)·y).
 
 /// One piece of a color glyph's ink, in the base glyph's font units (y-up).
 struct ColorPiece: Sendable, Hashable {
