@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "InkTestSupport", dependencies: ["InkGeometry", "InkHit", "InkFreeType"], path: "Tests/InkTestSupport"),
         .testTarget(name: "InkGeometryTests", dependencies: ["InkGeometry", "InkTestSupport"]),
         .testTarget(name: "InkHitTests", dependencies: ["InkHit", "InkGeometry", "InkTestSupport"]),
-        // CFreeType: the fidelity tests render with FreeType itself, as a renderer would, for an oracle.
+        // CFreeType: the fidelity tests render and read strikes with FreeType itself, as a renderer would, for an oracle.
         .testTarget(name: "InkFreeTypeTests", dependencies: ["InkFreeType", "InkHit", "InkGeometry", "InkTestSupport", "CFreeType"]),
         .testTarget(name: "InkTextTests", dependencies: ["InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),
         .testTarget(name: "InkSceneTests", dependencies: ["InkScene", "InkText", "InkFreeType", "InkHit", "InkGeometry", "InkTestSupport"]),

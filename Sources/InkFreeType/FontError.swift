@@ -55,6 +55,16 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownInstance(String, available: [String])
     /// A synthetic style or hinting setting cannot be applied (`GlyphStyle`).
     case invalidStyle(reason: String)
+    /// The glyph's `COLR` data cannot be read: an offset outside the table, an unknown paint format, a
+    /// layer beyond the layer list, a transform out of range; `reason` says which.
+    case brokenColorGlyph(glyph: GlyphID, reason: String)
+    /// The glyph's `COLR` v1 paint graph reaches a paint again below itself (a cycle).
+    case colorPaintCycle(glyph: GlyphID)
+    /// The glyph's color data goes beyond a bound (`Font.maximumColorPaintDepth`, `maximumColorPaints`,
+    /// `maximumColorLayers`): `what` names it ("layers").
+    case colorGlyphTooComplex(glyph: GlyphID, what: String, limit: Int)
+    /// The glyph's bitmap cannot be used: no strike loads it, a pixel mode without alpha, or too large.
+    case brokenBitmap(glyph: GlyphID, reason: String)
 
     public var description: String {
         switch self {
@@ -105,6 +115,14 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
                 + (available.isEmpty ? "none" : available.map { "\"\($0)\"" }.joined(separator: ", ")) + ")"
         case .invalidStyle(let reason):
             return reason
+        case .brokenColorGlyph(let glyph, let reason):
+            return "glyph \(glyph) has broken color data: \(reason)"
+        case .colorPaintCycle(let glyph):
+            return "glyph \(glyph) has a COLR paint graph with a cycle (a paint reached again below itself)"
+        case .colorGlyphTooComplex(let glyph, let what, let limit):
+            return "glyph \(glyph) has more than \(limit) \(what) in its color data"
+        case .brokenBitmap(let glyph, let reason):
+            return "glyph \(glyph) has a broken bitmap: \(reason)"
         }
     }
 }

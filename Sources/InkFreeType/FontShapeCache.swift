@@ -1,8 +1,9 @@
 import InkGeometry
 import InkHit
 
-/// What names a font glyph's outline in a shape cache: the font's `id` (an instance of a variable font has
-/// its own), the glyph and how its outline is rendered (exact, or hinted/emboldened at a size).
+/// What names a font glyph's shape in a shape cache: the font's `id` (an instance of a variable font has
+/// its own), the glyph, how its outline is rendered (exact, or hinted/emboldened at a size; for a bitmap,
+/// its alpha threshold) and, for a bitmap glyph, the strike its size prefers.
 public struct FontGlyph: Hashable, Sendable {
     /// `Font.id` of the loaded font.
     public var font: UInt64
@@ -10,9 +11,30 @@ public struct FontGlyph: Hashable, Sendable {
     public var glyph: GlyphID
     /// How the outline is made.
     public var rendering: OutlineRendering
-    /// The key of `glyph` in `font`, rendered as `rendering`.
-    public init(font: Font, glyph: GlyphID, rendering: OutlineRendering = .exact) {
-        self.font = font.id; self.glyph = glyph; self.rendering = rendering
+    /// For a bitmap glyph (`GlyphInk.bitmap`), the strike preferred at the shape's size
+    /// (`Font.strike(forViewPxPerEm:)`); −1 for every other glyph.
+    public var strike: Int
+    /// The key of `glyph` in `font`, rendered as `rendering`, from `strike` when it is a bitmap.
+    public init(font: Font, glyph: GlyphID, rendering: OutlineRendering = .exact, strike: Int = -1) {
+        self.font = font.id; self.glyph = glyph; self.rendering = rendering; self.strike = strike
+    }
+
+    /// Not API: the one key of every shape that cannot differ, for a glyph whose ink is `ink` drawn at
+    /// `viewPxPerEm`: what does not apply to its kind is left out (the threshold of outlines and color layers;
+    /// everything but the threshold and strike of bitmaps; everything of boxes).
+    @_spi(InkInternals)
+    public init(font: Font, glyph: GlyphID, ink: GlyphInk, rendering: OutlineRendering, viewPxPerEm: Double) {
+        self.init(font: font, glyph: glyph, rendering: rendering)
+        switch ink {
+        case .outline, .colorLayers, .colorPaint:
+            self.rendering.alphaThreshold = OutlineRendering.defaultAlphaThreshold
+        case .bitmap:
+            self.rendering = .exact
+            self.rendering.alphaThreshold = rendering.alphaThreshold
+            self.strike = font.strike(forViewPxPerEm: viewPxPerEm) ?? -1
+        case .box:
+            self.rendering = .exact
+        }
     }
 }
 
@@ -29,16 +51,35 @@ extension ShapeCache where Key == FontGlyph {
     public static var shared: FontShapeCache { sharedFontShapes }
 
     /// The shape of `glyph` in `font`, fine enough that placements whose font-units → view transform has
-    /// largest scale at most `maxScale` meet `viewTolerance` view px.
+    /// largest scale at most `maxScale` meet `viewTolerance` view px: its ink as `GlyphInk` says — its
+    /// outline, the union of its color layers, the pixel staircase of its bitmap from the strike
+    /// `maxScale × unitsPerEm` view px per em prefers (exact), or its box.
     ///
-    /// - Throws: `FontError` from the font (glyph out of range, no outline, broken outline, …), or
-    ///   `FontError.shape` when the outline cannot be flattened (a tolerance that cannot be met, too many
-    ///   edges, …).
+    /// - Throws: `FontError` from the font (glyph out of range, no outline, broken outline, broken color data
+    ///   or bitmap, …), or `FontError.shape` when the outline cannot be flattened (a tolerance that cannot
+    ///   be met, too many edges, …).
     /// `rendering` says how the outline is made (`GlyphStyle.rendering(size:)`).
     public func shape(font: Font, glyph: GlyphID, rendering: OutlineRendering = .exact,
                       viewTolerance: Double = HitIndex.defaultTolerance, maxScale: Double) throws(FontError) -> GlyphShape {
         let pxPerEm = maxScale * Double(font.unitsPerEm)
-        return try shape(for: FontGlyph(font: font, glyph: glyph, rendering: rendering), viewTolerance: viewTolerance,
+        let ink = try font.ink(of: glyph)
+        let key = FontGlyph(font: font, glyph: glyph, ink: ink, rendering: rendering, viewPxPerEm: pxPerEm)
+        guard ink == .outline else {
+            let r = key.rendering
+            return try shape(for: key, viewTolerance: viewTolerance, maxScale: maxScale,
+                             invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
+                (tolerance, fastDistance) throws(FontError) -> GlyphShape in
+                let region = try InkRegion.make(font: font, glyph: glyph, ink: ink, rendering: r, viewPxPerEm: pxPerEm,
+                                                tolerance: tolerance, maxEdges: limits.maxEdges)
+                do throws(ShapeError) {
+                    return try GlyphShape(polygon: region.polygon, tolerance: region.tolerance, fillRule: .nonZero,
+                                          limits: limits, fastDistance: fastDistance)
+                } catch {
+                    throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
+                }
+            }
+        }
+        return try shape(for: key, viewTolerance: viewTolerance,
                          maxScale: maxScale, invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
             (tolerance, fastDistance) throws(FontError) -> GlyphShape in
             let outline = try font.outline(glyph: glyph, rendering: rendering)

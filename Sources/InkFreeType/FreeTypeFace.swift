@@ -2,7 +2,8 @@ import CFreeType
 import InkGeometry
 @_spi(InkInternals) import InkHit
 
-// All FreeType calls and pointers of InkFreeType live in this file.
+// The FreeType calls and pointers of InkFreeType live in this file and, for color glyphs (COLR layers,
+// bitmap strikes, color tables), in FreeTypeFace+Color.swift.
 
 /// One FreeType face with its own `FT_Library`, the bytes it reads, and the lock that serialises every
 /// FreeType call on it. Facts that never change (counts, names, metrics) are read once in `init`.
@@ -22,6 +23,8 @@ final class FreeTypeFace: @unchecked Sendable {
     let height: Int
     let isScalable: Bool
     let hasKerning: Bool
+    /// The face's bitmap strikes (`available_sizes`), in its order; empty for a face without any.
+    let strikes: [BitmapStrike]
     /// Axes, named instances and the coordinates this face was set to (all empty when it does not vary).
     let variation: FaceVariation
 
@@ -33,9 +36,12 @@ final class FreeTypeFace: @unchecked Sendable {
     /// and released before the bytes; guarded by `companionLock`.
     private var companions: [ObjectIdentifier: AnyObject] = [:]
     private let companionLock = Lock()
+    /// What the face's color glyph calls learnt (each glyph's ink, its color tables): guarded by `lock`
+    /// (FreeTypeFace+Color.swift).
+    var color = ColorState()
 
     /// Unscaled, unhinted outlines and metrics in font units, never a bitmap strike.
-    private static let loadFlags = FT_Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
+    static let loadFlags = FT_Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
     private static let errInvalidArgument: FT_Error = 0x06
 
     /// Opens face `faceIndex` of `bytes`, at the design coordinates of `instance` and `variations` when
@@ -54,7 +60,10 @@ final class FreeTypeFace: @unchecked Sendable {
         defer { if ownsLibrary { FT_Done_FreeType(library) } }
 
         let face = try FreeTypeFace.openFace(library, bytes, faceIndex)
-        guard face.pointee.units_per_EM > 0 else {
+        // FreeType leaves units per em (and the metrics) 0 for an sfnt without outlines (CBDT/CBLC, sbix
+        // only, such as Noto Color Emoji); its `head` and `hhea` tables still say them.
+        let sfntMetrics = face.pointee.units_per_EM > 0 ? nil : FreeTypeFace.bitmapOnlyMetrics(face)
+        guard face.pointee.units_per_EM > 0 || sfntMetrics != nil else {
             FT_Done_Face(face)
             throw .notScalable
         }
@@ -72,14 +81,18 @@ final class FreeTypeFace: @unchecked Sendable {
         self.faceIndex = faceIndex
         self.faceCount = max(1, Int(rec.num_faces))
         self.glyphCount = max(0, Int(rec.num_glyphs))
-        self.unitsPerEm = Int(rec.units_per_EM)
+        self.unitsPerEm = sfntMetrics?.unitsPerEm ?? Int(rec.units_per_EM)
         self.familyName = rec.family_name.map { String(cString: $0) }
         self.styleName = rec.style_name.map { String(cString: $0) }
-        self.ascender = Int(rec.ascender)
-        self.descender = Int(rec.descender)
-        self.height = Int(rec.height)
+        self.ascender = sfntMetrics?.ascender ?? Int(rec.ascender)
+        self.descender = sfntMetrics?.descender ?? Int(rec.descender)
+        self.height = sfntMetrics?.height ?? Int(rec.height)
         self.isScalable = rec.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
         self.hasKerning = rec.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
+        self.strikes = (0..<max(0, Int(rec.num_fixed_sizes))).compactMap { i in
+            guard let sizes = rec.available_sizes else { return nil }
+            return BitmapStrike(xPixelsPerEm: Double(sizes[i].x_ppem) / 64, yPixelsPerEm: Double(sizes[i].y_ppem) / 64)
+        }
         self.library = library
         self.face = face
         self.bytes = bytes
@@ -100,6 +113,21 @@ final class FreeTypeFace: @unchecked Sendable {
             companions[ObjectIdentifier(type)] = c
             return c
         }
+    }
+
+    /// Units per em and vertical metrics of an sfnt face FreeType opened without them (a face of bitmap
+    /// strikes only): `head` units per em (16…16384) and `hhea` ascender, descender and line gap, or nil
+    /// when the face has no strikes or no such tables.
+    private static func bitmapOnlyMetrics(_ face: FT_Face) -> (unitsPerEm: Int, ascender: Int, descender: Int, height: Int)? {
+        guard face.pointee.num_fixed_sizes > 0, face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SFNT) != 0,
+              let head = FT_Get_Sfnt_Table(face, FT_SFNT_HEAD)?.assumingMemoryBound(to: TT_Header.self),
+              (16...16384).contains(Int(head.pointee.Units_Per_EM)) else { return nil }
+        let upem = Int(head.pointee.Units_Per_EM)
+        guard let hhea = FT_Get_Sfnt_Table(face, FT_SFNT_HHEA)?.assumingMemoryBound(to: TT_HoriHeader.self) else {
+            return (upem, upem, 0, upem)
+        }
+        let a = Int(hhea.pointee.Ascender), d = Int(hhea.pointee.Descender), gap = Int(hhea.pointee.Line_Gap)
+        return (upem, a, d, a - d + gap)
     }
 
     /// Opens face `index`, or explains why not. Face indices are checked against the face count FreeType
@@ -309,7 +337,7 @@ final class FreeTypeFace: @unchecked Sendable {
 
     // MARK: Helpers
 
-    private func checkRange(_ glyph: GlyphID) throws(FontError) {
+    func checkRange(_ glyph: GlyphID) throws(FontError) {
         guard Int(glyph.rawValue) < glyphCount else { throw .glyphOutOfRange(glyph: glyph, glyphCount: glyphCount) }
     }
 
@@ -319,6 +347,8 @@ final class FreeTypeFace: @unchecked Sendable {
     /// A rendered load (`rendering` not exact) sets the face's size, loads the scaled outline (hinted as asked)
     /// and emboldens it in place, as a FreeType renderer does; its points are then 26.6 px.
     private func loadOutline(_ glyph: GlyphID, _ rendering: OutlineRendering = .exact) throws(FontError) -> FT_Outline {
+        // A face without outlines (bitmap strikes only) would load an empty one: it has none.
+        guard isScalable else { throw .noOutline(glyph: glyph) }
         var flags = FreeTypeFace.loadFlags
         if !rendering.isExact {
             let error = FT_Set_Char_Size(face, 0, FT_F26Dot6(rendering.charSize64), 72, 72)
@@ -346,7 +376,7 @@ final class FreeTypeFace: @unchecked Sendable {
     }
 
     /// A failed per-glyph call: faces without scalable outlines have nothing to load.
-    private func glyphError(_ glyph: GlyphID, _ error: FT_Error) -> FontError {
+    func glyphError(_ glyph: GlyphID, _ error: FT_Error) -> FontError {
         isScalable ? FontError(freeTypeCode: error) : .noOutline(glyph: glyph)
     }
 }

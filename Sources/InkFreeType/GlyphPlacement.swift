@@ -96,13 +96,43 @@ public struct GlyphPlacement: Sendable, Hashable {
         sink = t.base
     }
 
-    /// The glyph's control box (outline points, control points included) mapped to view px: a box that
-    /// holds its ink. Empty for a glyph without outline points.
+    /// Drives `sink` with the glyph's ink in view px, whatever its kind (`ink`): an outline glyph's outline as
+    /// `outline(into:)` draws it (curves kept); for color layers, a bitmap or an SVG box, the region its hit
+    /// shape is made of (`Font.inkRegion(of:rendering:viewPxPerEm:tolerance:maxEdges:)`: the layers' union
+    /// flattened within `viewTolerance` view px, the pixel staircase, the box), as closed polygons. Filled
+    /// with the nonzero rule. On error the sink sees nothing.
     ///
-    /// - Throws: as `Font.controlBox(glyph:)`, and `.invalidStyle`.
+    /// - Throws: as `outline(into:)` and `Font.inkRegion(of:rendering:viewPxPerEm:tolerance:maxEdges:)`.
+    public func inkOutline<S: OutlineSink>(into sink: inout S, viewTolerance: Double = HitIndex.defaultTolerance) throws(FontError) {
+        try style.validate(size: size)
+        let t = fontUnitsToView
+        guard try ink != .outline else { return try outline(into: &sink) }
+        let scale = t.maxScale
+        let region = try font.inkRegion(of: glyph, rendering: rendering, viewPxPerEm: scale * Double(font.unitsPerEm),
+                                        tolerance: viewTolerance / scale)
+        for c in region.polygon.contours where c.count >= 2 {
+            sink.move(to: c[0].applying(t))
+            for p in c.dropFirst() { sink.addLine(to: p.applying(t)) }
+            sink.closeSubpath()
+        }
+    }
+
+    /// A box in view px that holds the glyph's ink, whatever its kind (`ink`): an outline glyph's control
+    /// box (outline points, control points included) mapped to view px; for color layers, the bounds of
+    /// their flattened union grown by the flattening bound; for a bitmap, its hit pixels (from the strike
+    /// this placement's size picks); for an SVG box, the box. Empty for a glyph without ink.
+    ///
+    /// - Throws: as `Font.controlBox(glyph:)` and `Font.inkRegion(of:rendering:viewPxPerEm:tolerance:maxEdges:)`,
+    ///   and `.invalidStyle`.
     public func viewBounds() throws(FontError) -> Rect {
         try style.validate(size: size)
-        return try font.controlBox(glyph: glyph, rendering: rendering).applying(fontUnitsToView)
+        let t = fontUnitsToView
+        let ink = try self.ink
+        guard ink != .outline else { return try font.controlBox(glyph: glyph, rendering: rendering).applying(t) }
+        let region = try font.inkRegion(of: glyph, rendering: rendering, viewPxPerEm: t.maxScale * Double(font.unitsPerEm),
+                                        tolerance: Double(font.unitsPerEm) / 1024)
+        let box = region.polygon.bounds
+        return box.isEmpty ? .empty : box.outsetBy(region.tolerance).applying(t)
     }
 }
 
@@ -111,9 +141,11 @@ extension HitIndex.Builder {
     /// placed by `placement.fontUnitsToView`. Returns the placement's index. A glyph without ink (a space)
     /// is added too, and never hit.
     ///
-    /// - Throws: `FontError` — the placement's own checks (`validate()`), the font's (`.noOutline` for a
-    ///   bitmap-only glyph, a broken outline, …), `.shape` when its outline cannot be flattened for this
-    ///   scale, `.placement` when the index refuses it.
+    /// Color, bitmap and SVG glyphs are added by their ink (`GlyphInk`).
+    ///
+    /// - Throws: `FontError` — the placement's own checks (`validate()`), the font's (a broken outline,
+    ///   broken color data or bitmap, `.noOutline` for a glyph with no ink source at all, …), `.shape` when
+    ///   its outline cannot be flattened for this scale, `.placement` when the index refuses it.
     @discardableResult
     public mutating func add(_ placement: GlyphPlacement, cache: FontShapeCache = .shared) throws(FontError) -> Int {
         let (shape, t, sv) = try placement.shape(cache: cache, viewTolerance: tolerance)

@@ -50,6 +50,10 @@ public struct GlyphStyle: Sendable, Hashable {
     public var oblique: Double
     /// Hinting.
     public var hinting: Hinting
+    /// For bitmap glyphs (`GlyphInk.bitmap`: color emoji strikes), the least alpha that is ink, as a
+    /// fraction of full opacity: `0 < alphaThreshold ≤ 1`, default 0.5. A pixel is ink when its alpha byte
+    /// is at least `alphaThreshold · 255` rounded up (0.5: alpha ≥ 128). Other glyphs ignore it.
+    public var alphaThreshold: Double
 
     /// `FT_GlyphSlot_Oblique`'s shear: `0x0366A / 65536` ≈ 0.2126 (12°).
     public static let freeTypeOblique = Double(0x0366A) / 65536
@@ -61,13 +65,25 @@ public struct GlyphStyle: Sendable, Hashable {
     /// char size is 65,535 px per em; larger synthetic sizes are more than any screen draws).
     public static let maximumRenderedSize = 16_384.0
 
-    /// A style; the defaults draw the font's own outline, unhinted.
-    public init(embolden: Embolden = .none, oblique: Double = 0, hinting: Hinting = .none) {
-        self.embolden = embolden; self.oblique = oblique; self.hinting = hinting
+    /// The default `alphaThreshold`: 0.5 (alpha ≥ 128).
+    public static let defaultAlphaThreshold = 0.5
+
+    /// A style; the defaults draw the font's own outline, unhinted (and bitmaps where alpha ≥ 128).
+    public init(embolden: Embolden = .none, oblique: Double = 0, hinting: Hinting = .none,
+                alphaThreshold: Double = GlyphStyle.defaultAlphaThreshold) {
+        self.embolden = embolden; self.oblique = oblique; self.hinting = hinting; self.alphaThreshold = alphaThreshold
     }
 
     /// True for the default style: the font's exact outline, as it is.
-    public var isPlain: Bool { embolden == .none && oblique == 0 && hinting == .none }
+    public var isPlain: Bool {
+        embolden == .none && oblique == 0 && hinting == .none && alphaThreshold == GlyphStyle.defaultAlphaThreshold
+    }
+
+    /// `alphaThreshold` as the least alpha byte that is ink: `⌈alphaThreshold · 255⌉` in 1…255 (128 for 0.5).
+    public var alphaThresholdByte: UInt8 {
+        guard alphaThreshold.isFinite else { return OutlineRendering.defaultAlphaThreshold }
+        return UInt8(max(1, min(255, (alphaThreshold * 255 - 1e-9).rounded(.up))))
+    }
 
     /// The shear of `oblique` in font units (y-up): `x' = x + oblique · y`.
     public var obliqueTransform: AffineTransform { AffineTransform(a: 1, b: 0, c: oblique, d: 1, tx: 0, ty: 0) }
@@ -75,9 +91,12 @@ public struct GlyphStyle: Sendable, Hashable {
     /// Checks the style for a glyph drawn at `size` px per em.
     ///
     /// - Throws: `FontError.invalidStyle` for strengths or shears that are not finite, a strength beyond
-    ///   one em, a shear beyond `maximumOblique`, or a hinted or emboldened glyph outside 1/64 …
-    ///   `maximumRenderedSize` px per em.
+    ///   one em, a shear beyond `maximumOblique`, a hinted or emboldened glyph outside 1/64 …
+    ///   `maximumRenderedSize` px per em, or an `alphaThreshold` outside 0 < t ≤ 1.
     public func validate(size: Double) throws(FontError) {
+        guard alphaThreshold.isFinite, alphaThreshold > 0, alphaThreshold <= 1 else {
+            throw .invalidStyle(reason: "alphaThreshold must be > 0 and ≤ 1 (got \(DecimalText.short(alphaThreshold)))")
+        }
         guard oblique.isFinite, abs(oblique) <= GlyphStyle.maximumOblique else {
             throw .invalidStyle(reason: "oblique must be a finite shear of at most \(DecimalText.short(GlyphStyle.maximumOblique)) "
                                 + "in magnitude (got \(DecimalText.short(oblique)))")
@@ -97,11 +116,16 @@ public struct GlyphStyle: Sendable, Hashable {
     }
 
     /// How the outline of a glyph of this style at `size` px per em is made (oblique aside: it is part of
-    /// the placement's transform). `.exact` when the style neither hints nor emboldens. Call `validate(size:)`
-    /// first.
+    /// the placement's transform), with the bitmap threshold (`alphaThresholdByte`). Exact (`isExact`) when
+    /// the style neither hints nor emboldens. Call `validate(size:)` first.
     public func rendering(size: Double) -> OutlineRendering {
-        guard embolden != .none || hinting != .none else { return .exact }
+        guard embolden != .none || hinting != .none else {
+            var r = OutlineRendering.exact
+            r.alphaThreshold = alphaThresholdByte
+            return r
+        }
         var r = OutlineRendering(charSize64: Int32((size * 64).rounded()), hinting: hinting)
+        r.alphaThreshold = alphaThresholdByte
         switch embolden {
         case .none: break
         case .freeType: r.emboldenFreeType = true
@@ -125,10 +149,13 @@ public struct GlyphStyle: Sendable, Hashable {
 }
 
 /// How a glyph's outline is obtained: the exact unscaled outline (`exact`), or the outline FreeType hands
-/// a renderer at one size, hinted and/or emboldened. Part of the key of a cached shape (`FontGlyph`).
+/// a renderer at one size, hinted and/or emboldened; and, for a bitmap glyph, which alpha is ink. Part of
+/// the key of a cached shape (`FontGlyph`).
 ///
 /// Outlines of every rendering are given in font units (y-up): a rendered outline's 26.6 px points are
-/// scaled back by `unitsPerEm / (charSize64 / 64)`, so one placement transform serves them all.
+/// scaled back by `unitsPerEm / (charSize64 / 64)`, so one placement transform serves them all. Color
+/// layers (`GlyphInk.colorLayers`, `.colorPaint`) are each rendered so; bitmaps ignore everything but
+/// `alphaThreshold`.
 public struct OutlineRendering: Sendable, Hashable {
     /// The size FreeType scales to, in 1/64 px per em (`FT_Set_Char_Size` at 72 dpi); 0 for `exact`.
     public var charSize64: Int32
@@ -140,6 +167,11 @@ public struct OutlineRendering: Sendable, Hashable {
     public var emboldenY64: Int32 = 0
     /// True for `FT_GlyphSlot_Embolden` (its strength, from the size FreeType set).
     public var emboldenFreeType = false
+    /// For a bitmap glyph, the least alpha byte that is ink (1…255; `GlyphStyle.alphaThresholdByte`).
+    public var alphaThreshold: UInt8 = OutlineRendering.defaultAlphaThreshold
+
+    /// The default `alphaThreshold`: 128 (`GlyphStyle.defaultAlphaThreshold` 0.5).
+    public static let defaultAlphaThreshold: UInt8 = 128
 
     /// The exact unscaled, unhinted outline in font units.
     public static let exact = OutlineRendering(charSize64: 0, hinting: .none)

@@ -51,13 +51,13 @@ extension CError {
         switch e {
         case .fileNotFound, .notAFile, .unreadable:
             status = INKHIT_ERROR_FILE
-        case .emptyData, .notAFont, .notScalable, .faceIndexOutOfRange, .freeType:
-            status = INKHIT_ERROR_FONT
-        case .notVariable, .unknownAxis, .invalidVariation, .unknownInstance:
+        case .emptyData, .notAFont, .notScalable, .faceIndexOutOfRange, .freeType, .notVariable, .unknownAxis,
+             .invalidVariation, .unknownInstance:
             status = INKHIT_ERROR_FONT
         case .invalidStyle:
             status = INKHIT_ERROR_INVALID_ARGUMENT
-        case .glyphOutOfRange, .noOutline, .tooManyPoints, .brokenOutline:
+        case .glyphOutOfRange, .noOutline, .tooManyPoints, .brokenOutline, .brokenColorGlyph, .colorPaintCycle,
+             .colorGlyphTooComplex, .brokenBitmap:
             status = INKHIT_ERROR_GLYPH
         case .invalidPlacement:
             status = INKHIT_ERROR_PLACEMENT

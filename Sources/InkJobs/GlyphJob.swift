@@ -19,8 +19,8 @@ public struct GlyphJob: Sendable {
         public var variations: [FontVariation]
         /// The named instance to start from (`"instance": "Bold"` or an index), nil for the default.
         public var instance: NamedInstanceSelector?
-        /// Synthetic bold and oblique, and hinting: the job's `"embolden"`, `"oblique"` and `"hinting"`,
-        /// each overridden by the font entry's own.
+        /// Synthetic bold and oblique, hinting and the bitmap alpha threshold: the job's `"embolden"`,
+        /// `"oblique"`, `"hinting"` and `"alphaThreshold"`, each overridden by the font entry's own.
         public var style: GlyphStyle
         /// A reference to face `index` of the file at `path`.
         public init(path: String, index: Int = 0, variations: [FontVariation] = [], instance: NamedInstanceSelector? = nil,
@@ -120,6 +120,7 @@ extension GlyphJob {
             s += ref.style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(ref.style.oblique)"
             s += ",\"hinting\":\"" + ref.style.hinting.rawValue + "\""
         }
+        if ref.style.alphaThreshold != GlyphStyle.defaultAlphaThreshold { s += ",\"alphaThreshold\":\(ref.style.alphaThreshold)" }
         return s + "}"
     }
 

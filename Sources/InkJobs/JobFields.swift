@@ -19,7 +19,8 @@ enum JobFields {
     }
 
     /// `"fonts"`: a non-empty array of `{"path", "index", "variations", "instance", "embolden", "oblique",
-    /// "hinting"}`; the job's own `"embolden"`, `"oblique"` and `"hinting"` apply to fonts that do not set them.
+    /// "hinting", "alphaThreshold"}`; the job's own `"embolden"`, `"oblique"`, `"hinting"` and
+    /// `"alphaThreshold"` apply to fonts that do not set them.
     static func fonts(of v: JSONValue, limits: JobLimits) throws(JobError) -> [GlyphJob.FontRef] {
         let jobStyle = try style(of: v, "", base: GlyphStyle())
         guard let fv = v["fonts"] else { throw .missing(field: "\"fonts\"") }
@@ -73,9 +74,10 @@ enum JobFields {
         return .index(i)
     }
 
-    /// `"embolden"` (px, `[x, y]` px or `"freetype"`), `"oblique"` (a shear or `"freetype"`) and `"hinting"`
-    /// (`"none"`, `"light"`, `"full"`) of an object (the job, or a font entry whose member names start with
-    /// `prefix`), each replacing `base`'s when present and not null.
+    /// `"embolden"` (px, `[x, y]` px or `"freetype"`), `"oblique"` (a shear or `"freetype"`), `"hinting"`
+    /// (`"none"`, `"light"`, `"full"`) and `"alphaThreshold"` (0 < t ≤ 1: the least alpha of a bitmap glyph
+    /// that is ink) of an object (the job, or a font entry whose member names start with `prefix`), each
+    /// replacing `base`'s when present and not null.
     static func style(of v: JSONValue, _ prefix: String, base: GlyphStyle) throws(JobError) -> GlyphStyle {
         var style = base
         if let e = v["embolden"], e != .null {
@@ -101,6 +103,12 @@ enum JobFields {
                 throw .wrongType(field: prefix + "hinting", expected: "\"none\", \"light\" or \"full\"", got: h.serialized.prefix(40) + "")
             }
             style.hinting = hinting
+        }
+        if let t = v["alphaThreshold"], t != .null {
+            let name = prefix + "alphaThreshold"
+            let value = try finite(t, name)
+            guard value > 0, value <= 1 else { throw .invalid(field: name, problem: "must be > 0 and ≤ 1 (got \(DecimalText.short(value)))") }
+            style.alphaThreshold = value
         }
         return style
     }

@@ -41,7 +41,8 @@ extension JobRunner {
             guard let h = hit else {
                 return ",\"hit\":false,\"glyph\":null" + Self.characterFields(nil) + ",\"distance\":null}"
             }
-            return ",\"hit\":true,\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.characterFields(h)
+            let ink = h.glyph.flatMap { try? layout.placement(of: $0).ink }
+            return ",\"hit\":true,\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.inkField(ink) + Self.characterFields(h)
                 + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
         }
     }

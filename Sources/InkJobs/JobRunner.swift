@@ -81,13 +81,26 @@ public final class JobRunner {
             return
         }
         let job = try GlyphJob(line.value, limits: limits)
-        let index = try buildIndex(job, deadline: line.deadline)
+        var inks: [GlyphInk] = []
+        let index = try buildIndex(job, deadline: line.deadline, inks: &inks)
         try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
             index.unsafeHits(for: points, radius: job.radius, into: results)
         } line: { h in
             guard let h else { return ",\"hit\":false,\"glyph\":null,\"distance\":null}" }
-            return ",\"hit\":true,\"glyph\":" + String(h.placement)
+            return ",\"hit\":true,\"glyph\":" + String(h.placement) + Self.inkField(inks[h.placement])
                 + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
+        }
+    }
+
+    /// `,"ink":"colr"` (COLR layers or paint), `,"bitmap"` or `,"box"` (an SVG glyph hit as its box): how a
+    /// hit glyph's ink was made, when it is not a plain outline (then nothing, so outline answers keep their
+    /// form).
+    static func inkField(_ ink: GlyphInk?) -> String {
+        switch ink {
+        case .colorLayers?, .colorPaint?: return ",\"ink\":\"colr\""
+        case .bitmap?: return ",\"ink\":\"bitmap\""
+        case .box?: return ",\"ink\":\"box\""
+        case .outline?, nil: return ""
         }
     }
 
@@ -185,7 +198,15 @@ public final class JobRunner {
     }
 
     func buildIndex(_ job: GlyphJob, deadline: Deadline) throws(JobError) -> HitIndex {
+        var inks: [GlyphInk] = []
+        return try buildIndex(job, deadline: deadline, inks: &inks)
+    }
+
+    /// `buildIndex(_:deadline:)`, with each placement's ink in `inks` (placement k's at k).
+    func buildIndex(_ job: GlyphJob, deadline: Deadline, inks: inout [GlyphInk]) throws(JobError) -> HitIndex {
         let loaded = try loadFonts(job.fonts, job: job.idJSON)
+        inks = []
+        inks.reserveCapacity(job.glyphs.count)
         var b: HitIndex.Builder
         do { b = try HitIndex.Builder(tolerance: tolerance) } catch { preconditionFailure("the runner's tolerance is valid") }
         b.reserveCapacity(job.glyphs.count)
@@ -204,6 +225,7 @@ public final class JobRunner {
             let shape: GlyphShape, t: AffineTransform, sv: SingularValues
             do throws(FontError) {
                 (shape, t, sv) = try p.shape(cache: cache, viewTolerance: tolerance)
+                inks.append(try p.ink)
             } catch {
                 throw .glyph(index: i, error)
             }

@@ -72,52 +72,9 @@ public struct AlphaMask: Sendable, Hashable {
 
     /// The exact outline of the hit pixels in pixel units (x right, y down): closed loops of axis-parallel
     /// edges with the inside on one side, so the nonzero rule gives 1 inside and 0 outside (holes
-    /// included). Straight runs are merged into one edge.
+    /// included). Straight runs are merged into one edge (`Polygon.pixelOutline`, shared with bitmap glyphs).
     func outline() -> [[Point]] {
-        // Directed boundary edges, keyed by their start vertex (v = y·(width+1) + x), the inside on the right
-        // in y-down terms: top edges run +x, right edges +y, bottom edges −x, left edges −y.
-        let w1 = width + 1
-        var out: [Int: [Int]] = [:]          // start vertex → end vertices
-        var starts: [Int] = []
-        func edge(_ ax: Int, _ ay: Int, _ bx: Int, _ by: Int) {
-            let a = ay * w1 + ax
-            if out[a] == nil { starts.append(a) }
-            out[a, default: []].append(by * w1 + bx)
-        }
-        for y in 0..<height {
-            for x in 0..<width where isInside(x, y) {
-                if !isInside(x, y - 1) { edge(x, y, x + 1, y) }
-                if !isInside(x + 1, y) { edge(x + 1, y, x + 1, y + 1) }
-                if !isInside(x, y + 1) { edge(x + 1, y + 1, x, y + 1) }
-                if !isInside(x - 1, y) { edge(x, y + 1, x, y) }
-            }
-        }
-        // Every vertex has as many edges in as out: walking unused edges closes loops. Starts are tried in the
-        // order their edges were made, so the whole walk is linear in the number of edges.
-        var loops: [[Point]] = []
-        for start in starts where out[start] != nil {
-            while let first = out[start], !first.isEmpty {
-                var loop: [Int] = [start]
-                var v = start
-                while true {
-                    guard var ends = out[v], let next = ends.popLast() else { break }
-                    out[v] = ends.isEmpty ? nil : ends
-                    if next == start { break }
-                    loop.append(next)
-                    v = next
-                }
-                // Drop the middle vertices of straight runs (one pass, keeping corners only).
-                let pts = loop.map { Point(Double($0 % w1), Double($0 / w1)) }
-                var corners: [Point] = []
-                corners.reserveCapacity(pts.count)
-                for k in pts.indices {
-                    let a = pts[(k + pts.count - 1) % pts.count], b = pts[k], c = pts[(k + 1) % pts.count]
-                    if !((a.x == b.x && b.x == c.x) || (a.y == b.y && b.y == c.y)) { corners.append(b) }
-                }
-                loops.append(corners.count >= 3 ? corners : pts)
-            }
-        }
-        return loops
+        Polygon.pixelOutline(width: width, height: height) { isInside($0, $1) }.contours
     }
 
     /// The region of the hit pixels in pixel units (x right, y down; exact: a polygon of pixel edges), nil

@@ -14,7 +14,8 @@ public enum HolePolicy: String, Sendable, Hashable, CaseIterable {
     case wordHull
 }
 
-/// Glyph shapes with every contour filled, shared by all snapshots (keys: font and glyph; 64 MiB).
+/// Glyph shapes with every contour filled, shared by all snapshots (keys: font and glyph; 64 MiB). A color,
+/// bitmap or SVG glyph's contours are those of its ink (`GlyphInk`): its layers', its pixel staircase's.
 enum FilledGlyphs {
     static let cache = ShapeCache<FontGlyph>(maxBytes: 64 << 20)
 
@@ -24,15 +25,16 @@ enum FilledGlyphs {
         let sv = t.singularValues
         try placement.validate()
         let font = placement.font, glyph = placement.glyph, rendering = placement.rendering
-        let shape = try cache.shape(for: FontGlyph(font: font, glyph: glyph, rendering: rendering), viewTolerance: viewTolerance, maxScale: sv.max,
+        let ink = try placement.ink
+        let pxPerEm = sv.max * Double(font.unitsPerEm)
+        let key = FontGlyph(font: font, glyph: glyph, ink: ink, rendering: rendering, viewPxPerEm: pxPerEm)
+        let shape = try cache.shape(for: key, viewTolerance: viewTolerance, maxScale: sv.max,
                                     invalid: { FontError.shape(glyph: glyph, pxPerEm: placement.viewPxPerEm, .invalidTolerance($0)) }) {
             (tolerance, fastDistance) throws(FontError) -> GlyphShape in
-            let outline = try font.outline(glyph: glyph, rendering: rendering)
-            var sink = FlatteningSink(PolygonSink(), tolerance: tolerance)
-            outline.decompose(into: &sink)
-            let filled = Polygon(contours: sink.base.result.contours.map { WordHulls.signedArea($0) < 0 ? $0.reversed() : $0 })
+            let region = try font.inkRegion(of: glyph, rendering: key.rendering, viewPxPerEm: pxPerEm, tolerance: tolerance)
+            let filled = Polygon(contours: region.polygon.contours.map { WordHulls.signedArea($0) < 0 ? $0.reversed() : $0 })
             do throws(ShapeError) {
-                return try GlyphShape(polygon: filled, tolerance: sink.achievedTolerance, fillRule: .nonZero, fastDistance: fastDistance)
+                return try GlyphShape(polygon: filled, tolerance: region.tolerance, fillRule: .nonZero, fastDistance: fastDistance)
             } catch {
                 throw .shape(glyph: glyph, pxPerEm: placement.viewPxPerEm, error)
             }
@@ -63,7 +65,7 @@ enum WordHulls {
         var achieved = 0.0
         for p in placements {
             var sink = FlatteningSink(PolygonSink(), tolerance: tolerance)
-            try p.outline(into: &sink)
+            try p.inkOutline(into: &sink, viewTolerance: tolerance)
             achieved = max(achieved, sink.achievedTolerance)
             for c in sink.base.result.contours { points += c }
         }

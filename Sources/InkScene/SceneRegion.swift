@@ -230,7 +230,7 @@ extension Region {
                         do { try builder.add(shape, transform: t) } catch { throw FontError.placement(error) }
                         map.append(gi)
                     } catch .noOutline {
-                        continue                                  // bitmap-only glyphs have no ink to hit
+                        continue                                  // glyphs with no ink source have nothing to hit
                     } catch {
                         throw .glyph(id: node.id, glyph: gi, error)
                     }
@@ -238,7 +238,7 @@ extension Region {
                 finish(.glyphs(map))
             case .wordHull:
                 var inked: [Bool] = []
-                for p in local { inked.append(((try? p.font.controlBox(glyph: p.glyph)) ?? .empty).isEmpty == false) }
+                for p in local { inked.append(((try? p.viewBounds()) ?? .empty).isEmpty == false) }
                 var words: [Range<Int>] = []
                 for word in WordHulls.words(lines: lines, inked: inked) {
                     let hull: (Polygon, Double)?

@@ -209,7 +209,7 @@ public struct TextLayout: Sendable {
             do throws(FontError) {
                 (shape, t, sv) = try placement.shape(cache: cache, viewTolerance: tolerance)
             } catch .noOutline {
-                continue                                          // bitmap-only glyphs: boxes only when asked
+                continue                                          // no ink source at all: nothing to hit
             } catch {
                 throw .glyph(glyph: gi, utf16: g.utf16.lowerBound, error)
             }

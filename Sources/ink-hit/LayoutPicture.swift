@@ -63,7 +63,7 @@ struct LayoutPicture {
                 if isPastDeadline() { throw .pastDeadline }
                 if let linked, linked != (!g.isEllipsis && layout.lastLink(overlapping: g.utf16) != nil) { continue }
                 var sink = SVGPathSink(decimals: 2)
-                try? layout.placement(of: gi).outline(into: &sink)      // a glyph without an outline draws nothing
+                try? layout.placement(of: gi).inkOutline(into: &sink)   // a glyph without ink draws nothing
                 if !sink.path.isEmpty { try out.put(sink.path + " ") }
             }
         }

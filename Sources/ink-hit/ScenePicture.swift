@@ -276,7 +276,7 @@ struct ScenePicture {
                 guard fonts.indices.contains(g.font) else { continue }
                 var sink = SVGPathSink(decimals: 2)
                 let p = GlyphPlacement(font: fonts[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: t)
-                try? p.outline(into: &sink)                     // a glyph without an outline draws nothing
+                try? p.inkOutline(into: &sink)                  // a glyph without ink draws nothing
                 if !sink.path.isEmpty { try out.put(sink.path + " ") }
             }
             try out.put("\"/>\n")
@@ -324,7 +324,7 @@ struct ScenePicture {
             var sink = SVGPathSink(decimals: 2)
             var p = layout.placement(of: gi)
             p.transform = toRoot
-            try? p.outline(into: &sink)                         // a glyph without an outline draws nothing
+            try? p.inkOutline(into: &sink)                      // a glyph without ink draws nothing
             if !sink.path.isEmpty { try out.put(sink.path + " ") }
         }
         try out.put("\"/>\n<path fill=\"none\" stroke-width=\"1\" d=\"")

@@ -20,8 +20,9 @@ enum TinyFont {
 
     // MARK: TrueType
 
-    /// A TrueType font with `glyphs` (glyph 0 first), `unitsPerEm` units per em, every advance 600.
-    static func trueType(_ glyphs: [Glyph], unitsPerEm: Int = 1000) -> [UInt8] {
+    /// A TrueType font with `glyphs` (glyph 0 first), `unitsPerEm` units per em, every advance 600, and
+    /// `extraTables` (tag, bytes) as given (`COLR`, `CPAL`, …).
+    static func trueType(_ glyphs: [Glyph], unitsPerEm: Int = 1000, extraTables: [(String, [UInt8])] = []) -> [UInt8] {
         var glyf: [UInt8] = []
         var loca: [Int] = []
         var maxPoints = 0, maxContours = 0
@@ -83,7 +84,7 @@ enum TinyFont {
         var locaBytes: [UInt8] = []
         for o in loca { locaBytes.u32(o) }
         return sfnt(version: 0x0001_0000, tables: [("glyf", glyf), ("head", head), ("hhea", hhea), ("hmtx", hmtx),
-                                                   ("loca", locaBytes), ("maxp", maxp)])
+                                                   ("loca", locaBytes), ("maxp", maxp)] + extraTables)
     }
 
     /// An sfnt wrapper: table directory (tags sorted) and 4-byte aligned tables.

@@ -9,8 +9,11 @@ struct ExampleJobTests {
     /// radius 0 / 2 / 3.5); `stress`: 12 more (make_stress_jobs.py: other DejaVu styles, 7 to 150 px,
     /// shear, 3 × 0.7 scale, y-flip, 73° rotation, radius 1 to 8); `cff`: 16 jobs on cubic outlines
     /// (make_cff_jobs.py: five Cantarell CFF weights, 16 to 200 px, a mixed Cantarell + DejaVu job, 30°
-    /// rotation, shear, 2.5 × 0.8 scale, overlaps, radius 0 to 3.5), answered against the exact cubics.
-    @Test(arguments: ["example", "heldout", "stress", "cff"])
+    /// rotation, shear, 2.5 × 0.8 scale, overlaps, radius 0 to 3.5), answered against the exact cubics;
+    /// `fidelity`: 38 jobs on what renderers draw (make_fidelity_jobs.py: Inter variable instances made by
+    /// fontTools' instancer, synthetic bold and oblique and hinting from FreeType's own outlines, Noto Color
+    /// Emoji bitmaps decoded from their PNGs, COLR v0/v1 and SVG glyphs of the checked-in color test font).
+    @Test(arguments: ["example", "heldout", "stress", "cff", "fidelity"])
     func jobsMatchCurveExactAnswers(_ set: String) throws {
         let jobs = try Fixture.lines("\(set)-jobs.jsonl")
         let expected = try Fixture.lines("\(set)-expected.jsonl").map {
@@ -33,15 +36,20 @@ struct ExampleJobTests {
             if let gd = g["distance"] as? Double, e["glyph"] as? Int == g["glyph"] as? Int,
                let od = e["outline_distance"] as? Double {
                 if e["inside"] as! Bool {
-                    #expect(gd <= 0 && -gd >= od - 0.0111, "inside distance, job \(e["job"]!) point \(e["i"]!)")
+                    // Inside a color glyph the distance is to the nearest layer edge, which may lie in the ink.
+                    if g["ink"] as? String == "colr" { #expect(gd <= 0); continue }
+                    // The fidelity set's variable-font instances come from fontTools, whose coordinates may differ
+                    // from FreeType's by a font unit (Fixtures/README.md): 0.1 px at 200 px.
+                    let slack = set == "fidelity" ? 0.1111 : 0.0111
+                    #expect(gd <= 0 && -gd >= od - slack, "inside distance, job \(e["job"]!) point \(e["i"]!)")
                 } else {
                     #expect(abs(gd - od) <= 0.0111, "distance, job \(e["job"]!) point \(e["i"]!)")
                 }
             }
         }
-        // Points with margin ≥ 0.05 px: example 793, heldout 6,082, stress 6,449, cff 5,419
+        // Points with margin ≥ 0.05 px: example 793, heldout 6,082, stress 6,449, cff 5,419, fidelity 11,168
         // (Fixtures/README.md).
-        let least = ["example": 700, "cff": 5000][set] ?? 6000
+        let least = ["example": 700, "cff": 5000, "fidelity": 11000][set] ?? 6000
         #expect(checked > least)
     }
 

@@ -12,7 +12,7 @@ public enum TestFonts {
     /// A variable font (glyf + gvar + HVAR; axes wght 100…900 and slnt −10…0), from fonts-inter-variable.
     public static let interVariable = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf"
     /// A bitmap-only colour font (CBDT, one strike at 109 ppem), from fonts-noto-color-emoji.
-    public static let notoColorEmoji = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+    public static let emoji = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
 
     /// Loads a test font; a missing font is a thrown error naming the package to install (never a crash
     /// of the whole test process).
