@@ -59,7 +59,6 @@ subtracted from every margin term involving it (reference.answer_job).
 """
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import math
@@ -726,25 +725,7 @@ def answer_job(job: dict) -> list[dict]:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('jobs', help='glyph jobs, one JSON object per line')
-    ap.add_argument('--check', metavar='EXPECTED', help='compare with an expected.jsonl instead of printing')
-    ap.add_argument('--min-margin', type=float, default=0.05)
-    args = ap.parse_args(argv)
-    results = []
-    with open(args.jobs) as f:
-        for line in f:
-            if not line.strip():
-                continue
-            res = answer_job(json.loads(line))
-            if args.check:
-                results.extend(res)
-            else:
-                for rec in res:
-                    sys.stdout.write(json.dumps(rec) + '\n')
-    if args.check:
-        return R.check(results, args.check, args.min_margin)
-    return 0
+    return R.main(argv, answer=answer_job, description=__doc__.split('\n')[0])
 
 
 if __name__ == '__main__':

@@ -689,8 +689,10 @@ def answer_job(job: dict, shapes: list | None = None) -> list[dict]:
     return out
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+def main(argv=None, answer=None, description=None):
+    """Answers (or, with --check, checks) a jobs file with `answer` (default: this module's answer_job)."""
+    answer = answer or answer_job
+    ap = argparse.ArgumentParser(description=description or __doc__.split('\n')[0])
     ap.add_argument('jobs', help='glyph jobs, one JSON object per line')
     ap.add_argument('--check', metavar='EXPECTED', help='compare with an expected.jsonl instead of printing')
     ap.add_argument('--min-margin', type=float, default=0.05)
@@ -701,8 +703,7 @@ def main(argv=None):
             line = line.strip()
             if not line:
                 continue
-            job = json.loads(line)
-            res = answer_job(job)
+            res = answer(json.loads(line))
             if args.check:
                 results.extend(res)
             else:
