@@ -63,8 +63,9 @@ extension HitIndex.Storage {
                                    _ x: Double, _ y: Double) -> (Double, Double) {
         let dx = x - (originX + Double(r.cellMinX) * cellSize + Double(r.dx))
         let dy = y - (originY + Double(r.cellMinY) * cellSize + Double(r.dy))
-        return (v.pointee.wOriginX + (Double(r.m00) * dx + Double(r.m01) * dy),
-                v.pointee.wOriginY + (Double(r.m10) * dx + Double(r.m11) * dy))
+        let m = maps[Int(r.map)]
+        return (v.pointee.wOriginX + (Double(m.m00) * dx + Double(m.m01) * dy),
+                v.pointee.wOriginY + (Double(m.m10) * dx + Double(m.m11) * dy))
     }
 
     /// Topmost placement whose ink contains (x, y), or -1.
@@ -93,23 +94,25 @@ extension HitIndex.Storage {
 
     @inline(__always) func viewDistance(_ r: PlacementRecord, _ v: UnsafeMutablePointer<ShapeView>, _ c: Int,
                                         _ fx: Double, _ fy: Double, bound: Double) -> Double {
-        if r.scale > 0 {
-            let s = Double(r.scale)
+        let m = maps[Int(r.map)]
+        if m.scale > 0 {
+            let s = Double(m.scale)
             return ShapeView.distance(v, cell: c, fx, fy, bound: bound / s) * s
         }
         // General linear map: forward = inverse of m.
-        let m00 = Double(r.m00), m01 = Double(r.m01), m10 = Double(r.m10), m11 = Double(r.m11)
+        let m00 = Double(m.m00), m01 = Double(m.m01), m10 = Double(m.m10), m11 = Double(m.m11)
         let det = m00 * m11 - m01 * m10
         // m maps view → shape as [[m00 m01][m10 m11]]; its inverse maps shape → view.
         let la = m11 / det, lc = -m01 / det, lb = -m10 / det, ld = m00 / det
-        return v.pointee.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: -Double(r.scale), bound: bound)
+        return v.pointee.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: -Double(m.scale), bound: bound)
     }
 
     /// The view box extent `e` of the hit rule for placement record `r` of view `v`: the longer side of the
     /// placement's view box (the shape's box mapped by the forward transform).
     @inline(__always) func extent(_ r: PlacementRecord, _ v: UnsafeMutablePointer<ShapeView>) -> Double {
         let w = v.pointee.maxX - v.pointee.minX, h = v.pointee.maxY - v.pointee.minY
-        let m00 = Double(r.m00), m01 = Double(r.m01), m10 = Double(r.m10), m11 = Double(r.m11)
+        let m = maps[Int(r.map)]
+        let m00 = Double(m.m00), m01 = Double(m.m01), m10 = Double(m.m10), m11 = Double(m.m11)
         let det = m00 * m11 - m01 * m10
         let la = m11 / det, lc = -m01 / det, lb = -m10 / det, ld = m00 / det
         return max(abs(la) * w + abs(lc) * h, abs(lb) * w + abs(ld) * h)

@@ -14,6 +14,8 @@ extension HitIndex {
         /// Shape views, 64-byte aligned, read in place and never copied (they are 128 bytes).
         let viewBase: UnsafeMutablePointer<ShapeView>
         let placements: UnsafeMutableBufferPointer<PlacementRecord>
+        /// The distinct linear maps of the placements (`PlacementRecord.map`).
+        let maps: UnsafeMutableBufferPointer<LinearMap>
         let cellStart: UnsafeMutableBufferPointer<UInt32>
         let cellItems: UnsafeMutableBufferPointer<UInt32>
         let bounds: Rect
@@ -36,12 +38,14 @@ extension HitIndex {
             var layout = Arena.Layout()
             let viewSlot = layout.reserve(ShapeView.self, count: table.shapes.count, alignment: 64)
             let recordSlot = layout.reserve(PlacementRecord.self, count: table.records.count)
+            let mapSlot = layout.reserve(LinearMap.self, count: table.maps.count)
             let startSlot = layout.reserve(UInt32.self, count: starts.count)
             let itemSlot = layout.reserve(UInt32.self, count: entries.count)
             arena = Arena(layout)
             assert(MemoryLayout<ShapeView>.stride % 64 == 0, "ShapeView must stay a whole number of cache lines")
             viewBase = arena.buffer(viewSlot, from: table.shapes.map(ShapeView.init)).baseAddress!
             placements = arena.buffer(recordSlot, from: table.records)
+            maps = arena.buffer(mapSlot, from: table.maps)
             cellStart = arena.buffer(startSlot, from: starts)
             cellItems = arena.buffer(itemSlot, from: entries)
             shapes = table.shapes
@@ -54,9 +58,10 @@ extension HitIndex {
     }
 
     /// Phase 1: one query record per placement, its box in view px and its anchor, with shapes
-    /// de-duplicated by identity.
+    /// de-duplicated by identity and linear maps by value.
     struct PlacementTable {
         var records: [PlacementRecord] = []
+        var maps: [LinearMap] = []
         /// View box per placement (empty for a shape without ink).
         var boxes: [Rect] = []
         /// View position of each shape's anchor: its winding origin (`ShapeView.wOriginX/Y`), a corner of
@@ -72,6 +77,8 @@ extension HitIndex {
 
         init(_ items: [Builder.Item]) {
             var shapeIndex: [ObjectIdentifier: UInt32] = [:]
+            var mapIndex: [LinearMapKey: UInt32] = [:]
+            var lastMap = -1
             records.reserveCapacity(items.count)
             boxes.reserveCapacity(items.count)
             anchors.reserveCapacity(items.count)
@@ -92,11 +99,16 @@ extension HitIndex {
                 }
                 boxes.append(box)
                 let kappa = sv.max / sv.min
-                records.append(PlacementRecord(
-                    dx: 0, dy: 0,
-                    m00: Float(inv.a), m01: Float(inv.c), m10: Float(inv.b), m11: Float(inv.d),
-                    scale: kappa <= 1 + 1e-6 ? Float(sv.min) : -Float(sv.min),
-                    shape: si, cellMinX: 0, cellMinY: 0, cellMaxX: 0, cellMaxY: 0))
+                let map = LinearMap(m00: Float(inv.a), m01: Float(inv.c), m10: Float(inv.b), m11: Float(inv.d),
+                                    scale: kappa <= 1 + 1e-6 ? Float(sv.min) : -Float(sv.min))
+                // Runs of placements share their map (text of one size): compare with the last one first.
+                let mi: UInt32
+                if lastMap >= 0, maps[lastMap].isIdentical(to: map) { mi = UInt32(lastMap) }
+                else if let m = mapIndex[LinearMapKey(map)] { mi = m }
+                else { mi = UInt32(maps.count); mapIndex[LinearMapKey(map)] = mi; maps.append(map) }
+                lastMap = Int(mi)
+                records.append(PlacementRecord(dx: 0, dy: 0, map: mi, shape: si,
+                                               cellMinX: 0, cellMinY: 0, cellMaxX: 0, cellMaxY: 0))
                 anchors.append(shape.bounds.isEmpty ? Point(t.tx, t.ty)
                                : Point(shape.grid.windingOriginX, shape.grid.windingOriginY).applying(t))
             }

@@ -122,21 +122,43 @@ public struct Hit: Sendable, Hashable {
     }
 }
 
-/// Per-placement query record: 40 bytes.
+/// Per-placement query record: 24 bytes.
 struct PlacementRecord: Sendable {
     /// View position of the shape's anchor (its winding origin, a corner of the glyph box), relative to the
     /// corner of the placement's first page cell (`originX + cellMinX * cellSize`): an offset of about the
     /// glyph's size, which Float32 keeps to ~1e-7 of it.
     var dx: Float, dy: Float
+    /// Index into the index's linear maps (placements with the same linear part share one).
+    var map: UInt32
+    /// Index into the shape views; `UInt32.max` for a placement without ink.
+    var shape: UInt32
+    /// Page-grid cells the placement's box touches (for de-duplication and the origin).
+    var cellMinX: UInt16, cellMinY: UInt16, cellMaxX: UInt16, cellMaxY: UInt16
+}
+
+/// The linear part of a placement, shared by every placement with the same one: 20 bytes.
+struct LinearMap: Sendable {
     /// Inverse linear part (view → shape units): fx = m00*dx + m01*dy, fy = m10*dx + m11*dy.
     var m00: Float, m01: Float, m10: Float, m11: Float
     /// Smallest singular value of the forward map (view px per shape unit); negative when the map is not
     /// a similarity (then distances need the general path).
     var scale: Float
-    /// Index into the shape views; `UInt32.max` for a placement without ink.
-    var shape: UInt32
-    /// Page-grid cells the placement's box touches (for de-duplication and the origin).
-    var cellMinX: UInt16, cellMinY: UInt16, cellMaxX: UInt16, cellMaxY: UInt16
+
+    /// Whether two maps are the same bit for bit (what de-duplication needs: `-0` and `0` differ).
+    func isIdentical(to o: LinearMap) -> Bool {
+        m00.bitPattern == o.m00.bitPattern && m01.bitPattern == o.m01.bitPattern && m10.bitPattern == o.m10.bitPattern
+            && m11.bitPattern == o.m11.bitPattern && scale.bitPattern == o.scale.bitPattern
+    }
+}
+
+/// A `LinearMap` as a dictionary key (its bit patterns).
+struct LinearMapKey: Hashable {
+    var a: UInt64, b: UInt64, c: UInt32
+    init(_ m: LinearMap) {
+        a = UInt64(m.m00.bitPattern) << 32 | UInt64(m.m01.bitPattern)
+        b = UInt64(m.m10.bitPattern) << 32 | UInt64(m.m11.bitPattern)
+        c = m.scale.bitPattern
+    }
 }
 
 extension HitIndex {
