@@ -153,10 +153,13 @@ extension HitIndex.Storage {
         } else if !(x.isFinite && y.isFinite) {
             return nil
         }
-        // The rest of the window: placements not listed in the own cell (their boxes do not contain the
-        // point, so only their distance matters).
-        forEachCandidate(x, y, radius: radius, skipping: own) { p in
-            near.offer(viewDistance(p, x, y, bound: near.bound), p)
+        // Up to the prepared radius the own cell lists every candidate (its list holds every placement whose
+        // box grown by that radius holds the point). Beyond it, the rest of the window: placements not listed
+        // in the own cell (only their distance matters).
+        if radius > preparedRadius {
+            forEachCandidate(x, y, radius: radius, skipping: own) { p in
+                near.offer(viewDistance(p, x, y, bound: near.bound), p)
+            }
         }
         guard near.placement >= 0 else { return nil }
         if near.mayTie { return resolveTie(x, y, radius: radius, own: own, nearest: near) }
@@ -181,7 +184,7 @@ extension HitIndex.Storage {
         if own >= 0 {
             for k in Int(cellStart[own])..<Int(cellStart[own + 1]) { consider(Int(cellItems[k])) }
         }
-        forEachCandidate(x, y, radius: radius, skipping: own) { consider($0) }
+        if radius > preparedRadius { forEachCandidate(x, y, radius: radius, skipping: own) { consider($0) } }
         return Hit(placement: winner, distance: winnerD, isInside: false)
     }
 

@@ -9,6 +9,8 @@ extension HitIndex {
     /// CSR lists, and each record's cell range and anchor offset).
     final class Storage: @unchecked Sendable {
         let tolerance: Double
+        /// The radius the page grid's lists are grown by (view px): a query with r ≤ it reads its own cell only.
+        let preparedRadius: Double
         let shapes: [GlyphShape]                         // keeps the shapes (and their buffers) alive
         private let arena: Arena
         /// Shape views, 64-byte aligned, read in place and never copied (they are 128 bytes).
@@ -28,10 +30,11 @@ extension HitIndex {
         /// Bytes of the arena: records, views and page grid.
         var byteCount: Int { arena.byteCount }
 
-        init(items: [Builder.Item], tolerance: Double) {
+        init(items: [Builder.Item], tolerance: Double, preparedRadius: Double) {
             self.tolerance = tolerance
+            self.preparedRadius = preparedRadius
             self.count = items.count
-            var table = PlacementTable(items)
+            var table = PlacementTable(items, grow: preparedRadius)
             let grid = PageGrid(table)
             let (starts, entries) = grid.bin(&table)
 
@@ -62,20 +65,23 @@ extension HitIndex {
     struct PlacementTable {
         var records: [PlacementRecord] = []
         var maps: [LinearMap] = []
-        /// View box per placement (empty for a shape without ink).
+        /// View box per placement grown by the prepared radius (and a rounding margin); empty for a shape
+        /// without ink. The page grid lists a placement in every cell its grown box touches.
         var boxes: [Rect] = []
         /// View position of each shape's anchor: its winding origin (`ShapeView.wOriginX/Y`), a corner of
         /// the glyph box, so its offset from the placement's first page cell is small.
         var anchors: [Point] = []
         var shapes: [GlyphShape] = []
-        /// Union of the boxes.
+        /// Union of the ink boxes (not grown).
         var bounds = Rect.empty
+        /// Union of the grown boxes: the page grid's extent.
+        var gridBounds = Rect.empty
         /// Mean of (width + height) / 2 over placements with ink, and their number.
         var meanSize = 0.0, inked = 0
         /// The longest side of any placement's view box.
         var maxExtent = 0.0
 
-        init(_ items: [Builder.Item]) {
+        init(_ items: [Builder.Item], grow: Double) {
             var shapeIndex: [ObjectIdentifier: UInt32] = [:]
             var mapIndex: [LinearMapKey: UInt32] = [:]
             var lastMap = -1
@@ -91,11 +97,17 @@ extension HitIndex {
                     if let s = shapeIndex[ObjectIdentifier(shape)] { si = s } else {
                         si = UInt32(shapes.count); shapeIndex[ObjectIdentifier(shape)] = si; shapes.append(shape)
                     }
-                    box = shape.bounds.applying(t)
-                    bounds = bounds.union(box)
-                    sumSize += (box.width + box.height) / 2
-                    maxExtent = max(maxExtent, box.width, box.height)
+                    let ink = shape.bounds.applying(t)
+                    bounds = bounds.union(ink)
+                    sumSize += (ink.width + ink.height) / 2
+                    maxExtent = max(maxExtent, ink.width, ink.height)
                     inked += 1
+                    // Grown by the radius and a margin for the rounding of the query path (its Float32 inverse:
+                    // ~1e-7 of the glyph's size and of the distance) and of the box's own coordinates.
+                    let g = grow + 1e-5 * (grow + max(ink.width, ink.height))
+                        + 4 * max(abs(ink.minX), abs(ink.maxX), abs(ink.minY), abs(ink.maxY)).ulp
+                    box = Rect(minX: ink.minX - g, minY: ink.minY - g, maxX: ink.maxX + g, maxY: ink.maxY + g)
+                    gridBounds = gridBounds.union(box)
                 }
                 boxes.append(box)
                 let kappa = sv.max / sv.min
@@ -124,35 +136,46 @@ extension HitIndex {
         /// Most page-grid cells: a few per placement, never unbounded.
         static func maxCells(for n: Int) -> Int { max(1024, min(4 * n, 1 << 24)) }
 
-        /// Cells of about 0.7 of the mean placement size, coarsened until the grid has at most
-        /// `maxCells` cells, 60,000 per axis, and 8 list entries per placement (+ 65,536): a few
-        /// page-sized placements among many small ones would otherwise be listed in every cell.
+        /// Square cells whose side is a power of two (view px): the one nearest 0.7 of the mean placement
+        /// size, doubled until the grid has at most `maxCells` cells, 60,000 per axis, and 16 list entries
+        /// per placement (+ 65,536): a few page-sized placements among many small ones would otherwise be
+        /// listed in every cell. The grid covers the grown boxes.
         init(_ table: PlacementTable) {
-            let all = table.bounds
+            let all = table.gridBounds
             guard !all.isEmpty else { return }
             var cell = table.inked > 0 ? 0.7 * table.meanSize : 1
             if !(cell > 0) || !cell.isFinite { cell = max(all.width, all.height, 1) }
+            cell = Self.nearestPowerOfTwo(cell)
             let maxCells = Double(Self.maxCells(for: table.inked))
-            while ((all.width / cell).rounded(.up) + 1) * ((all.height / cell).rounded(.up) + 1) > maxCells
+            while ((all.width / cell).rounded(.up) + 2) * ((all.height / cell).rounded(.up) + 2) > maxCells
                     || (all.width / cell) > 60000 || (all.height / cell) > 60000 {
-                cell *= 1.5
+                cell *= 2
             }
-            let maxEntries = 8.0 * Double(table.inked) + 65536
+            let maxEntries = 16.0 * Double(table.inked) + 65536
             func entries(_ c: Double) -> Double {
                 var total = 0.0
                 for b in table.boxes where !b.isEmpty {
-                    let w = ((b.maxX - all.minX) / c).rounded(.down) - ((b.minX - all.minX) / c).rounded(.down) + 1
-                    let h = ((b.maxY - all.minY) / c).rounded(.down) - ((b.minY - all.minY) / c).rounded(.down) + 1
+                    let w = (b.maxX / c).rounded(.down) - (b.minX / c).rounded(.down) + 1
+                    let h = (b.maxY / c).rounded(.down) - (b.minY / c).rounded(.down) + 1
                     total += w * h
                 }
                 return total
             }
-            while entries(cell) > maxEntries { cell *= 1.5 }
+            while entries(cell) > maxEntries { cell *= 2 }
             cellSize = cell
             invCell = 1 / cell
-            originX = all.minX; originY = all.minY
-            nx = Int((all.width / cell).rounded(.down)) + 1
-            ny = Int((all.height / cell).rounded(.down)) + 1
+            // The origin on the lattice of multiples of the cell size, so records' anchor offsets are as exact
+            // as the anchors themselves (a glyph at whole or half pixels keeps exact distances).
+            originX = (all.minX / cell).rounded(.down) * cell
+            originY = (all.minY / cell).rounded(.down) * cell
+            nx = Int(((all.maxX - originX) / cell).rounded(.down)) + 1
+            ny = Int(((all.maxY - originY) / cell).rounded(.down)) + 1
+        }
+
+        /// The power of two nearest `x` (> 0, finite), within 2^±1000.
+        static func nearestPowerOfTwo(_ x: Double) -> Double {
+            let e = max(-1000, min(1000, Int(x.exponent) + (x.significand >= 2.0.squareRoot() ? 1 : 0)))
+            return Double(sign: .plus, exponent: e, significand: 1)
         }
 
         /// The cells a view box touches (clamped to the grid).

@@ -36,6 +36,8 @@ public struct HitIndex: Sendable {
     /// Default flattening tolerance, in view px: far below the 0.05 px margin at which answers must match
     /// a curve-exact test.
     public static let defaultTolerance = 0.01
+    /// Default prepared radius, view px (see `Builder.preparedRadius`): a few px, a typical touch radius.
+    public static let defaultPreparedRadius = 4.0
 
     let storage: Storage
 
@@ -50,6 +52,9 @@ public struct HitIndex: Sendable {
     public var bounds: Rect { storage.bounds }
     /// The flattening tolerance every placement meets, view px.
     public var tolerance: Double { storage.tolerance }
+    /// The radius (view px) the index was prepared for (`Builder.preparedRadius`, clamped): queries with a
+    /// radius up to it read only the point's own page cell.
+    public var preparedRadius: Double { storage.preparedRadius }
 
     /// Memory held by this index beyond the shared shapes, in bytes (placement records, shape views and
     /// page grid).
@@ -171,6 +176,16 @@ extension HitIndex {
         public let tolerance: Double
         /// Most placements one index may hold.
         public static let maxPlacements = 50_000_000
+        /// The largest prepared radius, view px: larger values are clamped to it.
+        public static let maxPreparedRadius = 256.0
+
+        /// The largest query radius (view px) the index is prepared for; default
+        /// `HitIndex.defaultPreparedRadius` (4 px). A query with a radius up to it finds every candidate in the
+        /// point's own page cell, whose list holds every placement whose box lies within this radius; a larger
+        /// radius is still answered exactly, by a wider search. Larger values make page cells list more
+        /// placements (memory grows about with (glyph size + 2 × radius)²). NaN and negative values count as 0;
+        /// values above `maxPreparedRadius` as that.
+        public var preparedRadius: Double = HitIndex.defaultPreparedRadius
 
         /// A placement as added: its shape, its transform, and what `add` worked out from the transform
         /// (computed once: the build reuses them).
@@ -239,7 +254,8 @@ extension HitIndex {
 
         /// Builds the immutable index (the builder can go on collecting for another).
         public func build() -> HitIndex {
-            HitIndex(storage: Storage(items: items, tolerance: tolerance))
+            let r = preparedRadius >= 0 ? min(preparedRadius, Self.maxPreparedRadius) : 0    // NaN → 0
+            return HitIndex(storage: Storage(items: items, tolerance: tolerance, preparedRadius: r))
         }
     }
 }
