@@ -61,8 +61,12 @@ public final class GlyphShape: @unchecked Sendable {
     /// Every edge prepared for distance queries (start, direction, 1/|direction|²).
     let prepared: UnsafeMutableBufferPointer<NearEdge>
     let grid: ShapeGrid
+    /// The shape's footprints in page rasters (`HitIndex`'s class raster), cached per linear map: built by
+    /// the first index that needs them, reused by every later one (bounded: see `StampCache`).
+    let stamps = StampCache()
 
-    /// Bytes of storage this shape holds (edges, grid cells and their lists).
+    /// Bytes of storage this shape holds (edges, grid cells and their lists; not the raster stamps cached
+    /// for indexes, which `StampCache` bounds).
     public var byteCount: Int { arena.byteCount }
 
     /// Builds a shape from outline calls in the shape's units, flattening curves within `tolerance` of

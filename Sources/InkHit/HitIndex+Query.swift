@@ -5,7 +5,20 @@ extension HitIndex {
     /// Allocates nothing.
     public func contains(_ point: Point) -> Bool {
         let s = storage
-        return withExtendedLifetime(s) { s.topmostContaining(point.x, point.y) >= 0 }
+        return withExtendedLifetime(s) { s.topmost(point.x, point.y) >= 0 }
+    }
+
+    /// The topmost placement whose ink contains `point` (view px): the placement `hit(at:radius:)` answers
+    /// with `isInside` true, without measuring its distance. Nil when the point is on no ink (or not
+    /// finite). The containment is exact for the stored polygons, as `hit(at:radius:)`'s.
+    ///
+    /// Most points are answered by one lookup in the index's class raster (see "How the index works");
+    /// the others by the winding test of the one placement the raster names, or of the placements listed in
+    /// the point's page cell. Allocates nothing; safe from any number of threads.
+    public func topmost(at point: Point) -> Int? {
+        let s = storage
+        let p = withExtendedLifetime(s) { s.topmost(point.x, point.y) }
+        return p >= 0 ? p : nil
     }
 
     /// The answer at `point` (view px) within `radius` (view px), by the hit rule (see ``HitIndex``):
@@ -118,10 +131,51 @@ extension HitIndex.Storage {
         return max(abs(la) * w + abs(lc) * h, abs(lb) * w + abs(ld) * h)
     }
 
-    /// `bestHit` at radius 0: the topmost placement listed in the point's own cell whose ink contains it,
-    /// with its signed distance. Inlined into the batch loops, where the storage's fields stay in registers.
+    /// The raster cell of (x, y): its 4-bit class code (HitIndex+Raster.swift) and its page cell; code -1
+    /// outside the raster (no ink within the prepared radius there) and for non-finite points. Only with a
+    /// raster.
+    @inline(__always) func rasterLookup(_ raster: UnsafeMutablePointer<UInt8>, _ x: Double, _ y: Double) -> (code: Int, cell: Int) {
+        let gx = (x - originX) * invRasterCell, gy = (y - originY) * invRasterCell
+        guard gx >= 0, gy >= 0, gx < rasterWidth, gy < rasterHeight else { return (-1, -1) }   // NaN fails too
+        let ix = Int(gx), iy = Int(gy)
+        let cell = (iy >> rasterShift) &* nx &+ (ix >> rasterShift)
+        let c = ((iy & rasterMask) << rasterShift) | (ix & rasterMask)
+        let byte = raster[cell &* rasterTileBytes &+ (c >> 1)]
+        return (Int(byte >> UInt8(truncatingIfNeeded: (c & 1) << 2)) & 15, cell)
+    }
+
+    /// Item `k` of page cell `cell`'s list (topmost first).
+    @inline(__always) func listed(_ cell: Int, _ k: Int) -> Int { Int(cellItems[Int(cellStart[cell]) &+ k]) }
+
+    /// The topmost placement whose ink contains (x, y), or -1.
+    @inline(__always) func topmost(_ x: Double, _ y: Double) -> Int {
+        guard let raster else { return topmostContaining(x, y) }
+        let (code, cell) = rasterLookup(raster, x, y)
+        if code >= 8 {
+            // Only item k's ink may meet the raster cell.
+            let p = listed(cell, code & 3)
+            let rec = placements[p]
+            let v = viewBase + Int(rec.shape)
+            let (fx, fy) = toShape(rec, v, x, y)
+            return v.pointee.contains(fx, fy) ? p : -1
+        }
+        return code == Int(ClassRaster.mixed) ? topmostListed(cell, x, y) : -1
+    }
+
+    /// `bestHit` at radius 0: the topmost placement whose ink contains the point, with its signed distance.
+    /// Inlined into the batch loops, where the storage's fields stay in registers.
     @inline(__always) func inkHit(_ x: Double, _ y: Double) -> Hit? {
-        let p = topmostContaining(x, y)
+        let p: Int
+        if let raster {
+            let (code, cell) = rasterLookup(raster, x, y)
+            if code >= 8 {
+                return insideHit(listed(cell, code & 3), x, y)
+            }
+            if code != Int(ClassRaster.mixed) { return nil }
+            p = topmostListed(cell, x, y)
+        } else {
+            p = topmostContaining(x, y)
+        }
         if p < 0 { return nil }
         let rec = placements[p]
         let v = viewBase + Int(rec.shape)
@@ -130,10 +184,67 @@ extension HitIndex.Storage {
         return Hit(placement: p, distance: -d, isInside: true)
     }
 
+    /// Placement p's answer when its ink contains (x, y), else nil.
+    @inline(__always) func insideHit(_ p: Int, _ x: Double, _ y: Double) -> Hit? {
+        let rec = placements[p]
+        let v = viewBase + Int(rec.shape)
+        let (fx, fy) = toShape(rec, v, x, y)
+        if !v.pointee.contains(fx, fy) { return nil }
+        let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
+        return Hit(placement: p, distance: -d, isInside: true)
+    }
+
+    /// The topmost placement listed in page cell `cell` whose ink contains (x, y), or -1.
+    @inline(__always) func topmostListed(_ cell: Int, _ x: Double, _ y: Double) -> Int {
+        var k = Int(cellStart[cell])
+        let end = Int(cellStart[cell + 1])
+        while k < end {
+            let p = Int(cellItems[k]); k += 1
+            let rec = placements[p]
+            let v = viewBase + Int(rec.shape)
+            let (fx, fy) = toShape(rec, v, x, y)
+            if v.pointee.contains(fx, fy) { return p }
+        }
+        return -1
+    }
+
     func bestHit(_ x: Double, _ y: Double, radius: Double) -> Hit? {
         guard radius > 0 else { return inkHit(x, y) }     // NaN and negatives count as 0
+        if radius <= preparedRadius, let raster {
+            let (code, cell) = rasterLookup(raster, x, y)
+            if code < 0 { return nil }                     // no ink within the prepared radius (or not finite)
+            switch code >> 2 {
+            case 0:
+                if code == Int(ClassRaster.far) { return nil }
+                return listedHit(x, y, radius: radius, own: cell, containment: code == Int(ClassRaster.mixed))
+            case 1:                                        // nearOne: only k's ink is within R, none in the cell
+                let p = listed(cell, code & 3)
+                let d = viewDistance(p, x, y, bound: radius)
+                return d <= radius ? Hit(placement: p, distance: d, isInside: false) : nil
+            case 2:                                        // touchOne: k alone
+                let p = listed(cell, code & 3)
+                let rec = placements[p]
+                let v = viewBase + Int(rec.shape)
+                let (fx, fy) = toShape(rec, v, x, y)
+                let c = v.pointee.cellIndex(fx, fy)
+                if v.pointee.contains(fx, fy) {
+                    return Hit(placement: p, distance: -viewDistance(rec, v, c, fx, fy, bound: .infinity), isInside: true)
+                }
+                let d = viewDistance(rec, v, c, fx, fy, bound: radius)
+                return d <= radius ? Hit(placement: p, distance: d, isInside: false) : nil
+            default:                                       // touchMany: k's ink or the nearest of the list
+                if let h = insideHit(listed(cell, code & 3), x, y) { return h }
+                return listedHit(x, y, radius: radius, own: cell, containment: false)
+            }
+        }
+        return listedHit(x, y, radius: radius, own: cellOf(x, y), containment: true)
+    }
+
+    /// The hit rule over the placements listed in page cell `own` (every candidate when the radius is at
+    /// most the prepared radius) and, for larger radii, the window of cells around it. `containment` false:
+    /// no listed placement's ink contains the point (the raster said so), only distances matter.
+    func listedHit(_ x: Double, _ y: Double, radius: Double, own: Int, containment: Bool) -> Hit? {
         var near = Nearest(radius: radius, slack: tieSlack)
-        let own = cellOf(x, y)               // NaN and ±∞ fail its range guard
         if own >= 0 {
             // The point's own cell, topmost first: the first placement whose ink contains the point wins;
             // on the way, distances of the others seed the nearest (they are usually the nearest).
@@ -144,7 +255,7 @@ extension HitIndex.Storage {
                 let rec = placements[p]
                 let v = viewBase + Int(rec.shape)
                 let (fx, fy) = toShape(rec, v, x, y)
-                if v.pointee.contains(fx, fy) {
+                if containment && v.pointee.contains(fx, fy) {
                     let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
                     return Hit(placement: p, distance: -d, isInside: true)
                 }

@@ -26,6 +26,14 @@ extension HitIndex {
         let count: Int
         /// `2e-6 ×` the longest side of any placement's view box: the constant part of the tie window.
         let tieSlack: Double
+        /// The class raster (HitIndex+Raster.swift): one block of `rasterTileBytes` per page cell, 4 bits per
+        /// raster cell; nil when the grid has none (no ink, page cells over `ClassRaster.maxTile`, or over its
+        /// byte cap).
+        let raster: UnsafeMutablePointer<UInt8>?
+        /// Raster cells per page-cell side = 1 << rasterShift.
+        let rasterShift: Int, rasterMask: Int, rasterTileBytes: Int
+        /// 1 / raster cell side (view px) and the raster's size in cells.
+        let invRasterCell: Double, rasterWidth: Double, rasterHeight: Double
 
         /// Bytes of the arena: records, views and page grid.
         var byteCount: Int { arena.byteCount }
@@ -44,6 +52,8 @@ extension HitIndex {
             let mapSlot = layout.reserve(LinearMap.self, count: table.maps.count)
             let startSlot = layout.reserve(UInt32.self, count: starts.count)
             let itemSlot = layout.reserve(UInt32.self, count: entries.count)
+            let rg = ClassRaster.geometry(grid, inked: table.inked)
+            let rasterSlot = rg.map { layout.reserve(UInt8.self, count: grid.nx * grid.ny * $0.tileBytes, alignment: 64) }
             arena = Arena(layout)
             assert(MemoryLayout<ShapeView>.stride % 64 == 0, "ShapeView must stay a whole number of cache lines")
             viewBase = arena.buffer(viewSlot, from: table.shapes.map(ShapeView.init)).baseAddress!
@@ -57,6 +67,19 @@ extension HitIndex {
             cellSize = grid.cellSize; invCell = grid.invCell
             originX = grid.originX; originY = grid.originY
             tieSlack = 2e-6 * table.maxExtent
+            if let rg, let rasterSlot {
+                let r = arena.buffer(rasterSlot).baseAddress!
+                ClassRaster.build(rg, grid: grid, items: items, table: table, radius: preparedRadius,
+                                  starts: starts, entries: entries, into: r)
+                raster = r
+                rasterShift = rg.shift; rasterMask = rg.m - 1; rasterTileBytes = rg.tileBytes
+                invRasterCell = 1 / rg.cell
+                rasterWidth = Double(grid.nx * rg.m); rasterHeight = Double(grid.ny * rg.m)
+            } else {
+                raster = nil
+                rasterShift = 0; rasterMask = 0; rasterTileBytes = 0
+                invRasterCell = 0; rasterWidth = 0; rasterHeight = 0
+            }
         }
     }
 
