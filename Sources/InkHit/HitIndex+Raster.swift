@@ -57,12 +57,26 @@ final class Stamp: @unchecked Sendable {
     let i0: Int, j0: Int
     let width: Int, height: Int, words: Int
     /// `height` touch rows, then `height` near rows, `words` words each (bit i of a row: cell i0 + i).
-    let bits: [UInt64]
-    var byteCount: Int { bits.count * 8 + 64 }
+    let bits: UnsafeMutablePointer<UInt64>
+    /// Stamps at most 24 cells wide also keep both planes in one word per row (touch in bits 0..<32, near in
+    /// 32..<64), so a page cell's row of 8 reads one word, shifted by up to 23 cells either way.
+    let packed: UnsafeMutablePointer<UInt64>?
+    var byteCount: Int { (2 * words + (packed == nil ? 0 : 1)) * height * 8 + 64 }
 
     init(i0: Int, j0: Int, width: Int, height: Int, words: Int, bits: [UInt64]) {
-        self.i0 = i0; self.j0 = j0; self.width = width; self.height = height; self.words = words; self.bits = bits
+        self.i0 = i0; self.j0 = j0; self.width = width; self.height = height; self.words = words
+        self.bits = .allocate(capacity: max(1, bits.count))
+        self.bits.initialize(from: bits, count: bits.count)
+        if width <= 24 {
+            let p = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, height))
+            for j in 0..<height { p[j] = bits[j] | bits[height + j] &<< 32 }
+            packed = p
+        } else {
+            packed = nil
+        }
     }
+
+    deinit { bits.deallocate(); packed?.deallocate() }
 
     /// The stamp of `edges` (shape units) under the linear map (a, b, c, d), on a lattice of `cell` view px,
     /// with the shape's origin at (`phaseX`, `phaseY`) cells from its base cell; cells grown by `grow` cells on
@@ -247,19 +261,21 @@ final class Stamp: @unchecked Sendable {
     /// `count` (≤ 64) bits of row `r` of a plane (0: touch, 1: near) starting at cell `from` (any integer;
     /// cells outside the stamp read as 0).
     @inline(__always) func extract(plane: Int, row r: Int, from: Int, count: Int) -> UInt64 {
+        Stamp.extract(bits + (plane * height + r) * words, words: words, width: width, from: from, count: count)
+    }
+
+    /// `count` (≤ 64) bits of a row of `words` words and `width` cells, from cell `from` (outside: 0).
+    @inline(__always) static func extract(_ row: UnsafePointer<UInt64>, words: Int, width: Int, from: Int, count: Int) -> UInt64 {
         if from >= width || from + count <= 0 { return 0 }
-        return bits.withUnsafeBufferPointer { buf in
-            let row = buf.baseAddress! + (plane * height + r) * words
-            var v: UInt64
-            if from >= 0 {
-                let w = from >> 6, b = UInt64(from & 63)
-                v = row[w] >> b
-                if b > 0 && w + 1 < words { v |= row[w + 1] << (64 - b) }
-            } else {
-                v = row[0] << UInt64(-from)             // -from < count ≤ 64
-            }
-            return count == 64 ? v : v & ((1 << UInt64(count)) - 1)
+        var v: UInt64
+        if from >= 0 {
+            let w = from &>> 6, b = UInt64(from & 63)
+            v = row[w] &>> b
+            if b > 0 && w + 1 < words { v |= row[w + 1] &<< (64 - b) }
+        } else {
+            v = row[0] &<< UInt64(-from)             // 0 < -from < count ≤ 64
         }
+        return count == 64 ? v : v & ((1 &<< UInt64(count)) &- 1)
     }
 }
 
@@ -339,39 +355,51 @@ extension ClassRaster {
         return Geometry(m: m, shift: m.trailingZeroBitCount, cell: grid.cellSize / Double(m))
     }
 
+    /// Where a placement's stamp lies on the raster: its rows and the raster cell of its bit (0, 0).
+    struct Placed {
+        var bits: UnsafePointer<UInt64>? = nil      // nil: no stamp (no ink, or a footprint over the cap)
+        var packed: UnsafePointer<UInt64>? = nil
+        var words = 0, width = 0, height = 0
+        var baseX = 0, baseY = 0
+    }
+
     /// Builds the raster: one block of `tileBytes` per page cell, cells as nibbles (see the table above).
     static func build(_ g: Geometry, grid: HitIndex.PageGrid, items: [HitIndex.Builder.Item], table: HitIndex.PlacementTable,
                       radius: Double, starts: [UInt32], entries: [UInt32], into out: UnsafeMutablePointer<UInt8>) {
-        let m = g.m, cell = g.cell
+        let cell = g.cell
         let q = phases
-        // Per placement with ink: its stamp and the raster cell of its stamp's bit (0, 0).
-        var stampOf = [Stamp?](repeating: nil, count: items.count)
-        var baseX = [Int](repeating: 0, count: items.count), baseY = [Int](repeating: 0, count: items.count)
-        // Stamps of each (shape, map) pair, by bucket, looked up once per build.
+        // Stamps of each (shape, map) pair, by bucket, fetched once per build; kept alive by `held`.
+        let shapeCount = table.shapes.count, mapCount = table.maps.count
+        let direct = shapeCount * mapCount <= 1 << 16
+        var pairOf = [Int32](repeating: -1, count: direct ? shapeCount * mapCount : 0)
         var pairSlots: [Int: Int] = [:]
-        var pairStamps: [[Stamp?]] = [], pairMade: [[Bool]] = []
+        var pairStamps: [Stamp?] = [], pairMade: [Bool] = []
+        var placed = [Placed](repeating: Placed(), count: items.count)
         let invCell = 1 / cell
-        for (k, item) in items.enumerated() {
+        for k in items.indices {
             let rec = table.records[k]
             if rec.shape == UInt32.max { continue }
-            let pairKey = Int(rec.shape) &* 1_000_003 &+ Int(rec.map)
-            let pi: Int
-            if let p = pairSlots[pairKey] { pi = p } else {
-                pi = pairStamps.count; pairSlots[pairKey] = pi
-                pairStamps.append([Stamp?](repeating: nil, count: q * q)); pairMade.append([Bool](repeating: false, count: q * q))
+            let pk = Int(rec.shape) &* mapCount &+ Int(rec.map)
+            var pi = direct ? Int(pairOf[pk]) : (pairSlots[pk] ?? -1)
+            if pi < 0 {
+                pi = pairMade.count / (q * q)
+                if direct { pairOf[pk] = Int32(pi) } else { pairSlots[pk] = pi }
+                pairStamps.append(contentsOf: repeatElement(nil, count: q * q))
+                pairMade.append(contentsOf: repeatElement(false, count: q * q))
             }
+            let item = items[k]
             let t = item.transform
             let u = (t.tx - grid.originX) * invCell, v = (t.ty - grid.originY) * invCell
             let fu = u.rounded(.down), fv = v.rounded(.down)
             let bx = min(q - 1, max(0, Int((u - fu) * Double(q)))), by = min(q - 1, max(0, Int((v - fv) * Double(q))))
-            let bucket = by * q + bx
-            if !pairMade[pi][bucket] {
+            let slot = pi * q * q + by * q + bx
+            if !pairMade[slot] {
                 let shape = item.shape
                 let box = shape.bounds.applying(AffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: 0, ty: 0))
                 let grow = 0.5 / Double(q) + margin(extent: max(box.width, box.height), radius: radius) * invCell
                 let key = StampCache.Key(a: t.a.bitPattern, b: t.b.bitPattern, c: t.c.bitPattern, d: t.d.bitPattern,
                                          cell: cell.bitPattern, radius: radius.bitPattern)
-                pairStamps[pi][bucket] = shape.stamps.stamp(key, bucket: bucket, buckets: q * q) {
+                pairStamps[slot] = shape.stamps.stamp(key, bucket: by * q + bx, buckets: q * q) {
                     withExtendedLifetime(shape) {
                         Stamp.make(edges: UnsafeBufferPointer(shape.edges), windingMask: shape.fillRule == .nonZero ? -1 : 1,
                                    a: t.a, b: t.b, c: t.c, d: t.d, cell: cell, radius: radius,
@@ -379,93 +407,23 @@ extension ClassRaster {
                                    grow: grow, maxCells: maxStampCells)
                     }
                 }
-                pairMade[pi][bucket] = true
+                pairMade[slot] = true
             }
-            if let s = pairStamps[pi][bucket] {
-                stampOf[k] = s
-                // Base cell relative to the grid origin: Int(fu) is within the grid's reach (|u| ≤ ~2e9 / cell).
-                baseX[k] = Int(fu) + s.i0; baseY[k] = Int(fv) + s.j0
+            if let st = pairStamps[slot] {
+                // |u|, |v| ≤ ~2e9 / cell: within Int.
+                placed[k] = Placed(bits: UnsafePointer(st.bits), packed: st.packed.map { UnsafePointer($0) },
+                                   words: st.words, width: st.width, height: st.height,
+                                   baseX: Int(fu) + st.i0, baseY: Int(fv) + st.j0)
             }
         }
-
-        // Tile by tile: accumulate the placements' bits, then encode.
-        let wordsPerPlane = max(1, m * m / 64)
-        let full: UInt64 = m * m >= 64 ? ~0 : (1 << UInt64(m * m)) - 1
-        var acc = [UInt64](repeating: 0, count: 10 * wordsPerPlane)
-        var tb = [UInt64](repeating: 0, count: wordsPerPlane), nb = [UInt64](repeating: 0, count: wordsPerPlane)
-        let tileBytes = g.tileBytes
-        acc.withUnsafeMutableBufferPointer { accBuf in
-            tb.withUnsafeMutableBufferPointer { tBuf in
-                nb.withUnsafeMutableBufferPointer { nBuf in
-                    let a = accBuf.baseAddress!, tw = tBuf.baseAddress!, nw = nBuf.baseAddress!
-                    let t1 = a, t2 = a + wordsPerPlane, n1 = a + 2 * wordsPerPlane, n2 = a + 3 * wordsPerPlane
-                    let it0 = a + 4 * wordsPerPlane, it1 = a + 5 * wordsPerPlane
-                    let in0 = a + 6 * wordsPerPlane, in1 = a + 7 * wordsPerPlane
-                    let ovT = a + 8 * wordsPerPlane, ovN = a + 9 * wordsPerPlane
-                    for ty in 0..<grid.ny {
-                        for tx in 0..<grid.nx {
-                            let tile = ty * grid.nx + tx
-                            let block = out + tile * tileBytes
-                            let lo = Int(starts[tile]), hi = Int(starts[tile + 1])
-                            if lo == hi { block.initialize(repeating: 0, count: tileBytes); continue }
-                            for w in 0..<(10 * wordsPerPlane) { a[w] = 0 }
-                            for k in 0..<(hi - lo) {
-                                let p = Int(entries[lo + k])
-                                if let s = stampOf[p] {
-                                    for w in 0..<wordsPerPlane { tw[w] = 0; nw[w] = 0 }
-                                    let x = tx * m - baseX[p], yTop = ty * m - baseY[p]
-                                    let r0 = max(0, -yTop), r1 = min(m - 1, s.height - 1 - yTop)
-                                    if r0 <= r1 {
-                                        for r in r0...r1 {
-                                            let bit = r * m
-                                            let tv = s.extract(plane: 0, row: yTop + r, from: x, count: m)
-                                            let nv = s.extract(plane: 1, row: yTop + r, from: x, count: m)
-                                            tw[bit >> 6] |= tv << UInt64(bit & 63)
-                                            nw[bit >> 6] |= nv << UInt64(bit & 63)
-                                        }
-                                    }
-                                } else {
-                                    // No stamp: the whole page cell may be touched and near.
-                                    for w in 0..<wordsPerPlane { tw[w] = full; nw[w] = full }
-                                }
-                                for w in 0..<wordsPerPlane {
-                                    let t = tw[w], n = nw[w]
-                                    t2[w] |= t1[w] & t; t1[w] |= t
-                                    n2[w] |= n1[w] & n; n1[w] |= n
-                                    if k < 4 {
-                                        if k & 1 != 0 { it0[w] |= t; in0[w] |= n }
-                                        if k & 2 != 0 { it1[w] |= t; in1[w] |= n }
-                                    } else {
-                                        ovT[w] |= t; ovN[w] |= n
-                                    }
-                                }
-                            }
-                            // Encode: four bit planes of the code, spread into nibbles.
-                            for w in 0..<wordsPerPlane {
-                                let mixed = t2[w] | (t1[w] & ovT[w])
-                                let tOne = t1[w] & ~mixed
-                                let empty = ~t1[w]
-                                let nOne = empty & n1[w] & ~n2[w] & ~ovN[w]
-                                let nMany = empty & n1[w] & ~nOne
-                                let b3 = tOne
-                                let b2 = nOne | (tOne & n2[w])
-                                let b1 = (tOne & it1[w]) | (nOne & in1[w]) | mixed
-                                let b0 = (tOne & it0[w]) | (nOne & in0[w]) | nMany
-                                // 64 cells → 32 bytes (fewer for tiles under 64 cells).
-                                let bytes = min(32, tileBytes - w * 32)
-                                var chunk = 0
-                                while chunk * 8 < bytes {
-                                    let sh = UInt64(chunk * 16)
-                                    let v = spread((b0 >> sh) & 0xFFFF) | spread((b1 >> sh) & 0xFFFF) << 1
-                                        | spread((b2 >> sh) & 0xFFFF) << 2 | spread((b3 >> sh) & 0xFFFF) << 3
-                                    let dst = block + w * 32 + chunk * 8
-                                    let n = min(8, bytes - chunk * 8)
-                                    withUnsafeBytes(of: v.littleEndian) { src in
-                                        for i in 0..<n { dst[i] = src[i] }
-                                    }
-                                    chunk += 1
-                                }
-                            }
+        withExtendedLifetime(pairStamps) {
+            placed.withUnsafeBufferPointer { pl in
+                starts.withUnsafeBufferPointer { st in
+                    entries.withUnsafeBufferPointer { en in
+                        if g.m == 8 {
+                            encodeTiles8(grid: grid, placed: pl.baseAddress!, starts: st.baseAddress!, entries: en.baseAddress!, into: out)
+                        } else {
+                            encodeTiles(g, grid: grid, placed: pl.baseAddress!, starts: st.baseAddress!, entries: en.baseAddress!, into: out)
                         }
                     }
                 }
@@ -473,14 +431,161 @@ extension ClassRaster {
         }
     }
 
+    /// The code planes of a word of 64 cells → 32 bytes of nibbles at `dst` (`bytes` of them: fewer for
+    /// tiles under 64 cells). See the table at the top for the codes.
+    @inline(__always) static func encode(t1: UInt64, t2: UInt64, n1: UInt64, n2: UInt64, it0: UInt64, it1: UInt64,
+                                         in0: UInt64, in1: UInt64, ovT: UInt64, ovN: UInt64,
+                                         into dst: UnsafeMutablePointer<UInt8>, bytes: Int) {
+        let mixed = t2 | (t1 & ovT)
+        let tOne = t1 & ~mixed
+        let empty = ~t1
+        let nOne = empty & n1 & ~n2 & ~ovN
+        let nMany = empty & n1 & ~nOne
+        let b3 = tOne
+        let b2 = nOne | (tOne & n2)
+        let b1 = (tOne & it1) | (nOne & in1) | mixed
+        let b0 = (tOne & it0) | (nOne & in0) | nMany
+        var chunk = 0
+        while chunk * 8 < bytes {
+            let sh = UInt64(chunk * 16)
+            let v = spread((b0 &>> sh) & 0xFFFF) | spread((b1 &>> sh) & 0xFFFF) &<< 1
+                | spread((b2 &>> sh) & 0xFFFF) &<< 2 | spread((b3 &>> sh) & 0xFFFF) &<< 3
+            let n = min(8, bytes - chunk * 8)
+            if n == 8 {
+                UnsafeMutableRawPointer(dst + chunk * 8).storeBytes(of: v.littleEndian, as: UInt64.self)
+            } else {
+                withUnsafeBytes(of: v.littleEndian) { src in for i in 0..<n { dst[chunk * 8 + i] = src[i] } }
+            }
+            chunk += 1
+        }
+    }
+
+    /// Page cells of 8 × 8 raster cells: one word per plane, a stamp row's 8 cells one byte of it.
+    static func encodeTiles8(grid: HitIndex.PageGrid, placed: UnsafePointer<Placed>, starts: UnsafePointer<UInt32>,
+                             entries: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt8>) {
+        for ty in 0..<grid.ny {
+            for tx in 0..<grid.nx {
+                let tile = ty &* grid.nx &+ tx
+                let block = out + tile &* 32
+                let lo = Int(starts[tile]), hi = Int(starts[tile + 1])
+                if lo == hi {
+                    UnsafeMutableRawPointer(block).initializeMemory(as: UInt8.self, repeating: 0, count: 32)
+                    continue
+                }
+                var t1: UInt64 = 0, t2: UInt64 = 0, n1: UInt64 = 0, n2: UInt64 = 0
+                var it0: UInt64 = 0, it1: UInt64 = 0, in0: UInt64 = 0, in1: UInt64 = 0, ovT: UInt64 = 0, ovN: UInt64 = 0
+                for k in 0..<(hi - lo) {
+                    let pl = placed[Int(entries[lo + k])]
+                    var tw: UInt64 = ~0, nw: UInt64 = ~0             // no stamp: the whole page cell
+                    if let bits = pl.bits {
+                        tw = 0; nw = 0
+                        let x = tx &* 8 &- pl.baseX, yTop = ty &* 8 &- pl.baseY
+                        let r0 = max(0, -yTop), r1 = min(7, pl.height - 1 - yTop)
+                        if r0 <= r1 && x < pl.width && x > -8 {
+                            let near = bits + pl.height &* pl.words
+                            if let packed = pl.packed {
+                                // Both planes in one word per row: shift right by x (or left by −x), 8 cells a row.
+                                let sr = UInt64(max(x, 0)), sl = UInt64(max(-x, 0))
+                                var row = packed + (yTop &+ r0)
+                                var sh = UInt64(r0 &* 8)
+                                for _ in r0...r1 {
+                                    let v = (row.pointee &>> sr) &<< sl
+                                    tw |= (v & 0xFF) &<< sh
+                                    nw |= ((v &>> 32) & 0xFF) &<< sh
+                                    row += 1; sh &+= 8
+                                }
+                            } else {
+                                for r in r0...r1 {
+                                    let row = (yTop &+ r) &* pl.words
+                                    tw |= Stamp.extract(bits + row, words: pl.words, width: pl.width, from: x, count: 8) &<< UInt64(r &* 8)
+                                    nw |= Stamp.extract(near + row, words: pl.words, width: pl.width, from: x, count: 8) &<< UInt64(r &* 8)
+                                }
+                            }
+                        }
+                    }
+                    t2 |= t1 & tw; t1 |= tw
+                    n2 |= n1 & nw; n1 |= nw
+                    if k < 4 {
+                        if k & 1 != 0 { it0 |= tw; in0 |= nw }
+                        if k & 2 != 0 { it1 |= tw; in1 |= nw }
+                    } else {
+                        ovT |= tw; ovN |= nw
+                    }
+                }
+                encode(t1: t1, t2: t2, n1: n1, n2: n2, it0: it0, it1: it1, in0: in0, in1: in1, ovT: ovT, ovN: ovN,
+                       into: block, bytes: 32)
+            }
+        }
+    }
+
+    /// Any page cell of m × m raster cells (m a power of two, 2...64): rows packed into words of 64 cells.
+    static func encodeTiles(_ g: Geometry, grid: HitIndex.PageGrid, placed: UnsafePointer<Placed>, starts: UnsafePointer<UInt32>,
+                            entries: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt8>) {
+        let m = g.m
+        let wordsPerPlane = max(1, m * m / 64)
+        let full: UInt64 = m * m >= 64 ? ~0 : (1 &<< UInt64(m * m)) &- 1
+        let a = UnsafeMutablePointer<UInt64>.allocate(capacity: 12 * wordsPerPlane)
+        defer { a.deallocate() }
+        let t1 = a, t2 = a + wordsPerPlane, n1 = a + 2 * wordsPerPlane, n2 = a + 3 * wordsPerPlane
+        let it0 = a + 4 * wordsPerPlane, it1 = a + 5 * wordsPerPlane
+        let in0 = a + 6 * wordsPerPlane, in1 = a + 7 * wordsPerPlane
+        let ovT = a + 8 * wordsPerPlane, ovN = a + 9 * wordsPerPlane
+        let tw = a + 10 * wordsPerPlane, nw = a + 11 * wordsPerPlane
+        let tileBytes = g.tileBytes
+        for ty in 0..<grid.ny {
+            for tx in 0..<grid.nx {
+                let tile = ty * grid.nx + tx
+                let block = out + tile * tileBytes
+                let lo = Int(starts[tile]), hi = Int(starts[tile + 1])
+                if lo == hi { block.initialize(repeating: 0, count: tileBytes); continue }
+                a.initialize(repeating: 0, count: 10 * wordsPerPlane)
+                for k in 0..<(hi - lo) {
+                    let pl = placed[Int(entries[lo + k])]
+                    if let bits = pl.bits {
+                        tw.initialize(repeating: 0, count: wordsPerPlane); nw.initialize(repeating: 0, count: wordsPerPlane)
+                        let x = tx * m - pl.baseX, yTop = ty * m - pl.baseY
+                        let r0 = max(0, -yTop), r1 = min(m - 1, pl.height - 1 - yTop)
+                        if r0 <= r1 {
+                            let near = bits + pl.height * pl.words
+                            for r in r0...r1 {
+                                let bit = r * m, row = (yTop + r) * pl.words
+                                tw[bit >> 6] |= Stamp.extract(bits + row, words: pl.words, width: pl.width, from: x, count: m) &<< UInt64(bit & 63)
+                                nw[bit >> 6] |= Stamp.extract(near + row, words: pl.words, width: pl.width, from: x, count: m) &<< UInt64(bit & 63)
+                            }
+                        }
+                    } else {
+                        tw.initialize(repeating: full, count: wordsPerPlane); nw.initialize(repeating: full, count: wordsPerPlane)
+                    }
+                    for w in 0..<wordsPerPlane {
+                        let t = tw[w], n = nw[w]
+                        t2[w] |= t1[w] & t; t1[w] |= t
+                        n2[w] |= n1[w] & n; n1[w] |= n
+                        if k < 4 {
+                            if k & 1 != 0 { it0[w] |= t; in0[w] |= n }
+                            if k & 2 != 0 { it1[w] |= t; in1[w] |= n }
+                        } else {
+                            ovT[w] |= t; ovN[w] |= n
+                        }
+                    }
+                }
+                for w in 0..<wordsPerPlane {
+                    encode(t1: t1[w], t2: t2[w], n1: n1[w], n2: n2[w], it0: it0[w], it1: it1[w], in0: in0[w], in1: in1[w],
+                           ovT: ovT[w], ovN: ovN[w], into: block + w * 32, bytes: min(32, tileBytes - w * 32))
+                }
+            }
+        }
+    }
+
     /// Bit i of the low 16 bits → bit 4i.
-    @inline(__always) static func spread(_ x0: UInt64) -> UInt64 {
-        var x = x0
-        x = (x | x << 24) & 0x0000_00FF_0000_00FF
-        x = (x | x << 12) & 0x000F_000F_000F_000F
-        x = (x | x << 6) & 0x0303_0303_0303_0303
-        x = (x | x << 3) & 0x1111_1111_1111_1111
-        return x
+    @inline(__always) static func spread(_ x: UInt64) -> UInt64 {
+        spread8[Int(x & 0xFF)] | spread8[Int((x &>> 8) & 0xFF)] &<< 32
+    }
+
+    /// Bit i of a byte → bit 4i.
+    static let spread8: [UInt64] = (0..<256).map { b in
+        var v: UInt64 = 0
+        for i in 0..<8 where b & (1 << i) != 0 { v |= 1 << UInt64(4 * i) }
+        return v
     }
 }
 

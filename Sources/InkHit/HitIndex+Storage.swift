@@ -106,6 +106,7 @@ extension HitIndex {
 
         init(_ items: [Builder.Item], grow: Double) {
             var shapeIndex: [ObjectIdentifier: UInt32] = [:]
+            var recent = [(id: ObjectIdentifier?, index: UInt32)](repeating: (nil, 0), count: 64)
             var mapIndex: [LinearMapKey: UInt32] = [:]
             var lastMap = -1
             records.reserveCapacity(items.count)
@@ -117,8 +118,15 @@ extension HitIndex {
                 var si = UInt32.max
                 var box = Rect.empty
                 if !shape.bounds.isEmpty {
-                    if let s = shapeIndex[ObjectIdentifier(shape)] { si = s } else {
-                        si = UInt32(shapes.count); shapeIndex[ObjectIdentifier(shape)] = si; shapes.append(shape)
+                    // A direct-mapped memo on the object's address before the dictionary: text repeats a few
+                    // dozen shapes.
+                    let id = ObjectIdentifier(shape)
+                    let slot = Int(truncatingIfNeeded: ((UInt(bitPattern: id) &>> 4) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+                    if recent[slot].id == id { si = recent[slot].index }
+                    else if let s = shapeIndex[id] { si = s; recent[slot] = (id, s) }
+                    else {
+                        si = UInt32(shapes.count); shapeIndex[id] = si; shapes.append(shape)
+                        recent[slot] = (id, si)
                     }
                     let ink = shape.bounds.applying(t)
                     bounds = bounds.union(ink)
