@@ -607,3 +607,57 @@ extension HitIndex {
         return (1 / s.invRasterCell, s.nx * s.ny * s.rasterTileBytes)
     }
 }
+
+extension HitIndex {
+    /// Not API (diagnostics): for a point in a raster cell naming a placement, the placement and the length
+    /// of the crossing list its winding test reads (-1: outside the glyph's winding grid).
+    @_spi(InkInternals) public func touchWork(at point: Point) -> (placement: Int, crossings: Int)? {
+        let s = storage
+        return withExtendedLifetime(s) {
+            guard let r = s.raster else { return nil }
+            let (code, cell) = s.rasterLookup(r, point.x, point.y)
+            guard code >= 8 else { return nil }
+            let p = s.listed(cell, code & 3)
+            let rec = s.placements[p]
+            let v = s.viewBase + Int(rec.shape)
+            let (fx, fy) = s.toShape(rec, v, point.x, point.y)
+            let c = v.pointee.windingCell(fx, fy)
+            if c < 0 { return (p, -1) }
+            return (p, Int(v.pointee.hot[c + 1].crossStart) - Int(v.pointee.hot[c].crossStart))
+        }
+    }
+}
+
+extension HitIndex {
+    /// Not API (diagnostics): near-list entries a distance query of placement p at point reads, and the list
+    /// length (-1, -1 when it has no list there).
+    @_spi(InkInternals) public func nearScan(placement p: Int, at point: Point, bound: Double) -> (scanned: Int, length: Int) {
+        let s = storage
+        return withExtendedLifetime(s) {
+            let rec = s.placements[p]
+            let v = s.viewBase + Int(rec.shape)
+            let (x, y) = s.toShape(rec, v, point.x, point.y)
+            let c = v.pointee.cellIndex(x, y)
+            guard c >= 0, v.pointee.cold[c].hasNear else { return (-1, -1) }
+            let m = s.maps[Int(rec.map)]
+            let b = bound / Double(abs(m.scale))
+            let cell = v.pointee.cold[c]
+            var k = Int(cell.nearStart)
+            let end = Int(cell.nearEnd)
+            let o = v.pointee
+            let cx = o.originX + Double((Int((x - o.originX) * o.invCell) & ~1) &+ 1) * o.cellSize
+            let cy = o.originY + Double((Int((y - o.originY) * o.invCell) & ~1) &+ 1) * o.cellSize
+            let pc = ((x - cx) * (x - cx) + (y - cy) * (y - cy)).squareRoot() * (1 + 1e-12)
+            var best2 = b < .infinity ? b * b : .infinity
+            var n = 0
+            while k < end {
+                let e = o.near[k]
+                let lo = max(Double(e.centerDistance) - pc, 0)
+                if lo * lo > best2 { break }
+                best2 = min(best2, ShapeView.dist2(x, y, o.prepared[Int(e.edge)]))
+                k += 1; n += 1
+            }
+            return (n, end - Int(cell.nearStart))
+        }
+    }
+}

@@ -36,8 +36,8 @@ public struct HitIndex: Sendable {
     /// Default flattening tolerance, in view px: far below the 0.05 px margin at which answers must match
     /// a curve-exact test.
     public static let defaultTolerance = 0.01
-    /// Default prepared radius, view px (see `Builder.preparedRadius`): a few px, a typical touch radius.
-    public static let defaultPreparedRadius = 4.0
+    /// Default prepared radius, view px (see `Builder.preparedRadius`): the touch radius of this library's examples.
+    public static let defaultPreparedRadius = 3.5
 
     let storage: Storage
 
@@ -180,7 +180,7 @@ extension HitIndex {
         public static let maxPreparedRadius = 256.0
 
         /// The largest query radius (view px) the index is prepared for; default
-        /// `HitIndex.defaultPreparedRadius` (4 px). A query with a radius up to it finds every candidate in the
+        /// `HitIndex.defaultPreparedRadius` (3.5 px). A query with a radius up to it finds every candidate in the
         /// point's own page cell, whose list holds every placement whose box lies within this radius; a larger
         /// radius is still answered exactly, by a wider search. Larger values make page cells list more
         /// placements (memory grows about with (glyph size + 2 × radius)²). NaN and negative values count as 0;

@@ -1,0 +1,157 @@
+import InkGeometry
+
+// Batch queries in stages. A point's answer is a chain of dependent loads (raster cell → page list → record →
+// shape view → shape cell → edges); one point at a time, each waits for the last. The batch calls answer
+// points 64 at a time, stage by stage — all their raster cells, then the named placements' records, then
+// the shape cells, then the winding tests — so the loads of one stage are independent and overlap.
+
+extension HitIndex.Storage {
+    /// Points per stage.
+    static let lanes = 64
+
+    /// The raster code and page cell of (x, y) without a branch on the range: code 0 (`far`) outside the
+    /// raster and for non-finite points.
+    @inline(__always) func laneLookup(_ raster: UnsafeMutablePointer<UInt8>, _ x: Double, _ y: Double) -> (code: Int, cell: Int) {
+        let gx = (x - originX) * invRasterCell, gy = (y - originY) * invRasterCell
+        let ok = gx >= 0 && gy >= 0 && gx < rasterWidth && gy < rasterHeight      // NaN: false
+        let ix = Int(ok ? gx : 0), iy = Int(ok ? gy : 0)
+        let cell = (iy &>> rasterShift) &* nx &+ (ix &>> rasterShift)
+        let c = ((iy & rasterMask) &<< rasterShift) | (ix & rasterMask)
+        let byte = raster[cell &* rasterTileBytes &+ (c &>> 1)]
+        let code = Int(byte &>> UInt8(truncatingIfNeeded: (c & 1) &<< 2)) & 15
+        return (ok ? code : 0, cell)
+    }
+
+    /// Answers at radius 0 (`inkHit`) for `n` points, in stages, into `out`.
+    func inkHitsStaged(_ pts: UnsafePointer<Point>, _ n: Int, into out: UnsafeMutablePointer<Hit?>,
+                       raster: UnsafeMutablePointer<UInt8>, distances: Bool) {
+        inkStaged(pts, n, raster: raster, distances: true, clear: { out[$0] = nil },
+                  emit: { out[$0] = Hit(placement: $1, distance: -$2, isInside: true) })
+    }
+
+    /// `topmost` for `n` points, in stages, into `out` (-1: none).
+    func topmostStaged(_ pts: UnsafePointer<Point>, _ n: Int, into out: UnsafeMutablePointer<Int>,
+                       raster: UnsafeMutablePointer<UInt8>) {
+        inkStaged(pts, n, raster: raster, distances: false, clear: { out[$0] = -1 }, emit: { i, q, _ in out[i] = q })
+    }
+
+    /// The stages at radius 0: `clear(i)` for every point, then `emit(i, placement, distance)` for those on
+    /// ink (distance 0 unless `distances`).
+    @inline(__always)
+    func inkStaged(_ pts: UnsafePointer<Point>, _ n: Int, raster: UnsafeMutablePointer<UInt8>, distances: Bool,
+                   clear: (Int) -> Void, emit: (Int, Int, Double) -> Void) {
+        let k = Self.lanes
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 7 * k) { ints in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * k) { dbl in
+                let lane = ints.baseAddress!, mixed = lane + k, pl = lane + 2 * k, cellOf = lane + 3 * k
+                let shp = lane + 4 * k, mp = lane + 5 * k, hc = lane + 6 * k
+                let fxs = dbl.baseAddress!, fys = fxs + k
+                var base = 0
+                var sink: UInt32 = 0          // what the prefetching stages load (so they are not dropped)
+                while base < n {
+                    let count = min(k, n - base)
+                    let p = pts + base
+                    // 1. Raster cells; points naming a placement listed, mixed ones apart.
+                    var nt = 0, nm = 0
+                    for j in 0..<count {
+                        let (code, cell) = laneLookup(raster, p[j].x, p[j].y)
+                        clear(base &+ j)
+                        lane[nt] = Int32(truncatingIfNeeded: j)
+                        cellOf[nt] = Int32(truncatingIfNeeded: cell &* 4 &+ (code & 3))
+                        nt &+= code >= 8 ? 1 : 0
+                        mixed[nm] = Int32(truncatingIfNeeded: j)
+                        nm &+= code == Int(ClassRaster.mixed) ? 1 : 0
+                    }
+                    // 2. The named placements.
+                    for t in 0..<nt {
+                        let ck = Int(cellOf[t])
+                        pl[t] = Int32(truncatingIfNeeded: listed(ck &>> 2, ck & 3))
+                    }
+                    // 3. Records: the point relative to the anchor, and the shape.
+                    for t in 0..<nt {
+                        let j = Int(lane[t]), q = Int(pl[t])
+                        let rec = placements[q]
+                        fxs[t] = p[j].x - (originX + Double(rec.cellMinX) * cellSize + Double(rec.dx))
+                        fys[t] = p[j].y - (originY + Double(rec.cellMinY) * cellSize + Double(rec.dy))
+                        shp[t] = Int32(bitPattern: rec.shape); mp[t] = Int32(bitPattern: rec.map)
+                    }
+                    // 4. Maps and views: shape coordinates, and the winding cell (its reference point and
+                    //    crossing range read here, so the next stage's loads are the edges only).
+                    for t in 0..<nt {
+                        let m = maps[Int(mp[t])]
+                        let v = viewBase + Int(shp[t])
+                        let dx = fxs[t], dy = fys[t]
+                        let fx = v.pointee.wOriginX + (Double(m.m00) * dx + Double(m.m01) * dy)
+                        let fy = v.pointee.wOriginY + (Double(m.m10) * dx + Double(m.m11) * dy)
+                        fxs[t] = fx; fys[t] = fy
+                        let c = v.pointee.windingCell(fx, fy)
+                        hc[t] = Int32(truncatingIfNeeded: c)
+                        // The cell's crossing range (a load the next stage would wait for).
+                        cellOf[t] = c < 0 ? -1 : Int32(bitPattern: v.pointee.hot[c].crossStart)
+                    }
+                    // 5a. The first crossing edge of each cell.
+                    for t in 0..<nt where cellOf[t] >= 0 {
+                        let v = viewBase + Int(shp[t])
+                        sink ^= v.pointee.cross[Int(cellOf[t])].ax.bitPattern
+                    }
+                    // 5. Winding tests; the inside ones kept.
+                    var ni = 0
+                    for t in 0..<nt {
+                        let v = viewBase + Int(shp[t])
+                        let c = Int(hc[t])
+                        let w = c < 0 ? 0 : v.pointee.winding(hotCell: c, fxs[t], fys[t])
+                        let inside = w & v.pointee.windingMask != 0
+                        lane[ni] = lane[t]; pl[ni] = pl[t]; fxs[ni] = fxs[t]; fys[ni] = fys[t]
+                        ni &+= inside ? 1 : 0
+                    }
+                    // 6. Distances of the inside ones: their distance cells, the first entries of their near
+                    //    lists, then the scans (on data the first two stages brought in).
+                    if distances {
+                        for t in 0..<ni {
+                            let v = viewBase + Int(placements[Int(pl[t])].shape)
+                            let c = v.pointee.cellIndex(fxs[t], fys[t])
+                            hc[t] = Int32(truncatingIfNeeded: c)
+                            cellOf[t] = c < 0 ? -1 : Int32(bitPattern: v.pointee.cold[c].nearStart)
+                        }
+                        for t in 0..<ni where cellOf[t] >= 0 {
+                            let v = viewBase + Int(placements[Int(pl[t])].shape)
+                            let e = v.pointee.near[Int(cellOf[t])]
+                            sink ^= e.centerDistance.bitPattern ^ v.pointee.prepared[Int(e.edge)].ax.bitPattern
+                        }
+                    }
+                    for t in 0..<ni {
+                        let j = Int(lane[t]), q = Int(pl[t])
+                        var d = 0.0
+                        if distances {
+                            let rec = placements[q]
+                            let v = viewBase + Int(rec.shape)
+                            d = viewDistance(rec, v, Int(hc[t]), fxs[t], fys[t], bound: .infinity)
+                        }
+                        emit(base &+ j, q, d)
+                    }
+                    // 7. Mixed cells: the page cell's list.
+                    for t in 0..<nm {
+                        let j = Int(mixed[t])
+                        let x = p[j].x, y = p[j].y
+                        let (_, cell) = laneLookup(raster, x, y)
+                        let q = topmostListed(cell, x, y)
+                        if q < 0 { continue }
+                        var d = 0.0
+                        if distances {
+                            let rec = placements[q]
+                            let v = viewBase + Int(rec.shape)
+                            let (fx, fy) = toShape(rec, v, x, y)
+                            d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
+                        }
+                        emit(base &+ j, q, d)
+                    }
+                    base += count
+                }
+                if sink == 0x5EED_F00D { Self.prefetchSink &+= 1 }
+            }
+        }
+    }
+
+    /// Written (practically never) with what the prefetching stages load, so that the compiler keeps them.
+    nonisolated(unsafe) static var prefetchSink = 0
+}
