@@ -33,7 +33,11 @@ extension HitIndex {
         let n = min(points.count, out.count)
         withExtendedLifetime(s) {
             if radius > 0 {
-                for i in 0..<n { out[i] = s.bestHit(points[i].x, points[i].y, radius: radius) }
+                if radius <= s.preparedRadius, let raster = s.raster, n > 0 {
+                    s.nearStaged(points.baseAddress!, n, radius: radius, raster: raster, emit: { out[$0] = $1 })
+                } else {
+                    for i in 0..<n { out[i] = s.bestHit(points[i].x, points[i].y, radius: radius) }
+                }
             } else if let raster = s.raster, n > 0 {
                 s.inkHitsStaged(points.baseAddress!, n, into: out.baseAddress!, raster: raster, distances: true)
             } else {

@@ -152,6 +152,91 @@ extension HitIndex.Storage {
         }
     }
 
+    /// Answers for `n` points at a radius 0 < r ≤ the prepared radius, in stages: the raster cells; the one
+    /// placement a cell names (its record, map and view, winding and distance cells; its winding test when its
+    /// ink may contain the point; its distance); then the points whose cell has several candidates, by the
+    /// page cell's list (`listedHit`). `emit(i, hit)` for every point.
+    @inline(__always)
+    func nearStaged(_ pts: UnsafePointer<Point>, _ n: Int, radius: Double, raster: UnsafeMutablePointer<UInt8>,
+                    emit: (Int, Hit?) -> Void) {
+        let k = Self.lanes
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 8 * k) { ints in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * k) { dbl in
+                let lane = ints.baseAddress!, many = lane + k, pl = lane + 2 * k, cellOf = lane + 3 * k
+                let shp = lane + 4 * k, mp = lane + 5 * k, hc = lane + 6 * k, codes = lane + 7 * k
+                let fxs = dbl.baseAddress!, fys = fxs + k
+                var base = 0
+                while base < n {
+                    let count = min(k, n - base)
+                    let p = pts + base
+                    // 1. Raster cells: one named candidate (nearOne, touchOne, touchMany) or the list (nearMany,
+                    //    mixed); far cells and points outside the raster miss.
+                    var nc = 0, nl = 0
+                    for j in 0..<count {
+                        let (code, cell) = laneLookup(raster, p[j].x, p[j].y)
+                        lane[nc] = Int32(truncatingIfNeeded: j)
+                        cellOf[nc] = Int32(truncatingIfNeeded: cell &* 4 &+ (code & 3))
+                        codes[nc] = Int32(truncatingIfNeeded: code)
+                        nc &+= code >= 4 ? 1 : 0
+                        many[nl] = Int32(truncatingIfNeeded: j)
+                        nl &+= code == 1 || code == 2 ? 1 : 0
+                        if code == 0 { emit(base &+ j, nil) }
+                    }
+                    // 2. The named placements.
+                    for t in 0..<nc {
+                        let ck = Int(cellOf[t])
+                        pl[t] = Int32(truncatingIfNeeded: listed(ck &>> 2, ck & 3))
+                    }
+                    // 3. Records.
+                    for t in 0..<nc {
+                        let j = Int(lane[t])
+                        let rec = placements[Int(pl[t])]
+                        fxs[t] = p[j].x - (originX + Double(rec.cellMinX) * cellSize + Double(rec.dx))
+                        fys[t] = p[j].y - (originY + Double(rec.cellMinY) * cellSize + Double(rec.dy))
+                        shp[t] = Int32(bitPattern: rec.shape); mp[t] = Int32(bitPattern: rec.map)
+                    }
+                    // 4. Maps and views: shape coordinates, the winding cell (touch codes) and the distance cell.
+                    for t in 0..<nc {
+                        let m = maps[Int(mp[t])]
+                        let v = viewBase + Int(shp[t])
+                        let dx = fxs[t], dy = fys[t]
+                        let fx = v.pointee.wOriginX + (Double(m.m00) * dx + Double(m.m01) * dy)
+                        let fy = v.pointee.wOriginY + (Double(m.m10) * dx + Double(m.m11) * dy)
+                        fxs[t] = fx; fys[t] = fy
+                        hc[t] = Int32(truncatingIfNeeded: codes[t] >= 8 ? v.pointee.windingCell(fx, fy) : -1)
+                        cellOf[t] = Int32(truncatingIfNeeded: v.pointee.cellIndex(fx, fy))
+                    }
+                    // 5. Winding tests (touch codes), then distances.
+                    for t in 0..<nc {
+                        let j = Int(lane[t]), q = Int(pl[t])
+                        let rec = placements[q]
+                        let v = viewBase + Int(shp[t])
+                        let c = Int(hc[t])
+                        if c >= 0 && v.pointee.winding(hotCell: c, fxs[t], fys[t]) & v.pointee.windingMask != 0 {
+                            let d = viewDistance(rec, v, Int(cellOf[t]), fxs[t], fys[t], bound: .infinity)
+                            emit(base &+ j, Hit(placement: q, distance: -d, isInside: true))
+                        } else if codes[t] >= 12 {
+                            // touchMany, not on k's ink: the nearest of the list.
+                            many[nl] = lane[t]; nl &+= 1
+                            codes[t] = -1
+                        } else {
+                            let d = viewDistance(rec, v, Int(cellOf[t]), fxs[t], fys[t], bound: radius)
+                            emit(base &+ j, d <= radius ? Hit(placement: q, distance: d, isInside: false) : nil)
+                        }
+                    }
+                    // 6. Several candidates: the page cell's list.
+                    for t in 0..<nl {
+                        let j = Int(many[t])
+                        let x = p[j].x, y = p[j].y
+                        let (code, cell) = laneLookup(raster, x, y)
+                        emit(base &+ j, listedHit(x, y, radius: radius, own: cell, containment: code == Int(ClassRaster.mixed)))
+                    }
+                    base += count
+                }
+            }
+        }
+    }
+
     /// Written (practically never) with what the prefetching stages load, so that the compiler keeps them.
     nonisolated(unsafe) static var prefetchSink = 0
 }

@@ -153,6 +153,29 @@ struct ClassRasterTests {
         }
     }
 
+    /// The batch calls answer in stages, 64 points at a time: the same answers as one call per point, for
+    /// point counts that are not multiples of 64, with non-finite points among them, at radii below, at and
+    /// above the prepared radius.
+    @Test(arguments: [0, 3])
+    func batchesMatchSinglePointAnswers(kind: Int) throws {
+        let (items, index) = try Self.page(seed: 90 &+ UInt64(kind), kind: kind, count: 200, scale: 0.3)
+        var pts = Self.points(BruteForce(items), count: 1000, seed: 6)
+        pts.insert(Point(.nan, 3), at: 63); pts.insert(Point(4, .infinity), at: 64); pts.append(Point(-.infinity, .nan))
+        for r in [0, -1, .nan, 1, 2.5, index.preparedRadius, index.preparedRadius + 1, .infinity] {
+            let batch = index.hits(for: pts, radius: r)
+            for (i, p) in pts.enumerated() {
+                #expect(batch[i] == index.hit(at: p, radius: r), "point \(i) \(p) r \(r)")
+            }
+        }
+        var tops = [Int](repeating: -2, count: pts.count)
+        pts.withUnsafeBufferPointer { pp in tops.withUnsafeMutableBufferPointer { index.unsafeTopmost(for: pp, into: $0) } }
+        for (i, p) in pts.enumerated() { #expect(tops[i] == (index.topmost(at: p) ?? -1), "point \(i)") }
+        // Fewer points than one stage, and none.
+        let few = Array(pts.prefix(5))
+        #expect(index.hits(for: few, radius: 2) == few.map { index.hit(at: $0, radius: 2) })
+        #expect(index.hits(for: [], radius: 0).isEmpty)
+    }
+
     // MARK: The classes themselves
 
     /// What the oracle says of point `p` for the class check: placements whose ink contains it, and those
