@@ -237,6 +237,15 @@ extension HitIndex.Storage {
                 return listedHit(x, y, radius: radius, own: cell, containment: false)
             }
         }
+        if let raster {
+            // Above the prepared radius: the raster still says whose ink may contain the point.
+            let (code, cell) = rasterLookup(raster, x, y)
+            if code >= 8 {
+                if let h = insideHit(listed(cell, code & 3), x, y) { return h }
+                return listedHit(x, y, radius: radius, own: cell, containment: false)
+            }
+            if code >= 0 { return listedHit(x, y, radius: radius, own: cell, containment: code == Int(ClassRaster.mixed)) }
+        }
         return listedHit(x, y, radius: radius, own: cellOf(x, y), containment: true)
     }
 
@@ -361,13 +370,17 @@ extension HitIndex.Storage {
         }
     }
 
-    /// Calls `body` once for every placement whose box meets the square of half-side `radius` around
-    /// (x, y), except those listed in page cell `skipping` (≥ 0). Each placement is reported from exactly
-    /// one cell: the first cell of the window its box touches.
+    /// Calls `body` once for every placement whose box grown by the prepared radius meets the square of
+    /// half-side `radius − preparedRadius` around (x, y) (every placement whose box lies within `radius`),
+    /// except those listed in page cell `skipping` (≥ 0). Each placement is reported from exactly one cell:
+    /// the first cell of the window its grown box touches.
     @inline(__always) func forEachCandidate(_ x: Double, _ y: Double, radius: Double, skipping own: Int,
                                             _ body: (Int) -> Void) {
         guard nx > 0 else { return }
-        let rr = radius.isFinite ? radius : Double.greatestFiniteMagnitude   // cell arithmetic copes with ±∞
+        // Lists hold each placement in every cell its box grown by the prepared radius touches, so a placement
+        // within `radius` of the point is listed in a cell within `radius − preparedRadius` of it.
+        let reach = radius - preparedRadius
+        let rr = reach.isFinite ? max(reach, 0) : Double.greatestFiniteMagnitude   // cell arithmetic copes with ±∞
         let fx0 = (x - rr - originX) * invCell, fx1 = (x + rr - originX) * invCell
         let fy0 = (y - rr - originY) * invCell, fy1 = (y + rr - originY) * invCell
         guard fx1 >= 0, fy1 >= 0, fx0 < Double(nx), fy0 < Double(ny) else { return }

@@ -324,6 +324,14 @@ final class StampCache: @unchecked Sendable {
         }
     }
 
+    /// The stamps made so far for `key`, into `stamps[0..<buckets]` with `made` set for each (one lock).
+    func copy(_ key: Key, buckets: Int, into stamps: UnsafeMutablePointer<Stamp?>, made: UnsafeMutablePointer<Bool>) {
+        lock.withLock {
+            guard let e = entries.first(where: { $0.key == key }) else { return }
+            for b in 0..<buckets where e.made[b] { stamps[b] = e.stamps[b]; made[b] = true }
+        }
+    }
+
     /// Number of linear maps with stamps.
     var setCount: Int { lock.withLock { entries.count } }
 
@@ -381,14 +389,22 @@ extension ClassRaster {
             if rec.shape == UInt32.max { continue }
             let pk = Int(rec.shape) &* mapCount &+ Int(rec.map)
             var pi = direct ? Int(pairOf[pk]) : (pairSlots[pk] ?? -1)
+            let item = items[k]
+            let t = item.transform
             if pi < 0 {
                 pi = pairMade.count / (q * q)
                 if direct { pairOf[pk] = Int32(pi) } else { pairSlots[pk] = pi }
                 pairStamps.append(contentsOf: repeatElement(nil, count: q * q))
                 pairMade.append(contentsOf: repeatElement(false, count: q * q))
+                // Every stamp the shape already has for this map, in one look.
+                let key = StampCache.Key(a: t.a.bitPattern, b: t.b.bitPattern, c: t.c.bitPattern, d: t.d.bitPattern,
+                                         cell: cell.bitPattern, radius: radius.bitPattern)
+                pairStamps.withUnsafeMutableBufferPointer { st in
+                    pairMade.withUnsafeMutableBufferPointer { md in
+                        item.shape.stamps.copy(key, buckets: q * q, into: st.baseAddress! + pi * q * q, made: md.baseAddress! + pi * q * q)
+                    }
+                }
             }
-            let item = items[k]
-            let t = item.transform
             let u = (t.tx - grid.originX) * invCell, v = (t.ty - grid.originY) * invCell
             let fu = u.rounded(.down), fv = v.rounded(.down)
             let bx = min(q - 1, max(0, Int((u - fu) * Double(q)))), by = min(q - 1, max(0, Int((v - fv) * Double(q))))
