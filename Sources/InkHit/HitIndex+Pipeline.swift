@@ -9,6 +9,17 @@ extension HitIndex.Storage {
     /// Points per stage.
     static let lanes = 64
 
+    /// The stages' scratch on the stack (no allocation): 8 × 64 `Int32` and 2 × 64 `Double`.
+    @inline(__always)
+    static func withLanes(_ body: (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Double>) -> Void) {
+        var words = (SIMD64<UInt64>(), SIMD64<UInt64>(), SIMD64<UInt64>(), SIMD64<UInt64>(), SIMD64<UInt64>(), SIMD64<UInt64>())
+        withUnsafeMutableBytes(of: &words) { raw in
+            let ints = raw.baseAddress!.bindMemory(to: Int32.self, capacity: 8 * lanes)
+            let dbl = (raw.baseAddress! + 32 * lanes).bindMemory(to: Double.self, capacity: 2 * lanes)
+            body(ints, dbl)
+        }
+    }
+
     /// The raster code and page cell of (x, y) without a branch on the range: code 0 (`far`) outside the
     /// raster and for non-finite points.
     @inline(__always) func laneLookup(_ raster: UnsafeMutablePointer<UInt8>, _ x: Double, _ y: Double) -> (code: Int, cell: Int) {
@@ -41,11 +52,11 @@ extension HitIndex.Storage {
     func inkStaged(_ pts: UnsafePointer<Point>, _ n: Int, raster: UnsafeMutablePointer<UInt8>, distances: Bool,
                    clear: (Int) -> Void, emit: (Int, Int, Double) -> Void) {
         let k = Self.lanes
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 7 * k) { ints in
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * k) { dbl in
-                let lane = ints.baseAddress!, mixed = lane + k, pl = lane + 2 * k, cellOf = lane + 3 * k
+        Self.withLanes { ints, dbl in
+            do {
+                let lane = ints, mixed = lane + k, pl = lane + 2 * k, cellOf = lane + 3 * k
                 let shp = lane + 4 * k, mp = lane + 5 * k, hc = lane + 6 * k
-                let fxs = dbl.baseAddress!, fys = fxs + k
+                let fxs = dbl, fys = fxs + k
                 var base = 0
                 var sink: UInt32 = 0          // what the prefetching stages load (so they are not dropped)
                 while base < n {
@@ -160,11 +171,11 @@ extension HitIndex.Storage {
     func nearStaged(_ pts: UnsafePointer<Point>, _ n: Int, radius: Double, raster: UnsafeMutablePointer<UInt8>,
                     emit: (Int, Hit?) -> Void) {
         let k = Self.lanes
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 8 * k) { ints in
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * k) { dbl in
-                let lane = ints.baseAddress!, many = lane + k, pl = lane + 2 * k, cellOf = lane + 3 * k
+        Self.withLanes { ints, dbl in
+            do {
+                let lane = ints, many = lane + k, pl = lane + 2 * k, cellOf = lane + 3 * k
                 let shp = lane + 4 * k, mp = lane + 5 * k, hc = lane + 6 * k, codes = lane + 7 * k
-                let fxs = dbl.baseAddress!, fys = fxs + k
+                let fxs = dbl, fys = fxs + k
                 var base = 0
                 while base < n {
                     let count = min(k, n - base)

@@ -292,20 +292,32 @@ extension HitIndex.Storage {
         let dStar = near.distance
         let rk = placements[near.placement]
         let eStar = extent(rk, viewBase + Int(rk.shape))
-        var winner = near.placement, winnerD = dStar
-        func consider(_ p: Int) {
-            guard p > winner else { return }
-            let rec = placements[p]
-            let v = viewBase + Int(rec.shape)
-            let limit = min(radius, dStar + 1e-6 * (dStar + max(extent(rec, v), eStar)))
-            let d = viewDistance(p, x, y, bound: limit)
-            if d <= limit { winner = p; winnerD = d }
-        }
+        // The winner so far, in a value passed inout (a local function capturing two vars made the compiler
+        // box them: two allocations per tie).
+        var w = (placement: near.placement, distance: dStar)
         if own >= 0 {
-            for k in Int(cellStart[own])..<Int(cellStart[own + 1]) { consider(Int(cellItems[k])) }
+            for k in Int(cellStart[own])..<Int(cellStart[own + 1]) {
+                considerTie(Int(cellItems[k]), x, y, radius: radius, dStar: dStar, eStar: eStar, winner: &w)
+            }
         }
-        if radius > preparedRadius { forEachCandidate(x, y, radius: radius, skipping: own) { consider($0) } }
-        return Hit(placement: winner, distance: winnerD, isInside: false)
+        if radius > preparedRadius {
+            forEachCandidate(x, y, radius: radius, skipping: own) {
+                considerTie($0, x, y, radius: radius, dStar: dStar, eStar: eStar, winner: &w)
+            }
+        }
+        return Hit(placement: w.placement, distance: w.distance, isInside: false)
+    }
+
+    /// `resolveTie`'s test of one candidate: a placement above the winner whose distance lies within its tie
+    /// window of `dStar` wins.
+    @inline(__always) func considerTie(_ p: Int, _ x: Double, _ y: Double, radius: Double, dStar: Double, eStar: Double,
+                                       winner w: inout (placement: Int, distance: Double)) {
+        guard p > w.placement else { return }
+        let rec = placements[p]
+        let v = viewBase + Int(rec.shape)
+        let limit = min(radius, dStar + 1e-6 * (dStar + max(extent(rec, v), eStar)))
+        let d = viewDistance(p, x, y, bound: limit)
+        if d <= limit { w = (p, d) }
     }
 
     /// The nearest candidate of a radius query so far, and the nearest of the others.

@@ -29,6 +29,10 @@ import InkGeometry
 ///   exact for the true outlines at every point farther than `tolerance` from the relevant boundary.
 /// - Built once, never changes; queries allocate nothing (except those that return arrays) and are safe
 ///   from any number of threads at once.
+/// - Memory beyond the shared shapes (`bytesBeyondShapes`): a 24-byte record per placement, the page grid's
+///   lists, and the class raster (4 bits per cell of 1 px for text sizes: about half a byte per px² of the
+///   page). The raster is capped at 512 bytes per placement with ink (64 KiB at least) and left out for
+///   page cells wider than 256 px; without it every answer is the same, only slower.
 /// - Query points and radii are in view px. A non-finite point is a miss. A negative or NaN radius is
 ///   treated as 0 (documented, not an error: the query path does not throw); `+∞` means "nearest glyph
 ///   anywhere".
@@ -56,8 +60,8 @@ public struct HitIndex: Sendable {
     /// radius up to it read only the point's own page cell.
     public var preparedRadius: Double { storage.preparedRadius }
 
-    /// Memory held by this index beyond the shared shapes, in bytes (placement records, shape views and
-    /// page grid).
+    /// Memory held by this index beyond the shared shapes, in bytes (placement records, linear maps, shape
+    /// views, page grid and class raster).
     public var bytesBeyondShapes: Int { storage.byteCount }
     /// Number of distinct shapes referenced.
     public var uniqueShapeCount: Int { storage.shapes.count }
