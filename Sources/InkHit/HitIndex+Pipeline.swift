@@ -58,7 +58,6 @@ extension HitIndex.Storage {
                 let shp = lane + 4 * k, mp = lane + 5 * k, hc = lane + 6 * k
                 let fxs = dbl, fys = fxs + k
                 var base = 0
-                var sink: UInt32 = 0          // what the prefetching stages load (so they are not dropped)
                 while base < n {
                     let count = min(k, n - base)
                     let p = pts + base
@@ -95,15 +94,7 @@ extension HitIndex.Storage {
                         let fx = v.pointee.wOriginX + (Double(m.m00) * dx + Double(m.m01) * dy)
                         let fy = v.pointee.wOriginY + (Double(m.m10) * dx + Double(m.m11) * dy)
                         fxs[t] = fx; fys[t] = fy
-                        let c = v.pointee.windingCell(fx, fy)
-                        hc[t] = Int32(truncatingIfNeeded: c)
-                        // The cell's crossing range (a load the next stage would wait for).
-                        cellOf[t] = c < 0 ? -1 : Int32(bitPattern: v.pointee.hot[c].crossStart)
-                    }
-                    // 5a. The first crossing edge of each cell.
-                    for t in 0..<nt where cellOf[t] >= 0 {
-                        let v = viewBase + Int(shp[t])
-                        sink ^= v.pointee.cross[Int(cellOf[t])].ax.bitPattern
+                        hc[t] = Int32(truncatingIfNeeded: v.pointee.windingCell(fx, fy))
                     }
                     // 5. Winding tests; the inside ones kept.
                     var ni = 0
@@ -115,28 +106,14 @@ extension HitIndex.Storage {
                         lane[ni] = lane[t]; pl[ni] = pl[t]; fxs[ni] = fxs[t]; fys[ni] = fys[t]
                         ni &+= inside ? 1 : 0
                     }
-                    // 6. Distances of the inside ones: their distance cells, the first entries of their near
-                    //    lists, then the scans (on data the first two stages brought in).
-                    if distances {
-                        for t in 0..<ni {
-                            let v = viewBase + Int(placements[Int(pl[t])].shape)
-                            let c = v.pointee.cellIndex(fxs[t], fys[t])
-                            hc[t] = Int32(truncatingIfNeeded: c)
-                            cellOf[t] = c < 0 ? -1 : Int32(bitPattern: v.pointee.cold[c].nearStart)
-                        }
-                        for t in 0..<ni where cellOf[t] >= 0 {
-                            let v = viewBase + Int(placements[Int(pl[t])].shape)
-                            let e = v.pointee.near[Int(cellOf[t])]
-                            sink ^= e.centerDistance.bitPattern ^ v.pointee.prepared[Int(e.edge)].ax.bitPattern
-                        }
-                    }
+                    // 6. Distances of the inside ones.
                     for t in 0..<ni {
                         let j = Int(lane[t]), q = Int(pl[t])
                         var d = 0.0
                         if distances {
                             let rec = placements[q]
                             let v = viewBase + Int(rec.shape)
-                            d = viewDistance(rec, v, Int(hc[t]), fxs[t], fys[t], bound: .infinity)
+                            d = viewDistance(rec, v, v.pointee.cellIndex(fxs[t], fys[t]), fxs[t], fys[t], bound: .infinity)
                         }
                         emit(base &+ j, q, d)
                     }
@@ -158,7 +135,6 @@ extension HitIndex.Storage {
                     }
                     base += count
                 }
-                if sink == 0x5EED_F00D { Self.prefetchSink &+= 1 }
             }
         }
     }
@@ -247,7 +223,4 @@ extension HitIndex.Storage {
             }
         }
     }
-
-    /// Written (practically never) with what the prefetching stages load, so that the compiler keeps them.
-    nonisolated(unsafe) static var prefetchSink = 0
 }

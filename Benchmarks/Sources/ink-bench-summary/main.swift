@@ -15,6 +15,7 @@
 //   .build/release/ink-bench-summary cabi [--quick]     # queries through the C interface vs Swift (CABI.swift)
 //   .build/release/ink-bench-summary quick [--quick] [--split] [--doc]   # issue 12's page numbers, key/value (Quick.swift)
 //   .build/release/ink-bench-summary classes [grid|split|codes|check]    # cell classes of the page (Classes.swift)
+//   .build/release/ink-bench-summary ab [--quick] [--no-doc]   # every workload, key/value, baseline-compatible API (AB.swift)
 //   .build/release/ink-bench-summary profile topmost|topmost-batch|layout SECONDS   # more loops for perf
 //
 // Timings are medians of rounds (each round answers all points once); ns/point = round time / points.
@@ -90,6 +91,12 @@ func libraryCommit() -> String {
 if args.first == "compare" {
     // The subset scripts/bench-compare.sh compares between two commits (Compare.swift).
     try Compare.run(quick: quick)
+    exit(0)
+}
+
+if args.first == "ab" {
+    // Every workload's query times, key/value, with API the issue-12 baseline also has (AB.swift).
+    try AB.run(quick: quick)
     exit(0)
 }
 
