@@ -363,11 +363,18 @@ extension ClassRaster {
         return Geometry(m: m, shift: m.trailingZeroBitCount, cell: grid.cellSize / Double(m))
     }
 
-    /// Where a placement's stamp lies on the raster: its rows and the raster cell of its bit (0, 0).
+    /// A stamp's rows, for the tile loop.
+    struct StampRef {
+        var bits: UnsafePointer<UInt64>
+        var packed: UnsafePointer<UInt64>?
+        var words: Int, width: Int, height: Int
+    }
+
+    /// Where a placement's stamp lies on the raster: the stamp (an index into the build's `StampRef`s, -1:
+    /// none — no ink, or a footprint over the cap) and the raster cell of its bit (0, 0). 24 bytes, so a
+    /// build's scratch stays small (it is mapped afresh by some allocators every build).
     struct Placed {
-        var bits: UnsafePointer<UInt64>? = nil      // nil: no stamp (no ink, or a footprint over the cap)
-        var packed: UnsafePointer<UInt64>? = nil
-        var words = 0, width = 0, height = 0
+        var stamp: Int32 = -1
         var baseX = 0, baseY = 0
     }
 
@@ -382,6 +389,8 @@ extension ClassRaster {
         var pairOf = [Int32](repeating: -1, count: direct ? shapeCount * mapCount : 0)
         var pairSlots: [Int: Int] = [:]
         var pairStamps: [Stamp?] = [], pairMade: [Bool] = []
+        var pairRef: [Int32] = []                           // per pair slot: index into `refs` (-1: none yet)
+        var refs: [StampRef] = []
         var placed = [Placed](repeating: Placed(), count: items.count)
         let invCell = 1 / cell
         for k in items.indices {
@@ -396,6 +405,7 @@ extension ClassRaster {
                 if direct { pairOf[pk] = Int32(pi) } else { pairSlots[pk] = pi }
                 pairStamps.append(contentsOf: repeatElement(nil, count: q * q))
                 pairMade.append(contentsOf: repeatElement(false, count: q * q))
+                pairRef.append(contentsOf: repeatElement(-1, count: q * q))
                 // Every stamp the shape already has for this map, in one look.
                 let key = StampCache.Key(a: t.a.bitPattern, b: t.b.bitPattern, c: t.c.bitPattern, d: t.d.bitPattern,
                                          cell: cell.bitPattern, radius: radius.bitPattern)
@@ -426,20 +436,27 @@ extension ClassRaster {
                 pairMade[slot] = true
             }
             if let st = pairStamps[slot] {
+                if pairRef[slot] < 0 {
+                    pairRef[slot] = Int32(refs.count)
+                    refs.append(StampRef(bits: UnsafePointer(st.bits), packed: st.packed.map { UnsafePointer($0) },
+                                         words: st.words, width: st.width, height: st.height))
+                }
                 // |u|, |v| ≤ ~2e9 / cell: within Int.
-                placed[k] = Placed(bits: UnsafePointer(st.bits), packed: st.packed.map { UnsafePointer($0) },
-                                   words: st.words, width: st.width, height: st.height,
-                                   baseX: Int(fu) + st.i0, baseY: Int(fv) + st.j0)
+                placed[k] = Placed(stamp: pairRef[slot], baseX: Int(fu) + st.i0, baseY: Int(fv) + st.j0)
             }
         }
         withExtendedLifetime(pairStamps) {
             placed.withUnsafeBufferPointer { pl in
                 starts.withUnsafeBufferPointer { st in
                     entries.withUnsafeBufferPointer { en in
-                        if g.m == 8 {
-                            encodeTiles8(grid: grid, placed: pl.baseAddress!, starts: st.baseAddress!, entries: en.baseAddress!, into: out)
-                        } else {
-                            encodeTiles(g, grid: grid, placed: pl.baseAddress!, starts: st.baseAddress!, entries: en.baseAddress!, into: out)
+                        refs.withUnsafeBufferPointer { rf in
+                            if g.m == 8 {
+                                encodeTiles8(grid: grid, placed: pl.baseAddress!, refs: rf.baseAddress!, starts: st.baseAddress!,
+                                             entries: en.baseAddress!, into: out)
+                            } else {
+                                encodeTiles(g, grid: grid, placed: pl.baseAddress!, refs: rf.baseAddress!, starts: st.baseAddress!,
+                                            entries: en.baseAddress!, into: out)
+                            }
                         }
                     }
                 }
@@ -477,7 +494,7 @@ extension ClassRaster {
     }
 
     /// Page cells of 8 × 8 raster cells: one word per plane, a stamp row's 8 cells one byte of it.
-    static func encodeTiles8(grid: HitIndex.PageGrid, placed: UnsafePointer<Placed>, starts: UnsafePointer<UInt32>,
+    static func encodeTiles8(grid: HitIndex.PageGrid, placed: UnsafePointer<Placed>, refs: UnsafePointer<StampRef>?, starts: UnsafePointer<UInt32>,
                              entries: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt8>) {
         for ty in 0..<grid.ny {
             for tx in 0..<grid.nx {
@@ -491,11 +508,12 @@ extension ClassRaster {
                 var t1: UInt64 = 0, t2: UInt64 = 0, n1: UInt64 = 0, n2: UInt64 = 0
                 var it0: UInt64 = 0, it1: UInt64 = 0, in0: UInt64 = 0, in1: UInt64 = 0, ovT: UInt64 = 0, ovN: UInt64 = 0
                 for k in 0..<(hi - lo) {
-                    let pl = placed[Int(entries[lo + k])]
+                    let pp = placed[Int(entries[lo + k])]
                     var tw: UInt64 = ~0, nw: UInt64 = ~0             // no stamp: the whole page cell
-                    if let bits = pl.bits {
+                    if pp.stamp >= 0, let pl = refs?[Int(pp.stamp)] {
+                        let bits = pl.bits
                         tw = 0; nw = 0
-                        let x = tx &* 8 &- pl.baseX, yTop = ty &* 8 &- pl.baseY
+                        let x = tx &* 8 &- pp.baseX, yTop = ty &* 8 &- pp.baseY
                         let r0 = max(0, -yTop), r1 = min(7, pl.height - 1 - yTop)
                         if r0 <= r1 && x < pl.width && x > -8 {
                             let near = bits + pl.height &* pl.words
@@ -535,7 +553,7 @@ extension ClassRaster {
     }
 
     /// Any page cell of m × m raster cells (m a power of two, 2...64): rows packed into words of 64 cells.
-    static func encodeTiles(_ g: Geometry, grid: HitIndex.PageGrid, placed: UnsafePointer<Placed>, starts: UnsafePointer<UInt32>,
+    static func encodeTiles(_ g: Geometry, grid: HitIndex.PageGrid, placed: UnsafePointer<Placed>, refs: UnsafePointer<StampRef>?, starts: UnsafePointer<UInt32>,
                             entries: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt8>) {
         let m = g.m
         let wordsPerPlane = max(1, m * m / 64)
@@ -556,10 +574,11 @@ extension ClassRaster {
                 if lo == hi { block.initialize(repeating: 0, count: tileBytes); continue }
                 a.initialize(repeating: 0, count: 10 * wordsPerPlane)
                 for k in 0..<(hi - lo) {
-                    let pl = placed[Int(entries[lo + k])]
-                    if let bits = pl.bits {
+                    let pp = placed[Int(entries[lo + k])]
+                    if pp.stamp >= 0, let pl = refs?[Int(pp.stamp)] {
+                        let bits = pl.bits
                         tw.initialize(repeating: 0, count: wordsPerPlane); nw.initialize(repeating: 0, count: wordsPerPlane)
-                        let x = tx * m - pl.baseX, yTop = ty * m - pl.baseY
+                        let x = tx * m - pp.baseX, yTop = ty * m - pp.baseY
                         let r0 = max(0, -yTop), r1 = min(m - 1, pl.height - 1 - yTop)
                         if r0 <= r1 {
                             let near = bits + pl.height * pl.words

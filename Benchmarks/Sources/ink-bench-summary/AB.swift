@@ -36,6 +36,12 @@ enum AB {
                 emit("page.bitmap1x", time(n) { for p in pts where bitmap.isHit(p) { sink &+= 1 } })
                 emit("page.bitmap1x.bytes", Double(bitmap.byteCount))
                 emit("page.build.warm.ms", Timing.median(rounds: rounds, minSeconds: seconds) { _ = try! w.buildIndex(font: w.font, cache: w.cache) } * 1e3)
+                // Minor page faults per warm build (fresh pages the allocator maps for the index).
+                var u0 = rusage(), u1 = rusage()
+                getrusage(RUSAGE_SELF.rawValue, &u0)
+                for _ in 0..<50 { _ = try! w.buildIndex(font: w.font, cache: w.cache) }
+                getrusage(RUSAGE_SELF.rawValue, &u1)
+                emit("page.build.warm.faults", Double(u1.ru_minflt - u0.ru_minflt) / 50)
                 emit("page.build.cold.ms", Timing.median(rounds: rounds, minSeconds: seconds) { _ = try! w.buildIndexCold() } * 1e3)
             }
         }
