@@ -81,8 +81,8 @@ extension HitIndex.Storage {
                     for t in 0..<nt {
                         let j = Int(lane[t]), q = Int(pl[t])
                         let rec = placements[q]
-                        fxs[t] = p[j].x - (originX + Double(rec.cellMinX) * cellSize + Double(rec.dx))
-                        fys[t] = p[j].y - (originY + Double(rec.cellMinY) * cellSize + Double(rec.dy))
+                        fxs[t] = p[j].x - (anchorBaseX + Double(rec.cellMinX) * cellSize + Double(rec.dx))
+                        fys[t] = p[j].y - (anchorBaseY + Double(rec.cellMinY) * cellSize + Double(rec.dy))
                         shp[t] = Int32(bitPattern: rec.shape); mp[t] = Int32(bitPattern: rec.map)
                     }
                     // 4. Maps and views: shape coordinates, and the winding cell (its reference point and
@@ -178,8 +178,8 @@ extension HitIndex.Storage {
                     for t in 0..<nc {
                         let j = Int(lane[t])
                         let rec = placements[Int(pl[t])]
-                        fxs[t] = p[j].x - (originX + Double(rec.cellMinX) * cellSize + Double(rec.dx))
-                        fys[t] = p[j].y - (originY + Double(rec.cellMinY) * cellSize + Double(rec.dy))
+                        fxs[t] = p[j].x - (anchorBaseX + Double(rec.cellMinX) * cellSize + Double(rec.dx))
+                        fys[t] = p[j].y - (anchorBaseY + Double(rec.cellMinY) * cellSize + Double(rec.dy))
                         shp[t] = Int32(bitPattern: rec.shape); mp[t] = Int32(bitPattern: rec.map)
                     }
                     // 4. Maps and views: shape coordinates, the winding cell (touch codes) and the distance cell.

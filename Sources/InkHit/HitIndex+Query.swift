@@ -74,8 +74,8 @@ extension HitIndex.Storage {
     /// ink: of the glyph's size), wherever the glyph's origin is.
     @inline(__always) func toShape(_ r: PlacementRecord, _ v: UnsafeMutablePointer<ShapeView>,
                                    _ x: Double, _ y: Double) -> (Double, Double) {
-        let dx = x - (originX + Double(r.cellMinX) * cellSize + Double(r.dx))
-        let dy = y - (originY + Double(r.cellMinY) * cellSize + Double(r.dy))
+        let dx = x - (anchorBaseX + Double(r.cellMinX) * cellSize + Double(r.dx))
+        let dy = y - (anchorBaseY + Double(r.cellMinY) * cellSize + Double(r.dy))
         let m = maps[Int(r.map)]
         return (v.pointee.wOriginX + (Double(m.m00) * dx + Double(m.m01) * dy),
                 v.pointee.wOriginY + (Double(m.m10) * dx + Double(m.m11) * dy))

@@ -22,6 +22,8 @@ extension HitIndex {
         let cellItems: UnsafeMutableBufferPointer<UInt32>
         let bounds: Rect
         let originX: Double, originY: Double, invCell: Double, cellSize: Double
+        /// `PageGrid.anchorBaseX/Y`: what records' anchor offsets are relative to (with their first cell).
+        let anchorBaseX: Double, anchorBaseY: Double
         let nx: Int, ny: Int
         let count: Int
         /// `2e-6 ×` the longest side of any placement's view box: the constant part of the tie window.
@@ -66,6 +68,7 @@ extension HitIndex {
             nx = grid.nx; ny = grid.ny
             cellSize = grid.cellSize; invCell = grid.invCell
             originX = grid.originX; originY = grid.originY
+            anchorBaseX = grid.anchorBaseX; anchorBaseY = grid.anchorBaseY
             tieSlack = 2e-6 * table.maxExtent
             if let rg, let rasterSlot {
                 let r = arena.buffer(rasterSlot).baseAddress!
@@ -104,7 +107,11 @@ extension HitIndex {
         /// The longest side of any placement's view box.
         var maxExtent = 0.0
 
+        /// The radius the boxes are grown by (before margins).
+        var grow = 0.0
+
         init(_ items: [Builder.Item], grow: Double) {
+            self.grow = grow
             var shapeIndex: [ObjectIdentifier: UInt32] = [:]
             var recent = [(id: ObjectIdentifier?, index: UInt32)](repeating: (nil, 0), count: 64)
             var mapIndex: [LinearMapKey: UInt32] = [:]
@@ -163,6 +170,10 @@ extension HitIndex {
     struct PageGrid {
         var originX = 0.0, originY = 0.0, cellSize = 1.0, invCell = 1.0
         var nx = 0, ny = 0
+        /// The grid origin moved in by the radius the boxes were grown by: records keep their anchor relative to
+        /// `anchorBase + first cell × cellSize`, so the offset is about the glyph's size (the growth does not
+        /// cost Float32 digits).
+        var anchorBaseX = 0.0, anchorBaseY = 0.0
 
         /// Most page-grid cells: a few per placement, never unbounded.
         static func maxCells(for n: Int) -> Int { max(1024, min(4 * n, 1 << 24)) }
@@ -201,6 +212,7 @@ extension HitIndex {
             originY = (all.minY / cell).rounded(.down) * cell
             nx = Int(((all.maxX - originX) / cell).rounded(.down)) + 1
             ny = Int(((all.maxY - originY) / cell).rounded(.down)) + 1
+            anchorBaseX = originX + table.grow; anchorBaseY = originY + table.grow
         }
 
         /// The power of two nearest `x` (> 0, finite), within 2^±1000.
@@ -224,8 +236,8 @@ extension HitIndex {
                 let (i0, i1, j0, j1) = cells(of: b)
                 table.records[k].cellMinX = UInt16(i0); table.records[k].cellMinY = UInt16(j0)
                 table.records[k].cellMaxX = UInt16(i1); table.records[k].cellMaxY = UInt16(j1)
-                table.records[k].dx = Float(table.anchors[k].x - (originX + Double(i0) * cellSize))
-                table.records[k].dy = Float(table.anchors[k].y - (originY + Double(j0) * cellSize))
+                table.records[k].dx = Float(table.anchors[k].x - (anchorBaseX + Double(i0) * cellSize))
+                table.records[k].dy = Float(table.anchors[k].y - (anchorBaseY + Double(j0) * cellSize))
                 for j in j0...j1 { for i in i0...i1 { starts[j * nx + i + 1] += 1 } }
             }
             for c in 0..<(nx * ny) { starts[c + 1] += starts[c] }

@@ -134,7 +134,8 @@ public struct Hit: Sendable, Hashable {
 /// Per-placement query record: 24 bytes.
 struct PlacementRecord: Sendable {
     /// View position of the shape's anchor (its winding origin, a corner of the glyph box), relative to the
-    /// corner of the placement's first page cell (`originX + cellMinX * cellSize`): an offset of about the
+    /// corner of the placement's first page cell moved in by the prepared radius
+    /// (`anchorBaseX + cellMinX * cellSize`, `anchorBaseX = originX + preparedRadius`): an offset of about the
     /// glyph's size, which Float32 keeps to ~1e-7 of it.
     var dx: Float, dy: Float
     /// Index into the index's linear maps (placements with the same linear part share one).
