@@ -76,7 +76,7 @@ struct ShapeGridBuilder {
 
         let (starts, crossIdx) = binEdges(g)
         // Bytes so far: prepared + stored edges, hot and cold cells, crossing lists.
-        let fixedBytes = edges.count * 36 + cellCount * 32 + crossIdx.count * 16
+        let fixedBytes = edges.count * 36 + cellCount * 32 + crossIdx.count * MemoryLayout<CrossEdge>.stride
         guard fixedBytes <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
         var cells = [ShapeCell](repeating: ShapeCell(), count: cellCount)
         for c in 0..<cellCount {

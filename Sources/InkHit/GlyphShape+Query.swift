@@ -1,5 +1,14 @@
 import InkGeometry
 
+/// `v` when positive, else 0 (for NaN too): a `maxsd`, no branch.
+@inline(__always) func positive(_ v: Double) -> Double { v > 0 ? v : 0 }
+
+/// `v` clamped to 0...1 (NaN → 0), without a branch.
+@inline(__always) func clamp01(_ v: Double) -> Double {
+    let lo = v > 0 ? v : 0
+    return lo < 1 ? lo : 1
+}
+
 /// A plain view of a shape's storage for the query path: pointers and scalars only (no reference
 /// counting in hot loops). Valid while the owning `GlyphShape` is alive.
 struct ShapeView: @unchecked Sendable {
@@ -7,7 +16,7 @@ struct ShapeView: @unchecked Sendable {
     // reads only the first, distance queries both.
     // Line 0 — winding: cells and crossing lists, `wx × wy` cells from (wOriginX, wOriginY); distance cells.
     let hot: UnsafePointer<HotCell>
-    let cross: UnsafePointer<FEdge>
+    let cross: UnsafePointer<CrossEdge>
     let wOriginX: Double, wOriginY: Double
     let invCell: Double
     let cold: UnsafePointer<ColdCell>
@@ -67,6 +76,13 @@ struct ShapeView: @unchecked Sendable {
         windingNumber(x, y) & windingMask != 0
     }
 
+    /// The winding cell of (x, y), shape units, or -1 outside the glyph box.
+    @inline(__always) func windingCell(_ x: Double, _ y: Double) -> Int {
+        let fx = (x - wOriginX) * invCell, fy = (y - wOriginY) * invCell
+        guard fx >= 0, fy >= 0, fx < Double(wx), fy < Double(wy) else { return -1 }
+        return Int(fy) &* wx &+ Int(fx)
+    }
+
     /// Winding number at (x, y), shape units (0 outside the glyph box).
     @inline(__always) func windingNumber(_ x: Double, _ y: Double) -> Int32 {
         let fx = (x - wOriginX) * invCell, fy = (y - wOriginY) * invCell
@@ -75,33 +91,26 @@ struct ShapeView: @unchecked Sendable {
     }
 
     /// Winding number at (x, y) in winding cell `c`: the cell's reference winding plus the signed crossings
-    /// of the segment from the reference point to (x, y) with the cell's edges.
+    /// of the segment from the reference point to (x, y) with the cell's edges (no branch per edge).
     @inline(__always) func winding(hotCell c: Int, _ x: Double, _ y: Double) -> Int32 {
         let cell = hot[c]
         var k = Int(cell.crossStart)
         let end = Int(hot[c + 1].crossStart)
         var w = cell.winding
-        if k == end { return w }
         let rx = Double(cell.refX), ry = Double(cell.refY)
         let dx = x - rx, dy = y - ry
         while k < end {
             let e = cross[k]
             k += 1
-            // Canonical edge direction, so an edge and its reverse (touching contours, zero-area
-            // contours) make exactly opposite decisions even for points on the edge.
-            var ax = Double(e.x0), ay = Double(e.y0), bx = Double(e.x1), by = Double(e.y1)
-            var sign: Int32 = 1
-            if ax > bx || (ax == bx && ay > by) { swap(&ax, &bx); swap(&ay, &by); sign = -1 }
-            // Sides of the edge's ends relative to the path line r → q (on the line counts as "not left").
+            let ax = Double(e.ax), ay = Double(e.ay), bx = Double(e.bx), by = Double(e.by)
+            // Sides of the edge's ends relative to the path line r → q (on the line counts as "not left"),
+            // and of q relative to the edge line (r's side is stored).
             let sa = dx * (ay - ry) - dy * (ax - rx) > 0
             let sb = dx * (by - ry) - dy * (bx - rx) > 0
-            if sa == sb { continue }
-            // Sides of r and q relative to the edge line.
-            let ex = bx - ax, ey = by - ay
-            let oq = ex * (y - ay) - ey * (x - ax)
-            let orr = ex * (ry - ay) - ey * (rx - ax)
-            if (oq > 0) == (orr > 0) { continue }
-            w += oq > 0 ? sign : -sign
+            let qLeft = (bx - ax) * (y - ay) - (by - ay) * (x - ax) > 0
+            let crosses = (sa != sb) && (qLeft != (e.refLeft != 0))
+            let s = Int32(e.sign)
+            w &+= crosses ? (qLeft ? s : -s) : 0
         }
         return w
     }
@@ -123,8 +132,7 @@ struct ShapeView: @unchecked Sendable {
         let apx = x - Double(e.ax), apy = y - Double(e.ay)
         let ex = Double(e.ex), ey = Double(e.ey)
         let inv = e.invLen2 > 0 ? Double(e.invLen2) : 1 / max(ex * ex + ey * ey, .leastNormalMagnitude)
-        var t = (apx * ex + apy * ey) * inv
-        t = t < 0 ? 0 : (t > 1 ? 1 : t)
+        let t = clamp01((apx * ex + apy * ey) * inv)
         let qx = apx - ex * t, qy = apy - ey * t
         return qx * qx + qy * qy
     }
@@ -133,13 +141,18 @@ struct ShapeView: @unchecked Sendable {
     /// (its fields share the view's cache line with the grid's, so most radius candidates end here without
     /// loading a cell), then the lower bound of cell `c` (`cellIndex(x, y)`, -1 outside the grid).
     @inline(__always) func isBeyond(cell c: Int, _ x: Double, _ y: Double, bound: Double) -> Bool {
-        boxDistance(x, y) > bound || (c >= 0 && Double(cold[c].lower) > bound)
+        boxDistance2(x, y) > bound * bound || (c >= 0 && Double(cold[c].lower) > bound)
     }
 
     /// Distance (shape units) from (x, y) to the glyph box: a lower bound that reads no cell.
     @inline(__always) func boxDistance(_ x: Double, _ y: Double) -> Double {
-        let dx = max(minX - x, 0, x - maxX), dy = max(minY - y, 0, y - maxY)
-        return (dx * dx + dy * dy).squareRoot()
+        boxDistance2(x, y).squareRoot()
+    }
+
+    /// The square of `boxDistance`, without a branch (at most one of the two gaps per axis is positive).
+    @inline(__always) func boxDistance2(_ x: Double, _ y: Double) -> Double {
+        let dx = positive(minX - x) + positive(x - maxX), dy = positive(minY - y) + positive(y - maxY)
+        return dx * dx + dy * dy
     }
 
     /// `distance(cell:_:_:bound:)` of the view at `v`, read in place (calling the method on `v.pointee`
@@ -166,12 +179,23 @@ struct ShapeView: @unchecked Sendable {
             let pc = ((x - cx) * (x - cx) + (y - cy) * (y - cy)).squareRoot() * (1 + 1e-12)
             var best2 = bound < .infinity ? bound * bound : .infinity
             var found = false
+            // No branch per entry but the loops' own (random points make every other test a coin toss):
+            // entries within |p − centre| of the centre cannot be excluded; beyond, the bound decides.
             while k < end {
                 let e = near[k]
-                let lo = max(Double(e.centerDistance) - pc, 0)
+                if Double(e.centerDistance) > pc { break }
+                let d2 = Self.dist2(x, y, prepared[Int(e.edge)])
+                found = found || d2 <= best2
+                best2 = d2 < best2 ? d2 : best2
+                k += 1
+            }
+            while k < end {
+                let e = near[k]
+                let lo = Double(e.centerDistance) - pc
                 if lo * lo > best2 { break }
                 let d2 = Self.dist2(x, y, prepared[Int(e.edge)])
-                if d2 <= best2 { best2 = d2; found = true }
+                found = found || d2 <= best2
+                best2 = d2 < best2 ? d2 : best2
                 k += 1
             }
             return found ? best2.squareRoot() : .infinity

@@ -55,14 +55,18 @@ public final class GlyphShape: @unchecked Sendable {
     let hot: UnsafeMutableBufferPointer<HotCell>
     /// Distance data per cell of the whole grid.
     let cold: UnsafeMutableBufferPointer<ColdCell>
-    let crossEdges: UnsafeMutableBufferPointer<FEdge>
+    let crossEdges: UnsafeMutableBufferPointer<CrossEdge>
     /// Near lists: references into `prepared`, sorted per cell by their lower bound.
     let nearEdges: UnsafeMutableBufferPointer<NearRef>
     /// Every edge prepared for distance queries (start, direction, 1/|direction|²).
     let prepared: UnsafeMutableBufferPointer<NearEdge>
     let grid: ShapeGrid
+    /// The shape's footprints in page rasters (`HitIndex`'s class raster), cached per linear map: built by
+    /// the first index that needs them, reused by every later one (bounded: see `StampCache`).
+    let stamps = StampCache()
 
-    /// Bytes of storage this shape holds (edges, grid cells and their lists).
+    /// Bytes of storage this shape holds (edges, grid cells and their lists; not the raster stamps cached
+    /// for indexes, which `StampCache` bounds).
     public var byteCount: Int { arena.byteCount }
 
     /// Builds a shape from outline calls in the shape's units, flattening curves within `tolerance` of
@@ -142,7 +146,7 @@ public final class GlyphShape: @unchecked Sendable {
         // re-packed in winding-grid order.
         let g = built.grid
         var hotCells: [HotCell] = []
-        var packed: [FEdge] = []
+        var packed: [CrossEdge] = []
         hotCells.reserveCapacity(g.wx * g.wy + 1)
         packed.reserveCapacity(built.crossEdges.count)
         for j in 0..<g.wy {
@@ -150,7 +154,9 @@ public final class GlyphShape: @unchecked Sendable {
                 let c = built.cells[(j + g.margin) * g.nx + i + g.margin]
                 hotCells.append(HotCell(refX: c.refX, refY: c.refY, crossStart: UInt32(packed.count), winding: c.winding))
                 let lo = Int(c.crossStart)
-                packed.append(contentsOf: built.crossEdges[lo..<(lo + Int(c.crossCount))])
+                for e in built.crossEdges[lo..<(lo + Int(c.crossCount))] {
+                    packed.append(CrossEdge(e, refX: Double(c.refX), refY: Double(c.refY)))
+                }
             }
         }
         hotCells.append(HotCell(refX: 0, refY: 0, crossStart: UInt32(packed.count), winding: 0))
@@ -162,7 +168,7 @@ public final class GlyphShape: @unchecked Sendable {
         var layout = Arena.Layout()
         let hotSlot = layout.reserve(HotCell.self, count: hotCells.count, alignment: 64)
         let edgeSlot = layout.reserve(FEdge.self, count: list.count)
-        let crossSlot = layout.reserve(FEdge.self, count: packed.count)
+        let crossSlot = layout.reserve(CrossEdge.self, count: packed.count)
         let coldSlot = layout.reserve(ColdCell.self, count: coldCells.count)
         let nearSlot = layout.reserve(NearRef.self, count: built.nearEdges.count)
         let preparedSlot = layout.reserve(NearEdge.self, count: list.count)
@@ -292,6 +298,26 @@ public enum ShapeError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A stored edge, shape units.
 struct FEdge: Sendable {
     var x0: Float, y0: Float, x1: Float, y1: Float
+}
+
+/// An edge of a winding cell's crossing list, in canonical direction (smaller x first, then smaller y, so an
+/// edge and its reverse make exactly opposite decisions), with what the cell's reference point makes
+/// constant: the edge's original direction (`sign`) and the side of the edge line the reference point is on.
+struct CrossEdge: Sendable {
+    var ax: Float, ay: Float, bx: Float, by: Float
+    /// +1 when the edge runs a → b as stored in the polygon, −1 when it was reversed.
+    var sign: Int16
+    /// 1 when the reference point lies strictly left of a → b (cross product > 0), else 0.
+    var refLeft: Int16
+
+    init(_ e: FEdge, refX rx: Double, refY ry: Double) {
+        var ax = e.x0, ay = e.y0, bx = e.x1, by = e.y1
+        sign = 1
+        if ax > bx || (ax == bx && ay > by) { swap(&ax, &bx); swap(&ay, &by); sign = -1 }
+        self.ax = ax; self.ay = ay; self.bx = bx; self.by = by
+        let ex = Double(bx) - Double(ax), ey = Double(by) - Double(ay)
+        refLeft = ex * (ry - Double(ay)) - ey * (rx - Double(ax)) > 0 ? 1 : 0
+    }
 }
 
 /// An edge prepared for distance queries: start, direction and 1/|direction|² (no division per query).

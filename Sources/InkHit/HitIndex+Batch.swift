@@ -33,10 +33,33 @@ extension HitIndex {
         let n = min(points.count, out.count)
         withExtendedLifetime(s) {
             if radius > 0 {
-                for i in 0..<n { out[i] = s.bestHit(points[i].x, points[i].y, radius: radius) }
+                if radius <= s.preparedRadius, let raster = s.raster, n > 0 {
+                    s.nearStaged(points.baseAddress!, n, radius: radius, raster: raster, emit: { out[$0] = $1 })
+                } else {
+                    for i in 0..<n { out[i] = s.bestHit(points[i].x, points[i].y, radius: radius) }
+                }
+            } else if let raster = s.raster, n > 0 {
+                s.inkHitsStaged(points.baseAddress!, n, into: out.baseAddress!, raster: raster, distances: true)
             } else {
                 for i in 0..<n { out[i] = s.inkHit(points[i].x, points[i].y) }
             }
+        }
+    }
+
+    /// `topmost(at:)` for each of `points` (view px) into the same slots of `out` (-1: no ink there), for the
+    /// first `min(points.count, out.count)` points. Answers batches in stages (see `unsafeHits`); allocates
+    /// nothing.
+    ///
+    /// - Precondition: the buffers are valid for the call and do not overlap.
+    public func unsafeTopmost(for points: UnsafeBufferPointer<Point>, into out: UnsafeMutableBufferPointer<Int>) {
+        let s = storage
+        let n = min(points.count, out.count)
+        withExtendedLifetime(s) {
+            guard let raster = s.raster, n > 0 else {
+                for i in 0..<n { out[i] = s.topmost(points[i].x, points[i].y) }
+                return
+            }
+            s.topmostStaged(points.baseAddress!, n, into: out.baseAddress!, raster: raster)
         }
     }
 

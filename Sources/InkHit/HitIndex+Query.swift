@@ -5,7 +5,20 @@ extension HitIndex {
     /// Allocates nothing.
     public func contains(_ point: Point) -> Bool {
         let s = storage
-        return withExtendedLifetime(s) { s.topmostContaining(point.x, point.y) >= 0 }
+        return withExtendedLifetime(s) { s.topmost(point.x, point.y) >= 0 }
+    }
+
+    /// The topmost placement whose ink contains `point` (view px): the placement `hit(at:radius:)` answers
+    /// with `isInside` true, without measuring its distance. Nil when the point is on no ink (or not
+    /// finite). The containment is exact for the stored polygons, as `hit(at:radius:)`'s.
+    ///
+    /// Most points are answered by one lookup in the index's class raster (see "How the index works");
+    /// the others by the winding test of the one placement the raster names, or of the placements listed in
+    /// the point's page cell. Allocates nothing; safe from any number of threads.
+    public func topmost(at point: Point) -> Int? {
+        let s = storage
+        let p = withExtendedLifetime(s) { s.topmost(point.x, point.y) }
+        return p >= 0 ? p : nil
     }
 
     /// The answer at `point` (view px) within `radius` (view px), by the hit rule (see ``HitIndex``):
@@ -61,10 +74,11 @@ extension HitIndex.Storage {
     /// ink: of the glyph's size), wherever the glyph's origin is.
     @inline(__always) func toShape(_ r: PlacementRecord, _ v: UnsafeMutablePointer<ShapeView>,
                                    _ x: Double, _ y: Double) -> (Double, Double) {
-        let dx = x - (originX + Double(r.cellMinX) * cellSize + Double(r.dx))
-        let dy = y - (originY + Double(r.cellMinY) * cellSize + Double(r.dy))
-        return (v.pointee.wOriginX + (Double(r.m00) * dx + Double(r.m01) * dy),
-                v.pointee.wOriginY + (Double(r.m10) * dx + Double(r.m11) * dy))
+        let dx = x - (anchorBaseX + Double(r.cellMinX) * cellSize + Double(r.dx))
+        let dy = y - (anchorBaseY + Double(r.cellMinY) * cellSize + Double(r.dy))
+        let m = maps[Int(r.map)]
+        return (v.pointee.wOriginX + (Double(m.m00) * dx + Double(m.m01) * dy),
+                v.pointee.wOriginY + (Double(m.m10) * dx + Double(m.m11) * dy))
     }
 
     /// Topmost placement whose ink contains (x, y), or -1.
@@ -93,32 +107,75 @@ extension HitIndex.Storage {
 
     @inline(__always) func viewDistance(_ r: PlacementRecord, _ v: UnsafeMutablePointer<ShapeView>, _ c: Int,
                                         _ fx: Double, _ fy: Double, bound: Double) -> Double {
-        if r.scale > 0 {
-            let s = Double(r.scale)
+        let m = maps[Int(r.map)]
+        if m.scale > 0 {
+            let s = Double(m.scale)
             return ShapeView.distance(v, cell: c, fx, fy, bound: bound / s) * s
         }
         // General linear map: forward = inverse of m.
-        let m00 = Double(r.m00), m01 = Double(r.m01), m10 = Double(r.m10), m11 = Double(r.m11)
+        let m00 = Double(m.m00), m01 = Double(m.m01), m10 = Double(m.m10), m11 = Double(m.m11)
         let det = m00 * m11 - m01 * m10
         // m maps view → shape as [[m00 m01][m10 m11]]; its inverse maps shape → view.
         let la = m11 / det, lc = -m01 / det, lb = -m10 / det, ld = m00 / det
-        return v.pointee.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: -Double(r.scale), bound: bound)
+        return v.pointee.viewDistance(cell: c, fx, fy, la: la, lb: lb, lc: lc, ld: ld, minScale: -Double(m.scale), bound: bound)
     }
 
     /// The view box extent `e` of the hit rule for placement record `r` of view `v`: the longer side of the
     /// placement's view box (the shape's box mapped by the forward transform).
     @inline(__always) func extent(_ r: PlacementRecord, _ v: UnsafeMutablePointer<ShapeView>) -> Double {
         let w = v.pointee.maxX - v.pointee.minX, h = v.pointee.maxY - v.pointee.minY
-        let m00 = Double(r.m00), m01 = Double(r.m01), m10 = Double(r.m10), m11 = Double(r.m11)
+        let m = maps[Int(r.map)]
+        let m00 = Double(m.m00), m01 = Double(m.m01), m10 = Double(m.m10), m11 = Double(m.m11)
         let det = m00 * m11 - m01 * m10
         let la = m11 / det, lc = -m01 / det, lb = -m10 / det, ld = m00 / det
         return max(abs(la) * w + abs(lc) * h, abs(lb) * w + abs(ld) * h)
     }
 
-    /// `bestHit` at radius 0: the topmost placement listed in the point's own cell whose ink contains it,
-    /// with its signed distance. Inlined into the batch loops, where the storage's fields stay in registers.
+    /// The raster cell of (x, y): its 4-bit class code (HitIndex+Raster.swift) and its page cell; code -1
+    /// outside the raster (no ink within the prepared radius there) and for non-finite points. Only with a
+    /// raster.
+    @inline(__always) func rasterLookup(_ raster: UnsafeMutablePointer<UInt8>, _ x: Double, _ y: Double) -> (code: Int, cell: Int) {
+        let gx = (x - originX) * invRasterCell, gy = (y - originY) * invRasterCell
+        guard gx >= 0, gy >= 0, gx < rasterWidth, gy < rasterHeight else { return (-1, -1) }   // NaN fails too
+        let ix = Int(gx), iy = Int(gy)
+        let cell = (iy >> rasterShift) &* nx &+ (ix >> rasterShift)
+        let c = ((iy & rasterMask) << rasterShift) | (ix & rasterMask)
+        let byte = raster[cell &* rasterTileBytes &+ (c >> 1)]
+        return (Int(byte >> UInt8(truncatingIfNeeded: (c & 1) << 2)) & 15, cell)
+    }
+
+    /// Item `k` of page cell `cell`'s list (topmost first).
+    @inline(__always) func listed(_ cell: Int, _ k: Int) -> Int { Int(cellItems[Int(cellStart[cell]) &+ k]) }
+
+    /// The topmost placement whose ink contains (x, y), or -1.
+    @inline(__always) func topmost(_ x: Double, _ y: Double) -> Int {
+        guard let raster else { return topmostContaining(x, y) }
+        let (code, cell) = rasterLookup(raster, x, y)
+        if code >= 8 {
+            // Only item k's ink may meet the raster cell.
+            let p = listed(cell, code & 3)
+            let rec = placements[p]
+            let v = viewBase + Int(rec.shape)
+            let (fx, fy) = toShape(rec, v, x, y)
+            return v.pointee.contains(fx, fy) ? p : -1
+        }
+        return code == Int(ClassRaster.mixed) ? topmostListed(cell, x, y) : -1
+    }
+
+    /// `bestHit` at radius 0: the topmost placement whose ink contains the point, with its signed distance.
+    /// Inlined into the batch loops, where the storage's fields stay in registers.
     @inline(__always) func inkHit(_ x: Double, _ y: Double) -> Hit? {
-        let p = topmostContaining(x, y)
+        let p: Int
+        if let raster {
+            let (code, cell) = rasterLookup(raster, x, y)
+            if code >= 8 {
+                return insideHit(listed(cell, code & 3), x, y)
+            }
+            if code != Int(ClassRaster.mixed) { return nil }
+            p = topmostListed(cell, x, y)
+        } else {
+            p = topmostContaining(x, y)
+        }
         if p < 0 { return nil }
         let rec = placements[p]
         let v = viewBase + Int(rec.shape)
@@ -127,10 +184,76 @@ extension HitIndex.Storage {
         return Hit(placement: p, distance: -d, isInside: true)
     }
 
+    /// Placement p's answer when its ink contains (x, y), else nil.
+    @inline(__always) func insideHit(_ p: Int, _ x: Double, _ y: Double) -> Hit? {
+        let rec = placements[p]
+        let v = viewBase + Int(rec.shape)
+        let (fx, fy) = toShape(rec, v, x, y)
+        if !v.pointee.contains(fx, fy) { return nil }
+        let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
+        return Hit(placement: p, distance: -d, isInside: true)
+    }
+
+    /// The topmost placement listed in page cell `cell` whose ink contains (x, y), or -1.
+    @inline(__always) func topmostListed(_ cell: Int, _ x: Double, _ y: Double) -> Int {
+        var k = Int(cellStart[cell])
+        let end = Int(cellStart[cell + 1])
+        while k < end {
+            let p = Int(cellItems[k]); k += 1
+            let rec = placements[p]
+            let v = viewBase + Int(rec.shape)
+            let (fx, fy) = toShape(rec, v, x, y)
+            if v.pointee.contains(fx, fy) { return p }
+        }
+        return -1
+    }
+
     func bestHit(_ x: Double, _ y: Double, radius: Double) -> Hit? {
         guard radius > 0 else { return inkHit(x, y) }     // NaN and negatives count as 0
+        if radius <= preparedRadius, let raster {
+            let (code, cell) = rasterLookup(raster, x, y)
+            if code < 0 { return nil }                     // no ink within the prepared radius (or not finite)
+            switch code >> 2 {
+            case 0:
+                if code == Int(ClassRaster.far) { return nil }
+                return listedHit(x, y, radius: radius, own: cell, containment: code == Int(ClassRaster.mixed))
+            case 1:                                        // nearOne: only k's ink is within R, none in the cell
+                let p = listed(cell, code & 3)
+                let d = viewDistance(p, x, y, bound: radius)
+                return d <= radius ? Hit(placement: p, distance: d, isInside: false) : nil
+            case 2:                                        // touchOne: k alone
+                let p = listed(cell, code & 3)
+                let rec = placements[p]
+                let v = viewBase + Int(rec.shape)
+                let (fx, fy) = toShape(rec, v, x, y)
+                let c = v.pointee.cellIndex(fx, fy)
+                if v.pointee.contains(fx, fy) {
+                    return Hit(placement: p, distance: -viewDistance(rec, v, c, fx, fy, bound: .infinity), isInside: true)
+                }
+                let d = viewDistance(rec, v, c, fx, fy, bound: radius)
+                return d <= radius ? Hit(placement: p, distance: d, isInside: false) : nil
+            default:                                       // touchMany: k's ink or the nearest of the list
+                if let h = insideHit(listed(cell, code & 3), x, y) { return h }
+                return listedHit(x, y, radius: radius, own: cell, containment: false)
+            }
+        }
+        if let raster {
+            // Above the prepared radius: the raster still says whose ink may contain the point.
+            let (code, cell) = rasterLookup(raster, x, y)
+            if code >= 8 {
+                if let h = insideHit(listed(cell, code & 3), x, y) { return h }
+                return listedHit(x, y, radius: radius, own: cell, containment: false)
+            }
+            if code >= 0 { return listedHit(x, y, radius: radius, own: cell, containment: code == Int(ClassRaster.mixed)) }
+        }
+        return listedHit(x, y, radius: radius, own: cellOf(x, y), containment: true)
+    }
+
+    /// The hit rule over the placements listed in page cell `own` (every candidate when the radius is at
+    /// most the prepared radius) and, for larger radii, the window of cells around it. `containment` false:
+    /// no listed placement's ink contains the point (the raster said so), only distances matter.
+    func listedHit(_ x: Double, _ y: Double, radius: Double, own: Int, containment: Bool) -> Hit? {
         var near = Nearest(radius: radius, slack: tieSlack)
-        let own = cellOf(x, y)               // NaN and ±∞ fail its range guard
         if own >= 0 {
             // The point's own cell, topmost first: the first placement whose ink contains the point wins;
             // on the way, distances of the others seed the nearest (they are usually the nearest).
@@ -141,7 +264,7 @@ extension HitIndex.Storage {
                 let rec = placements[p]
                 let v = viewBase + Int(rec.shape)
                 let (fx, fy) = toShape(rec, v, x, y)
-                if v.pointee.contains(fx, fy) {
+                if containment && v.pointee.contains(fx, fy) {
                     let d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
                     return Hit(placement: p, distance: -d, isInside: true)
                 }
@@ -150,10 +273,13 @@ extension HitIndex.Storage {
         } else if !(x.isFinite && y.isFinite) {
             return nil
         }
-        // The rest of the window: placements not listed in the own cell (their boxes do not contain the
-        // point, so only their distance matters).
-        forEachCandidate(x, y, radius: radius, skipping: own) { p in
-            near.offer(viewDistance(p, x, y, bound: near.bound), p)
+        // Up to the prepared radius the own cell lists every candidate (its list holds every placement whose
+        // box grown by that radius holds the point). Beyond it, the rest of the window: placements not listed
+        // in the own cell (only their distance matters).
+        if radius > preparedRadius {
+            forEachCandidate(x, y, radius: radius, skipping: own) { p in
+                near.offer(viewDistance(p, x, y, bound: near.bound), p)
+            }
         }
         guard near.placement >= 0 else { return nil }
         if near.mayTie { return resolveTie(x, y, radius: radius, own: own, nearest: near) }
@@ -166,20 +292,32 @@ extension HitIndex.Storage {
         let dStar = near.distance
         let rk = placements[near.placement]
         let eStar = extent(rk, viewBase + Int(rk.shape))
-        var winner = near.placement, winnerD = dStar
-        func consider(_ p: Int) {
-            guard p > winner else { return }
-            let rec = placements[p]
-            let v = viewBase + Int(rec.shape)
-            let limit = min(radius, dStar + 1e-6 * (dStar + max(extent(rec, v), eStar)))
-            let d = viewDistance(p, x, y, bound: limit)
-            if d <= limit { winner = p; winnerD = d }
-        }
+        // The winner so far, in a value passed inout (a local function capturing two vars made the compiler
+        // box them: two allocations per tie).
+        var w = (placement: near.placement, distance: dStar)
         if own >= 0 {
-            for k in Int(cellStart[own])..<Int(cellStart[own + 1]) { consider(Int(cellItems[k])) }
+            for k in Int(cellStart[own])..<Int(cellStart[own + 1]) {
+                considerTie(Int(cellItems[k]), x, y, radius: radius, dStar: dStar, eStar: eStar, winner: &w)
+            }
         }
-        forEachCandidate(x, y, radius: radius, skipping: own) { consider($0) }
-        return Hit(placement: winner, distance: winnerD, isInside: false)
+        if radius > preparedRadius {
+            forEachCandidate(x, y, radius: radius, skipping: own) {
+                considerTie($0, x, y, radius: radius, dStar: dStar, eStar: eStar, winner: &w)
+            }
+        }
+        return Hit(placement: w.placement, distance: w.distance, isInside: false)
+    }
+
+    /// `resolveTie`'s test of one candidate: a placement above the winner whose distance lies within its tie
+    /// window of `dStar` wins.
+    @inline(__always) func considerTie(_ p: Int, _ x: Double, _ y: Double, radius: Double, dStar: Double, eStar: Double,
+                                       winner w: inout (placement: Int, distance: Double)) {
+        guard p > w.placement else { return }
+        let rec = placements[p]
+        let v = viewBase + Int(rec.shape)
+        let limit = min(radius, dStar + 1e-6 * (dStar + max(extent(rec, v), eStar)))
+        let d = viewDistance(p, x, y, bound: limit)
+        if d <= limit { w = (p, d) }
     }
 
     /// The nearest candidate of a radius query so far, and the nearest of the others.
@@ -244,13 +382,17 @@ extension HitIndex.Storage {
         }
     }
 
-    /// Calls `body` once for every placement whose box meets the square of half-side `radius` around
-    /// (x, y), except those listed in page cell `skipping` (≥ 0). Each placement is reported from exactly
-    /// one cell: the first cell of the window its box touches.
+    /// Calls `body` once for every placement whose box grown by the prepared radius meets the square of
+    /// half-side `radius − preparedRadius` around (x, y) (every placement whose box lies within `radius`),
+    /// except those listed in page cell `skipping` (≥ 0). Each placement is reported from exactly one cell:
+    /// the first cell of the window its grown box touches.
     @inline(__always) func forEachCandidate(_ x: Double, _ y: Double, radius: Double, skipping own: Int,
                                             _ body: (Int) -> Void) {
         guard nx > 0 else { return }
-        let rr = radius.isFinite ? radius : Double.greatestFiniteMagnitude   // cell arithmetic copes with ±∞
+        // Lists hold each placement in every cell its box grown by the prepared radius touches, so a placement
+        // within `radius` of the point is listed in a cell within `radius − preparedRadius` of it.
+        let reach = radius - preparedRadius
+        let rr = reach.isFinite ? max(reach, 0) : Double.greatestFiniteMagnitude   // cell arithmetic copes with ±∞
         let fx0 = (x - rr - originX) * invCell, fx1 = (x + rr - originX) * invCell
         let fy0 = (y - rr - originY) * invCell, fy1 = (y + rr - originY) * invCell
         guard fx1 >= 0, fy1 >= 0, fx0 < Double(nx), fy0 < Double(ny) else { return }

@@ -42,7 +42,22 @@ extension HitIndex {
             }
         }
         withExtendedLifetime(s) {
-            if radius > 0 {
+            if let raster = s.raster, count > 0, radius <= s.preparedRadius {
+                // The staged batches (HitIndex+Pipeline.swift), as `unsafeHits` answers.
+                if radius > 0 {
+                    s.nearStaged(points, count, radius: radius, raster: raster) { i, h in
+                        out[i] = RawHit(h)
+                        note(h, points[i].x, points[i].y, i)
+                    }
+                } else {
+                    s.inkStaged(points, count, raster: raster, distances: true, clear: { i in
+                        out[i] = RawHit(nil)
+                        note(nil, points[i].x, points[i].y, i)          // every point starts as a miss, in order
+                    }, emit: { i, q, d in
+                        out[i] = RawHit(Hit(placement: q, distance: -d, isInside: true))
+                    })
+                }
+            } else if radius > 0 {
                 for i in 0..<count {
                     let x = points[i].x, y = points[i].y
                     let h = s.bestHit(x, y, radius: radius)

@@ -29,6 +29,10 @@ import InkGeometry
 ///   exact for the true outlines at every point farther than `tolerance` from the relevant boundary.
 /// - Built once, never changes; queries allocate nothing (except those that return arrays) and are safe
 ///   from any number of threads at once.
+/// - Memory beyond the shared shapes (`bytesBeyondShapes`): a 24-byte record per placement, the page grid's
+///   lists, and the class raster (4 bits per cell of 1 px for text sizes: about half a byte per px² of the
+///   page). The raster is capped at 512 bytes per placement with ink (64 KiB at least) and left out for
+///   page cells wider than 256 px; without it every answer is the same, only slower.
 /// - Query points and radii are in view px. A non-finite point is a miss. A negative or NaN radius is
 ///   treated as 0 (documented, not an error: the query path does not throw); `+∞` means "nearest glyph
 ///   anywhere".
@@ -36,6 +40,8 @@ public struct HitIndex: Sendable {
     /// Default flattening tolerance, in view px: far below the 0.05 px margin at which answers must match
     /// a curve-exact test.
     public static let defaultTolerance = 0.01
+    /// Default prepared radius, view px (see `Builder.preparedRadius`): the touch radius of this library's examples.
+    public static let defaultPreparedRadius = 3.5
 
     let storage: Storage
 
@@ -50,9 +56,12 @@ public struct HitIndex: Sendable {
     public var bounds: Rect { storage.bounds }
     /// The flattening tolerance every placement meets, view px.
     public var tolerance: Double { storage.tolerance }
+    /// The radius (view px) the index was prepared for (`Builder.preparedRadius`, clamped): queries with a
+    /// radius up to it read only the point's own page cell.
+    public var preparedRadius: Double { storage.preparedRadius }
 
-    /// Memory held by this index beyond the shared shapes, in bytes (placement records, shape views and
-    /// page grid).
+    /// Memory held by this index beyond the shared shapes, in bytes (placement records, linear maps, shape
+    /// views, page grid and class raster).
     public var bytesBeyondShapes: Int { storage.byteCount }
     /// Number of distinct shapes referenced.
     public var uniqueShapeCount: Int { storage.shapes.count }
@@ -122,21 +131,44 @@ public struct Hit: Sendable, Hashable {
     }
 }
 
-/// Per-placement query record: 40 bytes.
+/// Per-placement query record: 24 bytes.
 struct PlacementRecord: Sendable {
     /// View position of the shape's anchor (its winding origin, a corner of the glyph box), relative to the
-    /// corner of the placement's first page cell (`originX + cellMinX * cellSize`): an offset of about the
+    /// corner of the placement's first page cell moved in by the prepared radius
+    /// (`anchorBaseX + cellMinX * cellSize`, `anchorBaseX = originX + preparedRadius`): an offset of about the
     /// glyph's size, which Float32 keeps to ~1e-7 of it.
     var dx: Float, dy: Float
+    /// Index into the index's linear maps (placements with the same linear part share one).
+    var map: UInt32
+    /// Index into the shape views; `UInt32.max` for a placement without ink.
+    var shape: UInt32
+    /// Page-grid cells the placement's box touches (for de-duplication and the origin).
+    var cellMinX: UInt16, cellMinY: UInt16, cellMaxX: UInt16, cellMaxY: UInt16
+}
+
+/// The linear part of a placement, shared by every placement with the same one: 20 bytes.
+struct LinearMap: Sendable {
     /// Inverse linear part (view → shape units): fx = m00*dx + m01*dy, fy = m10*dx + m11*dy.
     var m00: Float, m01: Float, m10: Float, m11: Float
     /// Smallest singular value of the forward map (view px per shape unit); negative when the map is not
     /// a similarity (then distances need the general path).
     var scale: Float
-    /// Index into the shape views; `UInt32.max` for a placement without ink.
-    var shape: UInt32
-    /// Page-grid cells the placement's box touches (for de-duplication and the origin).
-    var cellMinX: UInt16, cellMinY: UInt16, cellMaxX: UInt16, cellMaxY: UInt16
+
+    /// Whether two maps are the same bit for bit (what de-duplication needs: `-0` and `0` differ).
+    func isIdentical(to o: LinearMap) -> Bool {
+        m00.bitPattern == o.m00.bitPattern && m01.bitPattern == o.m01.bitPattern && m10.bitPattern == o.m10.bitPattern
+            && m11.bitPattern == o.m11.bitPattern && scale.bitPattern == o.scale.bitPattern
+    }
+}
+
+/// A `LinearMap` as a dictionary key (its bit patterns).
+struct LinearMapKey: Hashable {
+    var a: UInt64, b: UInt64, c: UInt32
+    init(_ m: LinearMap) {
+        a = UInt64(m.m00.bitPattern) << 32 | UInt64(m.m01.bitPattern)
+        b = UInt64(m.m10.bitPattern) << 32 | UInt64(m.m11.bitPattern)
+        c = m.scale.bitPattern
+    }
 }
 
 extension HitIndex {
@@ -149,6 +181,16 @@ extension HitIndex {
         public let tolerance: Double
         /// Most placements one index may hold.
         public static let maxPlacements = 50_000_000
+        /// The largest prepared radius, view px: larger values are clamped to it.
+        public static let maxPreparedRadius = 256.0
+
+        /// The largest query radius (view px) the index is prepared for; default
+        /// `HitIndex.defaultPreparedRadius` (3.5 px). A query with a radius up to it finds every candidate in the
+        /// point's own page cell, whose list holds every placement whose box lies within this radius; a larger
+        /// radius is still answered exactly, by a wider search. Larger values make page cells list more
+        /// placements (memory grows about with (glyph size + 2 × radius)²). NaN and negative values count as 0;
+        /// values above `maxPreparedRadius` as that.
+        public var preparedRadius: Double = HitIndex.defaultPreparedRadius
 
         /// A placement as added: its shape, its transform, and what `add` worked out from the transform
         /// (computed once: the build reuses them).
@@ -217,7 +259,8 @@ extension HitIndex {
 
         /// Builds the immutable index (the builder can go on collecting for another).
         public func build() -> HitIndex {
-            HitIndex(storage: Storage(items: items, tolerance: tolerance))
+            let r = preparedRadius >= 0 ? min(preparedRadius, Self.maxPreparedRadius) : 0    // NaN → 0
+            return HitIndex(storage: Storage(items: items, tolerance: tolerance, preparedRadius: r))
         }
     }
 }

@@ -38,8 +38,7 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
         }
         @inlinable func hash(into h: inout Hasher) {
             h.combine(key)
-            h.combine(toleranceExponent ?? Int.min)
-            h.combine(fillRule == .nonZero)
+            h.combine((toleranceExponent ?? Int.min) &* 2 &+ (fillRule == .nonZero ? 1 : 0))
         }
     }
     @usableFromInline struct Table {

@@ -234,6 +234,18 @@ for frame in 0..<3 {
     print(answers.compactMap { $0 }.count)                   // points on or within 0.5 px of the square
 }
 """##, run: InkHit_InkHit_GettingStarted_3),
+        Snippet(file: "Sources/InkHit/InkHit.docc/HowTheIndexWorks.md", index: 1, source: ##"""
+import InkGeometry
+import InkHit
+
+var builder = HitIndex.Builder()
+builder.preparedRadius = 8                                  // touch radii up to 8 px read one page cell
+let dot = try GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(4, 0), Point(4, 4), Point(0, 4)]]))
+try builder.add(dot, transform: .translation(10, 10))
+let index = builder.build()
+print(index.topmost(at: Point(12, 12)) as Any)              // Optional(0): on the ink, no distance measured
+print(index.hit(at: Point(20, 12), radius: 8)?.distance as Any)   // Optional(6.0)
+"""##, run: InkHit_InkHit_HowTheIndexWorks_1),
         Snippet(file: "Sources/InkHit/InkHit.docc/InkHit.md", index: 1, source: ##"""
 import InkGeometry
 import InkHit
@@ -538,6 +550,18 @@ print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 
             squares.hits(for: points, radius: 0.5, into: &answers)    // reuses `answers`
             print(answers.compactMap { $0 }.count)                   // points on or within 0.5 px of the square
         }
+    }
+
+    /// Sources/InkHit/InkHit.docc/HowTheIndexWorks.md, Swift block 1.
+    @Sendable static func InkHit_InkHit_HowTheIndexWorks_1() throws {
+
+        var builder = HitIndex.Builder()
+        builder.preparedRadius = 8                                  // touch radii up to 8 px read one page cell
+        let dot = try GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(4, 0), Point(4, 4), Point(0, 4)]]))
+        try builder.add(dot, transform: .translation(10, 10))
+        let index = builder.build()
+        print(index.topmost(at: Point(12, 12)) as Any)              // Optional(0): on the ink, no distance measured
+        print(index.hit(at: Point(20, 12), radius: 8)?.distance as Any)   // Optional(6.0)
     }
 
     /// Sources/InkHit/InkHit.docc/InkHit.md, Swift block 1.

@@ -97,6 +97,24 @@ let benchmarks: @Sendable () -> Void = {
         queryBenchmark("cjk.query.\(tag).batch", radius: r, path: .batch) { Fixtures.cjk }
     }
 
+    // MARK: Containment only — "page" (issue 12): which placement's ink holds the point, no distance
+    Benchmark("page.topmost.single", configuration: queryConfig(zeroAllocs: true)) { benchmark in
+        let w = Fixtures.page, index = w.index, pts = w.pointBuffer
+        var sum = 0
+        measureQuery(benchmark, points: pts.count) {
+            for p in pts { if let k = index.topmost(at: p) { sum &+= k } }
+        }
+        blackHole(sum)
+    } setup: { _ = Fixtures.page }
+    Benchmark("page.topmost.batch", configuration: queryConfig(zeroAllocs: true)) { benchmark in
+        let w = Fixtures.page, index = w.index, pts = w.pointBuffer
+        let out = UnsafeMutableBufferPointer<Int>.allocate(capacity: pts.count)
+        out.initialize(repeating: -1)
+        measureQuery(benchmark, points: pts.count) { index.unsafeTopmost(for: pts, into: out) }
+        blackHole(out[0])
+        out.deallocate()
+    } setup: { _ = Fixtures.page }
+
     // MARK: The C interface — "page" (issue 11: CABIBenchmarks.swift)
     cabiBenchmarks()
 

@@ -13,6 +13,10 @@
 //   .build/release/ink-bench-summary workloads          # glyph counts, boxes and layout times of the workloads
 //   .build/release/ink-bench-summary compare [--quick]  # key/value lines for scripts/bench-compare.sh
 //   .build/release/ink-bench-summary cabi [--quick]     # queries through the C interface vs Swift (CABI.swift)
+//   .build/release/ink-bench-summary quick [--quick] [--split] [--doc]   # issue 13's page numbers, key/value (Quick.swift)
+//   .build/release/ink-bench-summary classes [grid|split|codes|check]    # cell classes of the page (Classes.swift)
+//   .build/release/ink-bench-summary ab [--quick] [--no-doc]   # every workload, key/value, baseline-compatible API (AB.swift)
+//   .build/release/ink-bench-summary profile topmost|topmost-batch|layout SECONDS   # more loops for perf
 //
 // Timings are medians of rounds (each round answers all points once); ns/point = round time / points.
 import CMallocCounter
@@ -21,7 +25,7 @@ import InkBenchRaster
 import InkBenchSupport
 import InkFreeType
 import InkGeometry
-import InkHit
+@_spi(InkInternals) import InkHit
 
 let args = Array(CommandLine.arguments.dropFirst())
 let quick = args.contains("--quick")
@@ -90,6 +94,36 @@ if args.first == "compare" {
     exit(0)
 }
 
+if args.first == "ab" {
+    // Every workload's query times, key/value, with API the issue-13 baseline also has (AB.swift).
+    try AB.run(quick: quick)
+    exit(0)
+}
+
+if args.first == "quick" {
+    // The page's query numbers in one short run, for A/B runs of two builds (Quick.swift).
+    try Quick.run(quick: quick)
+    exit(0)
+}
+
+if args.first == "classes" {
+    // Issue 13's measurements before choosing the raster, and of the raster chosen (Classes.swift):
+    //   classes                 the page's points by cell class, cells of 1 ... 0.25 px (exact distances)
+    //   classes split [T] [G]   r = 0 and r = 3.5 classes with the one placement's place in a T px cell list
+    //                           (boxes grown by G px)
+    //   classes grid            page-grid list entries with boxes as they are and grown by R
+    //   classes codes           every workload's points by the index's own raster codes
+    //   classes check           every workload against brute force at r = 0, 3.5, 8; batches vs single calls
+    switch args.dropFirst().first {
+    case "grid": try Classes.gridStats()
+    case "codes": try Classes.codes()
+    case "check": try Classes.check()
+    case "split": try Classes.split(tile: Double(args.dropFirst(2).first ?? "8") ?? 8, grow: Double(args.dropFirst(3).first ?? "0") ?? 0)
+    default: try Classes.run()
+    }
+    exit(0)
+}
+
 if args.first == "cabi" {
     // Issue 11: page queries through the C interface vs the Swift calls (CABI.swift).
     try CABI.run(rounds: minRounds, seconds: minSeconds)
@@ -138,6 +172,19 @@ if args.first == "rss" {
     exit(0)
 }
 
+if args.first == "profile", args.dropFirst().first == "layout" {
+    // The CJK-fallback layout in a loop (shared cache), for perf.
+    let fonts = try LayoutWorkload.loadFonts()
+    let cache = LayoutWorkload.makeCache()
+    let seconds = Double(args.dropFirst(2).first ?? "") ?? 5
+    let clock = ContinuousClock()
+    let t0 = clock.now
+    var n = 0
+    while (clock.now - t0).seconds < seconds { _ = try LayoutWorkload.layout(fonts, cache: cache); n += 1 }
+    print("profile layout: \(n) layouts, \(f((clock.now - t0).seconds * 1e3 / Double(n), 3)) ms each")
+    exit(0)
+}
+
 if args.first == "profile", let kind = args.dropFirst().first, kind == "cold" || kind == "warm" {
     // Page builds in a loop, for perf: cold (fresh Font + FontShapeCache each time) or warm (the workload's
     // cache: `Builder.add(_:cache:)` per glyph + build).
@@ -167,10 +214,21 @@ if args.first == "profile" {
     let clock = ContinuousClock()
     let t0 = clock.now
     var passes = 0
+    let topmost = args.dropFirst().first == "topmost"
+    let topmostBatch = args.dropFirst().first == "topmost-batch"
+    var tops = [Int](repeating: -1, count: points.count)
+    var sink = 0
     while fixedPasses.map({ passes < $0 }) ?? ((clock.now - t0).seconds < seconds) {
-        index.hits(for: points, radius: r, into: &out)
+        if topmostBatch {
+            points.withUnsafeBufferPointer { pp in tops.withUnsafeMutableBufferPointer { index.unsafeTopmost(for: pp, into: $0) } }
+        } else if topmost {
+            for p in points { if let k = index.topmost(at: p) { sink &+= k } }
+        } else {
+            index.hits(for: points, radius: r, into: &out)
+        }
         passes += 1
     }
+    if sink == -1 { print("") }
     let el = (clock.now - t0).seconds
     print("profile r=\(r): \(passes) passes, \(f(el * 1e9 / Double(passes * w.points.count), 2)) ns/point")
     exit(0)
@@ -221,6 +279,12 @@ struct Row {
     /// Mean over (a subset of) points: placements whose view ink box grown by 3.5 px holds the point, and
     /// placements whose ink is within 3.5 px (`allHits(at:radius:)`).
     var boxCandidates35 = 0.0, inkWithin35 = 0.0
+    /// Containment only: a loop of `topmost(at:)` and the batch `unsafeTopmost(for:into:)`, ns per point.
+    var top = 0.0, topBatch = 0.0
+    /// Index bytes (`bytesBeyondShapes`) and the class raster's cell (px) and bytes (0: none).
+    var indexBytes = 0, rasterCell = 0.0, rasterBytes = 0
+    /// Points per raster code (index 0: outside the raster or no raster).
+    var codes = [Int](repeating: 0, count: 17)
 }
 
 func measure(_ w: Workload, brutePoints: Int, builds: Bool) throws -> Row {
@@ -248,6 +312,13 @@ func measure(_ w: Workload, brutePoints: Int, builds: Bool) throws -> Row {
     row.unsafe35 = nsPerPoint(n) { index.unsafeHits(for: pts, radius: 3.5, into: out) }
     row.single0 = nsPerPoint(n) { for i in 0..<n { out[i] = index.hit(at: pts[i], radius: 0) } }
     row.single35 = nsPerPoint(n) { for i in 0..<n { out[i] = index.hit(at: pts[i], radius: 3.5) } }
+    var topSum = 0
+    row.top = nsPerPoint(n) { for i in 0..<n { if let k = index.topmost(at: pts[i]) { topSum &+= k } } }
+    let tops = UnsafeMutableBufferPointer<Int>.allocate(capacity: n)
+    tops.initialize(repeating: -1)
+    row.topBatch = nsPerPoint(n) { index.unsafeTopmost(for: pts, into: tops) }
+    tops.deallocate()
+    if topSum == -1 { print("") }
     (row.par0, row.par0min) = nsPerPointStats(n) { index.unsafeConcurrentHits(for: pts, radius: 0, into: out) }
     (row.par35, row.par35min) = nsPerPointStats(n) { index.unsafeConcurrentHits(for: pts, radius: 3.5, into: out) }
     var ink = [Bool](repeating: false, count: n)
@@ -316,6 +387,9 @@ func measure(_ w: Workload, brutePoints: Int, builds: Bool) throws -> Row {
     row.boxCandidates35 = Double(grown) / Double(sub)
     row.inkWithin35 = Double(within) / Double(sub)
     row.bytesPerPlacement = Double(index.bytesBeyondShapes) / Double(index.count)
+    row.indexBytes = index.bytesBeyondShapes
+    if let g = index.rasterGeometry { row.rasterCell = g.cell; row.rasterBytes = g.bytes }
+    for i in 0..<n { row.codes[(index.rasterCode(at: pts[i]) ?? -1) + 1] += 1 }
     row.shapeBytes = w.shapeBytes
     row.bytesPerShape = Double(w.shapeBytes) / Double(max(w.uniqueShapes, 1))
     return row
@@ -351,13 +425,33 @@ for r in rows where r.check0.wrong + r.check35.wrong > 0 {
 print("")
 print("## Query, ns per point: median (fastest round), single thread unless noted")
 print("")
-print("| workload | ink hit fraction | InkHit r=0 batch | r=0 raw buffers | r=0 single-point loop | r=0 parallel (\(ProcessInfo.processInfo.activeProcessorCount) cores), speed-up | InkHit r=3.5 batch | r=3.5 raw buffers | r=3.5 single | r=3.5 parallel, speed-up |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| workload | ink hit fraction | InkHit r=0 batch | r=0 raw buffers | r=0 single-point loop | r=0 parallel (\(ProcessInfo.processInfo.activeProcessorCount) cores), speed-up | InkHit r=3.5 batch | r=3.5 raw buffers | r=3.5 single | r=3.5 parallel, speed-up | containment only: `topmost(at:)` loop / batch |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for r in rows {
-    print("| \(r.name) | \(f(100 * r.inkFraction)) % | **\(f(r.r0))** (\(f(r.r0min))) | \(f(r.unsafe0)) | \(f(r.single0)) | \(f(r.par0)) (\(f(r.par0min))), ×\(f(r.r0 / r.par0, 2)) (fastest ×\(f(r.r0min / r.par0min, 2))) | **\(f(r.r35))** (\(f(r.r35min))) | \(f(r.unsafe35)) | \(f(r.single35)) | \(f(r.par35)) (\(f(r.par35min))), ×\(f(r.r35 / r.par35, 2)) (fastest ×\(f(r.r35min / r.par35min, 2))) |")
+    print("| \(r.name) | \(f(100 * r.inkFraction)) % | **\(f(r.r0))** (\(f(r.r0min))) | \(f(r.unsafe0)) | \(f(r.single0)) | \(f(r.par0)) (\(f(r.par0min))), ×\(f(r.r0 / r.par0, 2)) (fastest ×\(f(r.r0min / r.par0min, 2))) | **\(f(r.r35))** (\(f(r.r35min))) | \(f(r.unsafe35)) | \(f(r.single35)) | \(f(r.par35)) (\(f(r.par35min))), ×\(f(r.r35 / r.par35, 2)) (fastest ×\(f(r.r35min / r.par35min, 2))) | \(f(r.top)) / **\(f(r.topBatch))** |")
 }
 print("")
-print("Batch: `hits(for:radius:into:)` on a `[Point]` into a reused `[Hit?]`; raw buffers: `unsafeHits(for:radius:into:)`; parallel: `unsafeConcurrentHits(for:radius:into:)`.")
+print("Batch: `hits(for:radius:into:)` on a `[Point]` into a reused `[Hit?]`; raw buffers: `unsafeHits(for:radius:into:)`; parallel: `unsafeConcurrentHits(for:radius:into:)`; containment only: a loop of `topmost(at:)`, and `unsafeTopmost(for:into:)` on raw buffers.")
+print("")
+print("## Against the 1× coverage bitmap (issue 13): InkHit time / bitmap lookup time, same points, same run")
+print("")
+print("| workload | bitmap 1× ns | r = 0 batch | r = 0 single | r = 3.5 batch | containment `topmost` loop | containment batch |")
+print("|---|---|---|---|---|---|---|")
+for r in rows {
+    print("| \(r.name) | \(f(r.bmp1)) | \(f(r.r0 / r.bmp1, 2))× | \(f(r.single0 / r.bmp1, 2))× | \(f(r.r35 / r.bmp1, 2))× | \(f(r.top / r.bmp1, 2))× | \(f(r.topBatch / r.bmp1, 2))× |")
+}
+print("")
+print("## Class raster: where the points fall (share of all points per cell code)")
+print("")
+print("| workload | raster cell (px) | raster bytes | outside / far | nearMany | mixed | nearOne | touchOne | touchMany |")
+print("|---|---|---|---|---|---|---|---|---|")
+for r in rows {
+    func p(_ x: Int) -> String { f(100 * Double(x) / Double(max(r.points, 1))) + " %" }
+    let c = r.codes
+    print("| \(r.name) | \(r.rasterCell) | \(r.rasterBytes) | \(p(c[0])) / \(p(c[1])) | \(p(c[2])) | \(p(c[3])) | \(p(c[5...8].reduce(0, +))) | \(p(c[9...12].reduce(0, +))) | \(p(c[13...16].reduce(0, +))) |")
+}
+print("")
+print("far, nearOne: answered by the raster alone at r = 0 (a miss) and, with nearOne's one distance, at r ≤ the prepared radius; touch*: one winding test at r = 0; nearMany, mixed: the page cell's list.")
 print("")
 print("## Baselines, ns per point (median) and ratio to InkHit (baseline time / InkHit time)")
 print("")
@@ -379,11 +473,13 @@ for r in rows {
 print("")
 print("## Memory")
 print("")
-print("| workload | bytes per placement (bytesBeyondShapes / count) | unique shapes | bytes per unique shape | edges per unique shape | bytes per edge | bitmap 1× bytes (render ms) | bitmap 4× bytes (render ms) |")
-print("|---|---|---|---|---|---|---|---|")
+print("| workload | bytes per placement (bytesBeyondShapes / count) | index bytes / bitmap 1× bytes | index bytes per px² of page (bitmap 1× pixels) | unique shapes | bytes per unique shape | edges per unique shape | bytes per edge | bitmap 1× bytes (render ms) | bitmap 4× bytes (render ms) |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for r in rows {
-    print("| \(r.name) | \(f(r.bytesPerPlacement)) | \(r.unique) | \(f(r.bytesPerShape, 0)) | \(f(r.edgesPerShape)) | \(f(r.bytesPerShape / max(r.edgesPerShape, 1), 0)) | \(r.bmp1Bytes) (\(f(r.bmp1Render * 1e3, 2))) | \(r.bmp4Bytes) (\(f(r.bmp4Render * 1e3, 2))) |")
+    print("| \(r.name) | \(f(r.bytesPerPlacement)) | \(r.indexBytes) / \(r.bmp1Bytes) = \(f(Double(r.indexBytes) / Double(max(r.bmp1Bytes, 1)), 2)) | \(f(Double(r.indexBytes) / Double(max(r.bmp1Bytes, 1)), 2)) | \(r.unique) | \(f(r.bytesPerShape, 0)) | \(f(r.edgesPerShape)) | \(f(r.bytesPerShape / max(r.edgesPerShape, 1), 0)) | \(r.bmp1Bytes) (\(f(r.bmp1Render * 1e3, 2))) | \(r.bmp4Bytes) (\(f(r.bmp4Render * 1e3, 2))) |")
 }
+print("")
+print("The 1× bitmap has one byte per px² of its page (its pixel count is the page area), so index bytes per px² equals the index/bitmap ratio. Shapes are shared (a cache's, across indexes) and counted apart.")
 print("")
 print("Work per query at r = 3.5 (mean over the first 20,000 points): placements whose ink box is within 3.5 px of the point / placements whose ink is within 3.5 px:")
 print("")
@@ -412,7 +508,7 @@ print("## Scaling (page text continued; points uniform over the whole block)")
 print("")
 print("| glyphs | lines box (px) | unique shapes | build warm ms | build ns/glyph | query r=0 ns/pt | query r=3.5 ns/pt | r=0, points in a one-page window | r=3.5, one-page window | bytes/placement |")
 print("|---|---|---|---|---|---|---|---|---|---|")
-var scaleR0: [Double] = [], scaleWin0: [Double] = []
+var scaleR0: [Double] = [], scaleWin0: [Double] = [], scaleR35: [Double] = []
 for n in Workloads.scalingCounts {
     var w: Workload? = try Workloads.scaling(n)
     let pts = w!.points, index = w!.index
@@ -432,6 +528,7 @@ for n in Workloads.scalingCounts {
     let w35 = nsPerPoint(wp.count) { windex.hits(for: wp, radius: 3.5, into: &wo) }
     scaleR0.append(r0)
     scaleWin0.append(w0)
+    scaleR35.append(r35)
     print("| \(n) | \(f(box.width, 0))×\(f(box.height, 0)) | \(unique) | \(f(build * 1e3, 3)) | \(f(build * 1e9 / Double(n), 0)) | \(f(r0)) | \(f(r35)) | \(f(w0)) | \(f(w35)) | \(f(bpp)) |")
 }
 print("")
@@ -460,17 +557,23 @@ print("")
 
 // MARK: Targets
 func verdict(_ ok: Bool) -> String { ok ? "met" : "**missed**" }
-print("## Targets, page workload")
+print("## Targets (issue 13), page workload")
 print("")
+let bmp = page.bmp1
+let docIndex = Workloads.scalingCounts.firstIndex(of: 200_000) ?? (scaleR0.count - 1)
+let pageIndex = Workloads.scalingCounts.firstIndex(of: Workloads.pageGlyphs) ?? 0
 print("| target | measured | verdict |")
 print("|---|---|---|")
-print("| r = 0 ≤ 25 ns/point | \(f(page.r0)) ns | \(verdict(page.r0 <= 25)) (\(page.r0 <= 25 ? "margin" : "gap") \(f(abs(25 - page.r0))) ns) |")
-print("| r = 3.5 ≤ 50 ns/point | \(f(page.r35)) ns | \(verdict(page.r35 <= 50)) (\(page.r35 <= 50 ? "margin" : "gap") \(f(abs(50 - page.r35))) ns) |")
-print("| build warm ≤ 3 ms | \(f(page.buildWarm * 1e3, 3)) ms | \(verdict(page.buildWarm <= 3e-3)) |")
-print("| build cold ≤ 20 ms | \(f(page.buildCold * 1e3, 3)) ms | \(verdict(page.buildCold <= 20e-3)) |")
-print("| ≤ 64 bytes per placement | \(f(page.bytesPerPlacement)) B | \(verdict(page.bytesPerPlacement <= 64)) |")
-print("| query flat 200 → 200,000 glyphs | r=0: \(scaleR0.map { f($0) }.joined(separator: " / ")) ns (one-page window: \(scaleWin0.map { f($0) }.joined(separator: " / "))) | ×\(f((scaleR0.last ?? 0) / (scaleR0.first ?? 1), 2)) from 200 to 200,000 (window: ×\(f((scaleWin0.last ?? 0) / (scaleWin0.first ?? 1), 2))) |")
-print("| 0 allocations per query | see `swift package benchmark thresholds check` | — |")
-print("| exact (no wrong answers vs brute force) | \(rows.map { $0.check0.wrong + $0.check35.wrong }.reduce(0, +)) wrong | \(verdict(rows.allSatisfy { $0.check0.wrong + $0.check35.wrong == 0 })) |")
+print("| r = 0 ≤ 2.5× the 1× bitmap lookup (\(f(bmp)) ns), 0 wrong | batch \(f(page.r0)) ns = \(f(page.r0 / bmp, 2))×; single calls \(f(page.single0)) ns = \(f(page.single0 / bmp, 2))×; \(page.check0.wrong) wrong | \(verdict(page.r0 <= 2.5 * bmp && page.check0.wrong == 0)) |")
+print("| r = 3.5 ≤ 12× the bitmap | batch \(f(page.r35)) ns = \(f(page.r35 / bmp, 2))×; \(page.check35.wrong) wrong | \(verdict(page.r35 <= 12 * bmp && page.check35.wrong == 0)) |")
+print("| containment only ≤ 1.5× the bitmap | `topmost(at:)` loop \(f(page.top)) ns = \(f(page.top / bmp, 2))×, batch \(f(page.topBatch)) ns = \(f(page.topBatch / bmp, 2))× | \(verdict(min(page.top, page.topBatch) <= 1.5 * bmp)) |")
+print("| index memory ≤ the 1× bitmap of the page | \(page.indexBytes) B vs \(page.bmp1Bytes) B (\(f(page.bytesPerPlacement)) B per placement, \(f(Double(page.indexBytes) / Double(page.bmp1Bytes), 2)) B per px²) | \(verdict(page.indexBytes <= page.bmp1Bytes)) |")
+print("| build ≤ 1 ms warm, ≤ 20 ms cold | \(f(page.buildWarm * 1e3, 3)) / \(f(page.buildCold * 1e3, 3)) ms | \(verdict(page.buildWarm <= 1e-3 && page.buildCold <= 20e-3)) |")
+if scaleR0.count > docIndex, scaleR35.count > docIndex {
+    let d0 = scaleR0[docIndex] / scaleR0[pageIndex], d35 = scaleR35[docIndex] / scaleR35[pageIndex]
+    print("| 200,000 glyphs, points uniform: ≤ 2× the page | r = 0: \(f(scaleR0[docIndex])) vs \(f(scaleR0[pageIndex])) ns = ×\(f(d0, 2)); r = 3.5: \(f(scaleR35[docIndex])) vs \(f(scaleR35[pageIndex])) ns = ×\(f(d35, 2)) | \(verdict(d0 <= 2 && d35 <= 2)) |")
+}
+print("| 0 allocations per query | see `swift package benchmark thresholds check` (and `page.topmost.*`) | — |")
+print("| exact (no wrong answers vs brute force, all workloads) | \(rows.map { $0.check0.wrong + $0.check35.wrong }.reduce(0, +)) wrong | \(verdict(rows.allSatisfy { $0.check0.wrong + $0.check35.wrong == 0 })) |")
 print("")
 print("Load average at the end: \(loadAverage()).")
