@@ -78,22 +78,12 @@ extension HitIndex.Storage {
                         pl[t] = Int32(truncatingIfNeeded: listed(ck &>> 2, ck & 3))
                     }
                     // 3. Records: the point relative to the anchor, and the shape.
-                    for t in 0..<nt {
-                        let j = Int(lane[t]), q = Int(pl[t])
-                        let rec = placements[q]
-                        fxs[t] = p[j].x - (anchorBaseX + Double(rec.cellMinX) * cellSize + Double(rec.dx))
-                        fys[t] = p[j].y - (anchorBaseY + Double(rec.cellMinY) * cellSize + Double(rec.dy))
-                        shp[t] = Int32(bitPattern: rec.shape); mp[t] = Int32(bitPattern: rec.map)
-                    }
+                    stageRecords(nt, p, lane, pl, fxs, fys, shp, mp)
                     // 4. Maps and views: shape coordinates, and the winding cell (its reference point and
                     //    crossing range read here, so the next stage's loads are the edges only).
                     for t in 0..<nt {
-                        let m = maps[Int(mp[t])]
                         let v = viewBase + Int(shp[t])
-                        let dx = fxs[t], dy = fys[t]
-                        let fx = v.pointee.wOriginX + (Double(m.m00) * dx + Double(m.m01) * dy)
-                        let fy = v.pointee.wOriginY + (Double(m.m10) * dx + Double(m.m11) * dy)
-                        fxs[t] = fx; fys[t] = fy
+                        let (fx, fy) = stageToShape(t, v, fxs, fys, mp)
                         hc[t] = Int32(truncatingIfNeeded: v.pointee.windingCell(fx, fy))
                     }
                     // 5. Winding tests; the inside ones kept.
@@ -175,21 +165,11 @@ extension HitIndex.Storage {
                         pl[t] = Int32(truncatingIfNeeded: listed(ck &>> 2, ck & 3))
                     }
                     // 3. Records.
-                    for t in 0..<nc {
-                        let j = Int(lane[t])
-                        let rec = placements[Int(pl[t])]
-                        fxs[t] = p[j].x - (anchorBaseX + Double(rec.cellMinX) * cellSize + Double(rec.dx))
-                        fys[t] = p[j].y - (anchorBaseY + Double(rec.cellMinY) * cellSize + Double(rec.dy))
-                        shp[t] = Int32(bitPattern: rec.shape); mp[t] = Int32(bitPattern: rec.map)
-                    }
+                    stageRecords(nc, p, lane, pl, fxs, fys, shp, mp)
                     // 4. Maps and views: shape coordinates, the winding cell (touch codes) and the distance cell.
                     for t in 0..<nc {
-                        let m = maps[Int(mp[t])]
                         let v = viewBase + Int(shp[t])
-                        let dx = fxs[t], dy = fys[t]
-                        let fx = v.pointee.wOriginX + (Double(m.m00) * dx + Double(m.m01) * dy)
-                        let fy = v.pointee.wOriginY + (Double(m.m10) * dx + Double(m.m11) * dy)
-                        fxs[t] = fx; fys[t] = fy
+                        let (fx, fy) = stageToShape(t, v, fxs, fys, mp)
                         hc[t] = Int32(truncatingIfNeeded: codes[t] >= 8 ? v.pointee.windingCell(fx, fy) : -1)
                         cellOf[t] = Int32(truncatingIfNeeded: v.pointee.cellIndex(fx, fy))
                     }
@@ -222,5 +202,34 @@ extension HitIndex.Storage {
                 }
             }
         }
+    }
+
+    /// Stage 3 of a batch: for the `n` lanes, the point `p[lane[t]]` relative to placement `pl[t]`'s anchor
+    /// (into `fxs`, `fys`) and the placement's shape and map (into `shp`, `mp`).
+    @inline(__always)
+    func stageRecords(_ n: Int, _ p: UnsafePointer<Point>, _ lane: UnsafeMutablePointer<Int32>,
+                      _ pl: UnsafeMutablePointer<Int32>, _ fxs: UnsafeMutablePointer<Double>,
+                      _ fys: UnsafeMutablePointer<Double>, _ shp: UnsafeMutablePointer<Int32>,
+                      _ mp: UnsafeMutablePointer<Int32>) {
+        for t in 0..<n {
+            let j = Int(lane[t])
+            let rec = placements[Int(pl[t])]
+            fxs[t] = p[j].x - (anchorBaseX + Double(rec.cellMinX) * cellSize + Double(rec.dx))
+            fys[t] = p[j].y - (anchorBaseY + Double(rec.cellMinY) * cellSize + Double(rec.dy))
+            shp[t] = Int32(bitPattern: rec.shape); mp[t] = Int32(bitPattern: rec.map)
+        }
+    }
+
+    /// Stage 4's common part: lane `t`'s anchor-relative point through its map into shape units of view `v`,
+    /// stored back in `fxs[t]`, `fys[t]` and returned.
+    @inline(__always)
+    func stageToShape(_ t: Int, _ v: UnsafeMutablePointer<ShapeView>, _ fxs: UnsafeMutablePointer<Double>,
+                      _ fys: UnsafeMutablePointer<Double>, _ mp: UnsafeMutablePointer<Int32>) -> (Double, Double) {
+        let m = maps[Int(mp[t])]
+        let dx = fxs[t], dy = fys[t]
+        let fx = v.pointee.wOriginX + (Double(m.m00) * dx + Double(m.m01) * dy)
+        let fy = v.pointee.wOriginY + (Double(m.m10) * dx + Double(m.m11) * dy)
+        fxs[t] = fx; fys[t] = fy
+        return (fx, fy)
     }
 }

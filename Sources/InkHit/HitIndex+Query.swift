@@ -84,17 +84,7 @@ extension HitIndex.Storage {
     /// Topmost placement whose ink contains (x, y), or -1.
     @inline(__always) func topmostContaining(_ x: Double, _ y: Double) -> Int {
         let c = cellOf(x, y)      // NaN and ±∞ fail its range guard
-        if c < 0 { return -1 }
-        var k = Int(cellStart[c])
-        let end = Int(cellStart[c + 1])
-        while k < end {
-            let p = Int(cellItems[k]); k += 1
-            let r = placements[p]
-            let v = viewBase + Int(r.shape)
-            let (fx, fy) = toShape(r, v, x, y)
-            if v.pointee.contains(fx, fy) { return p }
-        }
-        return -1
+        return c < 0 ? -1 : topmostListed(c, x, y)
     }
 
     /// Exact view distance from (x, y) to placement `p`'s outline if ≤ bound, else a value > bound.

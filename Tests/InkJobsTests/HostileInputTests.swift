@@ -30,10 +30,11 @@ struct HostileInputTests {
         }
         let out = ["empty": dir + "/empty.ttf", "noise": dir + "/noise.ttf", "truncated": dir + "/truncated.ttf",
                    "corrupt": dir + "/corrupt-o.ttf"]
-        FileManager.default.createFile(atPath: out["empty"]!, contents: Data())
-        FileManager.default.createFile(atPath: out["noise"]!, contents: Data(noise))
-        FileManager.default.createFile(atPath: out["truncated"]!, contents: Data(sans.prefix(2000)))
-        FileManager.default.createFile(atPath: out["corrupt"]!, contents: Data(corrupt))
+        for (name, bytes) in [("empty", Data()), ("noise", Data(noise)), ("truncated", Data(sans.prefix(2000))),
+                              ("corrupt", Data(corrupt))] {
+            // A scratch file that cannot be written would turn every hostile case into "file not found".
+            precondition(FileManager.default.createFile(atPath: out[name]!, contents: bytes), "cannot write \(out[name]!)")
+        }
         return out
     }()
 
