@@ -118,6 +118,18 @@ public func inkhit_builder_add_outline(_ builder: OpaquePointer?, _ cache: Opaqu
     }
 }
 
+/// `inkhit_builder_set_prepared_radius` (inkhit.h).
+@_cdecl("inkhit_builder_set_prepared_radius")
+public func inkhit_builder_set_prepared_radius(_ builder: OpaquePointer?, _ radius: Double) -> inkhit_status {
+    call("inkhit_builder_set_prepared_radius") { () throws(CError) in
+        let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
+        guard radius >= 0 else {   // NaN fails this too
+            throw .argument("the prepared radius must be >= 0 view px (got \(show(radius)))")
+        }
+        box.lock.withLock { box.builder.preparedRadius = min(radius, HitIndex.Builder.maxPreparedRadius) }
+    }
+}
+
 /// `inkhit_builder_count` (inkhit.h).
 @_cdecl("inkhit_builder_count")
 public func inkhit_builder_count(_ builder: OpaquePointer?, _ countOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
@@ -243,6 +255,20 @@ public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Dou
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_contains") }
     insideOut.pointee = box._withUnsafeGuaranteedRef { $0.index.contains(Point(x, y)) } ? 1 : 0
+    return inkhit_status(INKHIT_OK)
+}
+
+/// `inkhit_index_topmost` (inkhit.h).
+@_cdecl("inkhit_index_topmost")
+public func inkhit_index_topmost(_ index: OpaquePointer?, _ x: Double, _ y: Double,
+                                 _ placementOut: UnsafeMutablePointer<Int64>?) -> inkhit_status {
+    guard let placementOut else { return CError.null("placement_out").report("inkhit_index_topmost") }
+    placementOut.pointee = -1
+    guard let box = lookup(index, .index, as: IndexBox.self) else {
+        return handleError(index, .index, "index").report("inkhit_index_topmost")
+    }
+    guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_topmost") }
+    placementOut.pointee = Int64(box._withUnsafeGuaranteedRef { $0.index.topmost(at: Point(x, y)) } ?? -1)
     return inkhit_status(INKHIT_OK)
 }
 

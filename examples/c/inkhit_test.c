@@ -393,7 +393,62 @@ static void test_index(void) {
     }
     OK(inkhit_index_hits(index, NULL, 0, 0, NULL));
 
+    /* Containment only: the topmost placement on ink (the H of placement 8 over that of placement 1), -1
+     * elsewhere; everywhere the placement a hit at radius 0 names. */
+    int64_t top = 7;
+    OK(inkhit_index_topmost(index, 14, 190, &top));
+    CHECK(top == 8);
+    OK(inkhit_index_topmost(index, 12, 48, &top));
+    CHECK(top == -1);
+    int agree = 1, on_ink = 0;
+    for (double gx = -10.37; gx < 140; gx += 1.3) {
+        for (double gy = -5.21; gy < 215; gy += 1.7) {
+            OK(inkhit_index_topmost(index, gx, gy, &top));
+            OK(inkhit_index_hit(index, gx, gy, 0, &h));
+            agree &= top == (h.hit ? h.placement : -1);
+            on_ink += top >= 0;
+        }
+    }
+    CHECK(agree && on_ink > 100);
+
+    /* A prepared radius changes what a query reads, never its answer: an index prepared for 12 px answers
+     * every radius (below, at and above both prepared radii) as the default one does. */
+    OK(inkhit_builder_set_prepared_radius(builder, 12));
+    inkhit_index wide;
+    OK(inkhit_builder_build(builder, &wide));
+    inkhit_index_info wi;
+    OK(inkhit_index_get_info(wide, &wi));
+    CHECK(wi.placements == ii.placements && wi.bytes_beyond_shapes > 0);
+    const double radii[5] = {0, 2, 3.5, 8, 20};
+    agree = 1;
+    int near_hits = 0;
+    for (int r = 0; r < 5; r++) {
+        for (double gx = -30.13; gx < 160; gx += 2.9) {
+            for (double gy = -25.77; gy < 235; gy += 3.1) {
+                inkhit_hit a, b;
+                OK(inkhit_index_hit(index, gx, gy, radii[r], &a));
+                OK(inkhit_index_hit(wide, gx, gy, radii[r], &b));
+                agree &= a.hit == b.hit && a.inside == b.inside && a.placement == b.placement;
+                agree &= !a.hit || near(a.distance, b.distance, 1e-9 * (1 + fabs(a.distance)));
+                near_hits += b.hit && !b.inside;
+            }
+        }
+    }
+    CHECK(agree && near_hits > 100);
+    OK(inkhit_index_release(wide));
+    OK(inkhit_builder_set_prepared_radius(builder, INFINITY));     /* clamped to INKHIT_MAX_PREPARED_RADIUS */
+    EXPECT(inkhit_builder_set_prepared_radius(builder, -1), INKHIT_ERROR_INVALID_ARGUMENT, "prepared radius must be >= 0");
+    EXPECT(inkhit_builder_set_prepared_radius(builder, NAN), INKHIT_ERROR_INVALID_ARGUMENT, "(got nan)");
+    EXPECT(inkhit_builder_set_prepared_radius(NULL, 1), INKHIT_ERROR_NULL_ARGUMENT, "builder");
+    EXPECT(inkhit_builder_set_prepared_radius((inkhit_builder)index, 1), INKHIT_ERROR_INVALID_HANDLE, "not a builder handle");
+    OK(inkhit_builder_set_prepared_radius(builder, INKHIT_DEFAULT_PREPARED_RADIUS));
+
     /* Hostile queries: a defined answer (a miss) and a status. */
+    top = 7;
+    EXPECT(inkhit_index_topmost(index, NAN, 48, &top), INKHIT_ERROR_INVALID_ARGUMENT, "not finite");
+    CHECK(top == -1);
+    EXPECT(inkhit_index_topmost(index, 3, 48, NULL), INKHIT_ERROR_NULL_ARGUMENT, "placement_out");
+    EXPECT(inkhit_index_topmost((inkhit_index)sans, 3, 48, &top), INKHIT_ERROR_INVALID_HANDLE, "not an index handle");
     h.hit = 7;
     EXPECT(inkhit_index_hit(index, NAN, 48, 0, &h), INKHIT_ERROR_INVALID_ARGUMENT, "(nan, 48) is not finite");
     CHECK(h.hit == 0 && h.placement == -1);

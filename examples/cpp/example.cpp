@@ -43,6 +43,12 @@ int main() {
                "(97, 15) is 3 px left of the square");
         expect(!index.hit({97, 15}, 2), "... not within 2 px");
         expect(index.contains({105, 15}) && !index.contains({95, 15}), "containment");
+        expect(index.topmost({105, 15}) == std::optional<int64_t>(2) && !index.topmost({95, 15}), "topmost");
+        builder.set_prepared_radius(8);
+        const inkhit::Index wide = builder.build();
+        const auto near_wide = wide.hit({97, 15}, 4);
+        expect(near_wide && near_wide->placement == 2 && near_wide->distance == near_box->distance,
+               "a prepared radius changes no answer");
         const auto answers = index.hits({{14, 30}, {97, 15}, {500, 500}}, 4);
         expect(answers.size() == 3 && answers[0].placement == 0 && answers[1].placement == 2 && !answers[2].hit, "batch");
 

@@ -113,6 +113,13 @@ public:
         check(inkhit_index_contains(handle_.get(), p.x, p.y, &inside));
         return inside != 0;
     }
+    /// The topmost placement whose ink contains `p` (containment only, no distance), if any.
+    std::optional<int64_t> topmost(Point p) const {
+        int64_t placement = -1;
+        check(inkhit_index_topmost(handle_.get(), p.x, p.y, &placement));
+        if (placement < 0) return std::nullopt;
+        return placement;
+    }
     inkhit_index_info info() const {
         inkhit_index_info info;
         check(inkhit_index_get_info(handle_.get(), &info));
@@ -131,6 +138,9 @@ class Builder {
 public:
     explicit Builder(double tolerance = 0)
         : handle_(detail::make_owned<Ptr>([&](inkhit_builder *out) { return inkhit_builder_create(tolerance, out); })) {}
+
+    /// The largest touch radius (view px) later builds are prepared for (see inkhit_builder_set_prepared_radius).
+    void set_prepared_radius(double radius) { check(inkhit_builder_set_prepared_radius(handle_.get(), radius)); }
 
     /// Adds a glyph of `font` at `size` px per em with its origin at `origin` (layout px); returns its number.
     size_t add_glyph(const Font &font, uint32_t glyph, double size, Point origin, Transform transform = INKHIT_TRANSFORM_IDENTITY) {

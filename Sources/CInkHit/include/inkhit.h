@@ -370,6 +370,21 @@ inkhit_status inkhit_shape_cache_release(inkhit_shape_cache cache);
  *  Errors: NULL_ARGUMENT, INVALID_ARGUMENT (negative, NaN or infinite tolerance), LIMIT. */
 inkhit_status inkhit_builder_create(double tolerance, inkhit_builder *out);
 
+/** The radius (view px) a new builder prepares its indexes for: touch radii up to it are the fast ones. */
+#define INKHIT_DEFAULT_PREPARED_RADIUS 3.5
+/** The largest prepared radius, view px; larger values (INFINITY too) are clamped to it. */
+#define INKHIT_MAX_PREPARED_RADIUS 256.0
+
+/** Sets the largest query radius (view px) the indexes this builder builds from now on are prepared for
+ *  (default INKHIT_DEFAULT_PREPARED_RADIUS). A query with a radius up to it reads only its point's own page
+ *  cell; a larger radius is answered exactly too, by a wider search. Answers never depend on it; memory
+ *  does (page cells list every placement within the radius: about (glyph size + 2 x radius)^2 per
+ *  placement). Values above INKHIT_MAX_PREPARED_RADIUS are clamped to it.
+ *  Owns: nothing. Threads: any (calls on one builder run one at a time).
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (negative or NaN radius: the builder keeps its
+ *  value). */
+inkhit_status inkhit_builder_set_prepared_radius(inkhit_builder builder, double radius);
+
 /** One glyph of one font at one size and origin, seen through a transform. */
 typedef struct inkhit_glyph_placement {
     inkhit_font font;
@@ -474,6 +489,14 @@ inkhit_status inkhit_index_hits(inkhit_index index, const inkhit_point *points, 
  *  Threads: any, any number at once on one index.
  *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (non-finite point; `*inside_out` is then 0). */
 inkhit_status inkhit_index_contains(inkhit_index index, double x, double y, int32_t *inside_out);
+
+/** The topmost placement whose ink contains (x, y), view px, written to `*placement_out` (-1: none):
+ *  containment only, no distance measured, the cheapest question an index answers (the placement
+ *  inkhit_index_hit would give at radius 0, for points on ink). Allocates nothing.
+ *  Owns: `*placement_out` is written. Threads: any, any number at once on one index.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (non-finite point; `*placement_out` is then
+ *  -1). */
+inkhit_status inkhit_index_topmost(inkhit_index index, double x, double y, int64_t *placement_out);
 
 /** Facts about an index. */
 typedef struct inkhit_index_info {
