@@ -280,6 +280,8 @@ public enum ShapeError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyEdges(limit: Int)
     /// The shape's storage would exceed `ShapeLimits.maxBytes`.
     case tooLarge(limit: Int)
+    /// The build passed the time limit of `BuildDeadline` and gave up.
+    case timeLimit
 
     /// A sentence for a user.
     public var description: String {
@@ -291,6 +293,7 @@ public enum ShapeError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(n) curve(s) would need more than \(Flattening.maxSegmentsPerCurve) segments to meet the tolerance"
         case .tooManyEdges(let l): return "outline has more than \(l) edges after flattening"
         case .tooLarge(let l): return "the shape's grid would take more than \(l) bytes (ShapeLimits.maxBytes)"
+        case .timeLimit: return "the shape's build passed its time limit"
         }
     }
 }
