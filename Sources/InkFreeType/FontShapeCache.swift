@@ -80,7 +80,14 @@ extension ShapeCache where Key == FontGlyph {
     public func shape(font: Font, glyph: GlyphID, rendering: OutlineRendering = .exact,
                       viewTolerance: Double = HitIndex.defaultTolerance, maxScale: Double) throws(FontError) -> GlyphShape {
         let pxPerEm = maxScale * Double(font.unitsPerEm)
-        let ink = try font.ink(of: glyph)
+        // A glyph's first sight decides its ink and loads its outline in one FreeType load.
+        let ink: GlyphInk
+        var loaded: GlyphOutline? = nil
+        if let known = font.face.knownInk(of: glyph) {
+            ink = known
+        } else {
+            (ink, loaded) = try font.face.inkAndOutline(glyph: glyph, maxPoints: Font.defaultMaximumPoints, rendering: rendering)
+        }
         let key = FontGlyph(font: font, glyph: glyph, ink: ink, rendering: rendering, viewPxPerEm: pxPerEm)
         guard ink == .outline else {
             let r = key.rendering
@@ -100,9 +107,11 @@ extension ShapeCache where Key == FontGlyph {
         return try shape(for: key, viewTolerance: viewTolerance,
                          maxScale: maxScale, invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
             (tolerance, fastDistance) throws(FontError) -> GlyphShape in
-            let outline = try font.outline(glyph: glyph, rendering: rendering)
+            let outline: GlyphOutline
+            if let loaded { outline = loaded } else { outline = try font.outline(glyph: glyph, rendering: rendering) }
             do throws(ShapeError) {
                 return try GlyphShape(tolerance: tolerance, limits: limits, fastDistance: fastDistance) { sink in
+                    sink.reserveCapacity(vertices: 2 * outline.points.count + 2 * outline.contourCount)
                     outline.decompose(into: &sink)
                 }
             } catch {

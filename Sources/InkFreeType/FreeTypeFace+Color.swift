@@ -59,8 +59,13 @@ extension FreeTypeFace {
         }
     }
 
+    /// `glyph`'s ink if it was decided before (nil: not yet, or out of range).
+    func knownInk(of glyph: GlyphID) -> GlyphInk? {
+        lock.withLock { color.kinds[glyph.rawValue] }
+    }
+
     /// Decides `glyph`'s ink. Call with `lock` held.
-    private func classify(_ glyph: GlyphID) throws(FontError) -> GlyphInk {
+    func classify(_ glyph: GlyphID) throws(FontError) -> GlyphInk {
         let g = FT_UInt(glyph.rawValue)
         if colrTable()?.rootPaint(of: glyph) != nil { return .colorPaint }
         var iterator = FT_LayerIterator(num_layers: 0, layer: 0, p: nil)
@@ -81,6 +86,14 @@ extension FreeTypeFace {
         if let outlineError { throw outlineError }
         guard isScalable else { throw .noOutline(glyph: glyph) }
         return .outline
+    }
+
+    /// True when the glyph has `COLR` data (a version 1 paint graph or version 0 layers). Call with `lock` held.
+    func hasColorLayers(_ glyph: GlyphID) -> Bool {
+        if colrTable()?.rootPaint(of: glyph) != nil { return true }
+        var iterator = FT_LayerIterator(num_layers: 0, layer: 0, p: nil)
+        var layer: FT_UInt = 0, colorIndex: FT_UInt = 0
+        return FT_Get_Color_Glyph_Layer(face, FT_UInt(glyph.rawValue), &layer, &colorIndex, &iterator) != 0
     }
 
     /// True when one of the strikes has a bitmap for glyph `g` (metrics only: no image is decoded). Call

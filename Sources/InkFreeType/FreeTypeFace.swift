@@ -253,32 +253,66 @@ final class FreeTypeFace: @unchecked Sendable {
     /// Loads the glyph as `rendering` says and copies its outline out of the glyph slot, in font units.
     func outline(glyph: GlyphID, maxPoints: Int, rendering: OutlineRendering = .exact) throws(FontError) -> GlyphOutline {
         try checkRange(glyph)
-        let k = rendering.isExact ? 1 : Double(unitsPerEm) / Double(rendering.charSize64)
         return try lock.withLock { () throws(FontError) -> GlyphOutline in
-            let outline = try loadOutline(glyph, rendering)
-            let n = Int(outline.n_points), contours = Int(outline.n_contours)
-            guard n >= 0, contours >= 0 else {
-                throw .brokenOutline(glyph: glyph, reason: "FreeType reports \(n) points and \(contours) contours")
-            }
-            guard n <= maxPoints else { throw .tooManyPoints(glyph: glyph, count: n, limit: maxPoints) }
-            if n == 0 && contours == 0 { return .empty }
-            guard let rawPoints = outline.points, let rawTags = outline.tags, let rawEnds = outline.contours else {
-                throw .brokenOutline(glyph: glyph, reason: "FreeType returned an outline without point arrays")
-            }
-            var points: [Point] = []
-            var tags: [UInt8] = []
-            points.reserveCapacity(n)
-            tags.reserveCapacity(n)
-            for i in 0..<n {
-                points.append(Point(FreeTypeFace.fontUnits(rawPoints[i].x) * k, FreeTypeFace.fontUnits(rawPoints[i].y) * k))
-                tags.append(UInt8(truncatingIfNeeded: rawTags[i]) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit))
-            }
-            let ends = (0..<contours).map { Int(rawEnds[$0]) }
-            if let problem = GlyphOutline.problem(points: points, tags: tags, contourEnds: ends) {
-                throw .brokenOutline(glyph: glyph, reason: problem)
-            }
-            return GlyphOutline(unchecked: points, tags: tags, contourEnds: ends)
+            try copyOutline(try loadOutline(glyph, rendering), glyph: glyph, maxPoints: maxPoints, rendering: rendering)
         }
+    }
+
+    /// The glyph's ink (`ink(of:)`) and, when it is a plain outline, that outline as `rendering` makes it: on a
+    /// glyph's first sight one FreeType load both decides its ink and gives its exact outline (the shape cache's
+    /// path; `ink(of:)` then `outline(glyph:maxPoints:rendering:)` would load it twice).
+    func inkAndOutline(glyph: GlyphID, maxPoints: Int,
+                       rendering: OutlineRendering) throws(FontError) -> (GlyphInk, GlyphOutline?) {
+        try checkRange(glyph)
+        return try lock.withLock { () throws(FontError) -> (GlyphInk, GlyphOutline?) in
+            if let k = color.kinds[glyph.rawValue] {
+                guard k == .outline else { return (k, nil) }
+                return (k, try copyOutline(try loadOutline(glyph, rendering), glyph: glyph, maxPoints: maxPoints,
+                                           rendering: rendering))
+            }
+            // The order of `classify`: color data first, then an outline with points from one load.
+            if isScalable && !hasColorLayers(glyph),
+               FT_Load_Glyph(face, FT_UInt(glyph.rawValue), FreeTypeFace.loadFlags) == 0,
+               let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE,
+               slot.pointee.outline.n_points > 0 {
+                color.kinds[glyph.rawValue] = .outline
+                let outline = rendering.isExact ? slot.pointee.outline : try loadOutline(glyph, rendering)
+                return (.outline, try copyOutline(outline, glyph: glyph, maxPoints: maxPoints, rendering: rendering))
+            }
+            let k = try classify(glyph)
+            color.kinds[glyph.rawValue] = k
+            guard k == .outline else { return (k, nil) }
+            return (k, try copyOutline(try loadOutline(glyph, rendering), glyph: glyph, maxPoints: maxPoints,
+                                       rendering: rendering))
+        }
+    }
+
+    /// The outline FreeType left in the glyph slot, copied out in font units and checked. Call with `lock` held.
+    private func copyOutline(_ outline: FT_Outline, glyph: GlyphID, maxPoints: Int,
+                             rendering: OutlineRendering) throws(FontError) -> GlyphOutline {
+        let k = rendering.isExact ? 1 : Double(unitsPerEm) / Double(rendering.charSize64)
+        let n = Int(outline.n_points), contours = Int(outline.n_contours)
+        guard n >= 0, contours >= 0 else {
+            throw .brokenOutline(glyph: glyph, reason: "FreeType reports \(n) points and \(contours) contours")
+        }
+        guard n <= maxPoints else { throw .tooManyPoints(glyph: glyph, count: n, limit: maxPoints) }
+        if n == 0 && contours == 0 { return .empty }
+        guard let rawPoints = outline.points, let rawTags = outline.tags, let rawEnds = outline.contours else {
+            throw .brokenOutline(glyph: glyph, reason: "FreeType returned an outline without point arrays")
+        }
+        var points: [Point] = []
+        var tags: [UInt8] = []
+        points.reserveCapacity(n)
+        tags.reserveCapacity(n)
+        for i in 0..<n {
+            points.append(Point(FreeTypeFace.fontUnits(rawPoints[i].x) * k, FreeTypeFace.fontUnits(rawPoints[i].y) * k))
+            tags.append(UInt8(truncatingIfNeeded: rawTags[i]) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit))
+        }
+        let ends = (0..<contours).map { Int(rawEnds[$0]) }
+        if let problem = GlyphOutline.problem(points: points, tags: tags, contourEnds: ends) {
+            throw .brokenOutline(glyph: glyph, reason: problem)
+        }
+        return GlyphOutline(unchecked: points, tags: tags, contourEnds: ends)
     }
 
     /// FreeType's own control box of the glyph's outline (`FT_Outline_Get_CBox`), in font units;
