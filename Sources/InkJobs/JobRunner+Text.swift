@@ -21,7 +21,9 @@ extension JobRunner {
                                     paragraph: job.paragraph,
                                     links: job.links, attachments: job.attachments, transform: job.transform,
                                     tolerance: tolerance, cache: cache,
-                                    budget: LayoutBudget(maxShapeBytes: limits.maxShapeBytesPerJob, deadline: deadline.instant))
+                                    budget: LayoutBudget(maxShapeBytes: limits.maxShapeBytesPerJob, deadline: deadline.instant),
+                                    // The text's length bounds its distinct glyphs.
+                                    shapeForms: Self.shapeForms(points: job.points.count, shapes: min(job.text.utf16.count, 512)))
         } catch .pastDeadline(let during) {
             throw .timeLimit(seconds: limits.maxSecondsPerJob, during: during)
         } catch {

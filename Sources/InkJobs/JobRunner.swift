@@ -241,7 +241,15 @@ public final class JobRunner {
             }
             do { try b.add(shape, transform: t, singularValues: sv) } catch { throw .glyph(index: i, .placement(error)) }
         }
+        b.shapeForms = Self.shapeForms(points: job.points.count, shapes: seenShapes.count)
         return b.build()
+    }
+
+    /// The shape forms a job's index reads: full forms (built for the job if the cache's shapes lack them)
+    /// when the job asks at least 1,024 points per distinct shape, where their faster queries repay their build
+    /// (about 0.2 ms a glyph against about 0.2 µs a query); otherwise the cheapest on first sight.
+    static func shapeForms(points: Int, shapes: Int) -> ShapeForms {
+        points >= 1024 * max(shapes, 1) ? .full : .whenReused
     }
 
     /// Empties both caches when they hold more than the limits allow (shapes are keyed by font, so they

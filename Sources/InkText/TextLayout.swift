@@ -117,12 +117,15 @@ public struct TextLayout: Sendable {
     ///   - cache: glyph shapes are shared through it (one per font, glyph and size class); the process-wide
     ///     `FontShapeCache.shared` unless given another.
     ///   - budget: most bytes of glyph shapes and a deadline, for untrusted text (unbounded by default).
+    ///   - shapeForms: which form of the glyph shapes the layout's hit indexes read (`HitIndex.Builder.shapeForms`):
+    ///     `.full` for a layout that will answer many queries, `.whenReused` (cheapest on first sight) by default.
     /// - Throws: `TextError` for invalid settings, links or attachments, (as `.glyph`) a font's error for a
     ///   glyph that cannot be placed, `.shapeBytes` / `.pastDeadline` when the budget runs out.
     public init(text: String, style: TextStyle, paragraph: ParagraphStyle = ParagraphStyle(),
                 links: [TextLink] = [], attachments: [TextAttachment] = [],
                 transform: AffineTransform = .identity, tolerance: Double = HitIndex.defaultTolerance,
-                cache: FontShapeCache = .shared, budget: LayoutBudget = LayoutBudget()) throws(TextError) {
+                cache: FontShapeCache = .shared, budget: LayoutBudget = LayoutBudget(),
+                shapeForms: ShapeForms = .whenReused) throws(TextError) {
         guard !style.fonts.isEmpty else { throw .noFonts }
         guard style.size.isFinite, style.size > 0 else { throw .invalidSize(style.size) }
         guard style.glyphStyles.isEmpty || style.glyphStyles.count == style.fonts.count else {
@@ -154,8 +157,9 @@ public struct TextLayout: Sendable {
             if attachmentAt[a.at] != nil { throw .invalidAttachment(index: i, reason: "two attachments at offset \(a.at)") }
             attachmentAt[a.at] = i
         }
-        let indexTolerance: HitIndex.Builder
+        var indexTolerance: HitIndex.Builder
         do { indexTolerance = try HitIndex.Builder(tolerance: tolerance) } catch { throw .index(error) }
+        indexTolerance.shapeForms = shapeForms
         guard let inverse = transform.inverted() else { throw .invalidTransform(transform) }
         var engine = LayoutEngine(map: map, style: style, paragraph: paragraph, attachmentAt: attachmentAt,
                                   attachments: attachments, budget: budget)
