@@ -84,6 +84,17 @@ struct ScratchBuffer<Element>: ~Copyable {
         count &+= 1
     }
 
+    /// Makes room for `extra` more elements, for `appendReserved`.
+    @inline(__always) mutating func reserve(_ extra: Int) {
+        while count + extra > capacity { grow() }
+    }
+
+    /// Appends within room made by `reserve` (no capacity check).
+    @inline(__always) mutating func appendReserved(_ e: Element) {
+        base[count] = e
+        count &+= 1
+    }
+
     private mutating func grow() {
         let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         bigger.moveInitialize(from: base, count: count)

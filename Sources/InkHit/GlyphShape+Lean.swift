@@ -32,7 +32,7 @@ struct LeanForm: @unchecked Sendable {
     let wx: Int, wy: Int
 
     /// Cells per √edge along the box's longer side: a coarse grid (a few edges a cell) keeps the form small.
-    static let density = 1.0
+    static let density = 0.5
 
     /// Bytes of the form (its arena).
     var byteCount: Int { arena.byteCount }
@@ -176,54 +176,64 @@ struct EdgeWalk: ~Copyable {
     }
 
     mutating func run(_ v: UnsafePointer<Float>, _ cs: UnsafeBufferPointer<UInt32>, vertexCount: Int) {
-        let e = g.eps, inv = 1 / g.cell, ox = g.originX, oy = g.originY
+        let e = g.eps, inv = 1 / g.cell, ox = g.originX, oy = g.originY, cell = g.cell
         let wx = g.wx, wy = g.wy
         // Cell coordinates lie within the grid (−1 … wx + 1): floor and ceil by truncation after an offset.
         @inline(__always) func floorI(_ x: Double) -> Int { Int(x + 8.0) &- 8 }
         @inline(__always) func ceilI(_ x: Double) -> Int { 8 &- Int(8.0 - x) }
+        // y of row j's centre line, as `LeanGrid.rowY` stores it.
+        @inline(__always) func rowY(_ j: Int) -> Double { Double(Float(oy + (Double(j) + 0.5) * cell)) }
         for ci in 0..<cs.count {
             let first = Int(cs[ci])
             let end = ci + 1 < cs.count ? Int(cs[ci + 1]) : vertexCount
             var i = first
+            var bx = Double(v[2 * i]), by = Double(v[2 * i + 1])
+            var u1 = (bx - ox) * inv, v1 = (by - oy) * inv
             while i < end - 1 {
-                let ax = Double(v[2 * i]), ay = Double(v[2 * i + 1]), bx = Double(v[2 * i + 2]), by = Double(v[2 * i + 3])
-                let u0 = (ax - ox) * inv, v0 = (ay - oy) * inv, u1 = (bx - ox) * inv, v1 = (by - oy) * inv
+                let ax = bx, ay = by, u0 = u1, v0 = v1
+                bx = Double(v[2 * i + 2]); by = Double(v[2 * i + 3])
+                u1 = (bx - ox) * inv; v1 = (by - oy) * inv
                 let vertex = UInt64(i)
                 i += 1
                 let ulo = u0 < u1 ? u0 : u1, uhi = u0 < u1 ? u1 : u0
                 let vlo = v0 < v1 ? v0 : v1, vhi = v0 < v1 ? v1 : v0
                 let ja = max(0, ceilI(vlo - 1 - e)), jb = min(wy - 1, floorI(vhi + e))
                 let ia = max(0, ceilI(ulo - 1 - e)), ib = min(wx - 1, floorI(uhi + e))
-                let exact = ja == jb || ia == ib || v0 == v1
-                let dv = exact ? 0 : 1 / (v1 - v0), du = u1 - u0
-                let ylo = ay < by ? ay : by, yhi = ay < by ? by : ay
                 // The rows' centre lines it crosses: row j's lies at j + ½ cells, within [vlo, vhi) for
                 // ceil(vlo − ½) ≤ j < ceil(vhi − ½); one more row either way for rounding, each decided on the
                 // stored line.
                 if ay != by {
+                    let ylo = ay < by ? ay : by, yhi = ay < by ? by : ay
                     var j = max(0, ceilI(vlo - 0.5) - 1)
                     let jEnd = min(wy - 1, ceilI(vhi - 0.5))
                     let up = by > ay ? 1 : 0
+                    let slope = (bx - ax) / (by - ay)
                     while j <= jEnd {
-                        let y = g.rowY(j)
-                        if y >= ylo && y < yhi {
-                            crossings.append(Crossing(x: ax + (y - ay) * (bx - ax) / (by - ay), rowSign: j &<< 1 | up))
-                        }
+                        let y = rowY(j)
+                        if y >= ylo && y < yhi { crossings.append(Crossing(x: ax + (y - ay) * slope, rowSign: j &<< 1 | up)) }
                         j &+= 1
                     }
                 }
+                if ja == jb || ia == ib || v0 == v1 {
+                    // One row or one column of cells (or a horizontal edge): the edge's box is exact.
+                    var j = ja
+                    while j <= jb {
+                        var c = j &* wx &+ ia
+                        let cEnd = j &* wx &+ ib
+                        while c <= cEnd { pairs.append(UInt64(truncatingIfNeeded: c) &<< 32 | vertex); c &+= 1 }
+                        j &+= 1
+                    }
+                    continue
+                }
+                // Its x-range within each row's band (grown by a further eps for the parameter's rounding).
+                let dv = 1 / (v1 - v0), du = u1 - u0
                 var j = ja
                 while j <= jb {
-                    // The row's cells: the edge's box, or its x-range within the row's band (grown by a further
-                    // eps for the parameter's rounding).
-                    var ra = ia, rb = ib
-                    if !exact {
-                        let t0 = (Double(j) - e - v0) * dv, t1 = (Double(j) + 1 + e - v0) * dv
-                        let tlo = max(0, min(t0, t1)), thi = min(1, max(t0, t1))
-                        let a = u0 + du * tlo, b = u0 + du * thi
-                        ra = max(ia, ceilI((a < b ? a : b) - 1 - 2 * e))
-                        rb = min(ib, floorI((a < b ? b : a) + 2 * e))
-                    }
+                    let t0 = (Double(j) - e - v0) * dv, t1 = (Double(j) + 1 + e - v0) * dv
+                    let tlo = max(0, min(t0, t1)), thi = min(1, max(t0, t1))
+                    let a = u0 + du * tlo, b = u0 + du * thi
+                    let ra = max(ia, ceilI((a < b ? a : b) - 1 - 2 * e))
+                    let rb = min(ib, floorI((a < b ? b : a) + 2 * e))
                     var c = j &* wx &+ ra
                     let cEnd = j &* wx &+ rb
                     while c <= cEnd { pairs.append(UInt64(truncatingIfNeeded: c) &<< 32 | vertex); c &+= 1 }
@@ -267,6 +277,25 @@ private struct Windings {
     let hot: UnsafeMutableBufferPointer<HotCell>
     let cross: UnsafeBufferPointer<UInt32>
     let g: LeanGrid
+    /// Per vertex, the last ray that counted its edge (allocated on first use: most shapes never need it).
+    let seen = Marks()
+
+    final class Marks {
+        private var arena: Arena?
+        private(set) var marks = UnsafeMutablePointer<Int32>(bitPattern: 8)!
+        private var token: Int32 = 0
+        private var count: Int
+        init(count: Int = 0) { self.count = count }
+        func prepare(_ n: Int) {
+            guard arena == nil else { return }
+            var layout = Arena.Layout()
+            let slot = layout.reserve(Int32.self, count: n)
+            let a = Arena(layout)
+            marks = a.buffer(slot, repeating: -1).baseAddress!
+            arena = a
+        }
+        func next() -> Int32 { token &+= 1; return token }
+    }
 
     /// Other reference points tried, as fractions of the cell, when the centre is too close to an edge.
     static let offsets: [(Double, Double)] = [(0.31, 0.69), (0.69, 0.31), (0.23, 0.23), (0.77, 0.77),
@@ -358,13 +387,18 @@ private struct Windings {
         }
         hot[c].refX = Float(best.x); hot[c].refY = Float(best.y)
         if best.x == x && best.y == y { hot[c].winding = Int32(clamping: rayCount); return }
+        seen.prepare(verts.count / 2)
         // A ray at another height: every edge of the row's cells from this one rightwards (an edge crossing the
         // ray meets one of them), each once.
-        var seenEdges = Set<UInt32>()
         var w = 0
-        for cc in c..<(j * g.wx + g.wx) {
-            for q in Int(hot[cc].crossStart)..<Int(hot[cc + 1].crossStart) where seenEdges.insert(cross[q]).inserted {
-                w += Self.crossing(best.x, best.y, edge(Int(cross[q])))
+        let rowEnd = j * g.wx + g.wx
+        let token = seen.next()
+        for cc in c..<rowEnd {
+            for q in Int(hot[cc].crossStart)..<Int(hot[cc + 1].crossStart) {
+                let k = Int(cross[q])
+                if seen.marks[k] == token { continue }
+                seen.marks[k] = token
+                w += Self.crossing(best.x, best.y, edge(k))
             }
         }
         hot[c].winding = Int32(clamping: w)

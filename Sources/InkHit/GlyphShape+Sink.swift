@@ -10,7 +10,8 @@ extension GlyphShape {
     /// `ShapeLimits.maxEdges` edges nothing more is stored (the build then fails with `.tooManyEdges`). The
     /// time limit of `BuildDeadline` is checked every 4,096 segments.
     public struct Sink: OutlineSink {
-        let tolerance: Double
+        /// The flattening tolerance, shape units.
+        public let tolerance: Double
         private let maxSegments: Int
         /// Closed contours so far: x, y per vertex; each contour ends with a copy of its first vertex.
         private(set) var verts: [Float] = []
@@ -34,6 +35,13 @@ extension GlyphShape {
         init(tolerance: Double, maxEdges: Int) {
             self.tolerance = tolerance
             maxSegments = maxEdges
+        }
+
+        /// A sink to draw an outline into before making its shape (`GlyphShape.init(drawn:fillRule:limits:fastDistance:)`):
+        /// curves are flattened within `tolerance` shape units (finite and > 0; checked when the shape is made),
+        /// and no more than `limits.maxEdges` edges are kept.
+        public init(tolerance: Double, limits: ShapeLimits = .default) {
+            self.init(tolerance: tolerance, maxEdges: limits.maxEdges)
         }
 
         /// Makes room for about `vertices` polygon vertices (a hint: an outline of n points flattens to a few n
@@ -140,21 +148,25 @@ extension GlyphShape {
             let first = openAt
             openAt = -1
             // The contour's points are in verts[first...]; the closing line back to `start` is implied.
-            var w = first + 2                                   // write position (after the first vertex)
-            var r = first + 2
-            while r < verts.count {
-                if verts[r] != verts[w - 2] || verts[r + 1] != verts[w - 1] {
-                    verts[w] = verts[r]; verts[w + 1] = verts[r + 1]; w += 2
+            let n = verts.count
+            let w = verts.withUnsafeMutableBufferPointer { v -> Int in
+                var w = first + 2                               // write position (after the first vertex)
+                var r = first + 2
+                while r < n {
+                    if v[r] != v[w - 2] || v[r + 1] != v[w - 1] {
+                        v[w] = v[r]; v[w + 1] = v[r + 1]; w += 2
+                    }
+                    r += 2
                 }
-                r += 2
+                // Drop trailing vertices equal to the first (the closing edge would have zero length).
+                while w - 2 > first && v[w - 2] == v[first] && v[w - 1] == v[first + 1] { w -= 2 }
+                return w
             }
-            // Drop trailing vertices equal to the first (the closing edge would have zero length).
-            while w - 2 > first && verts[w - 2] == verts[first] && verts[w - 1] == verts[first + 1] { w -= 2 }
-            verts.removeSubrange(w...)
             if w - first < 4 {                                  // one distinct vertex: no edge
-                verts.removeSubrange(first...)
+                verts.removeLast(n - first)
                 return
             }
+            verts.removeLast(n - w)
             verts.append(verts[first]); verts.append(verts[first + 1])
             contourStarts.append(UInt32(first / 2))
         }

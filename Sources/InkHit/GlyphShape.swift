@@ -96,6 +96,20 @@ public final class GlyphShape: @unchecked Sendable {
                       fastDistance: fastDistance)
     }
 
+    /// Builds a shape from an outline already drawn into `sink` (`Sink.init(tolerance:limits:)`), flattened at
+    /// the sink's tolerance: for a caller that draws where the outline lives (under a font's lock, say) and
+    /// builds the shape afterwards.
+    ///
+    /// - Throws: as `init(tolerance:fillRule:limits:fastDistance:outline:)`.
+    public convenience init(drawn sink: GlyphShape.Sink, fillRule: FillRule = .nonZero, limits: ShapeLimits = .default,
+                            fastDistance: Double? = nil) throws(ShapeError) {
+        guard sink.tolerance.isFinite, sink.tolerance > 0 else { throw .invalidTolerance(sink.tolerance) }
+        var s = sink
+        let (verts, contours, achieved) = try s.finish()
+        try self.init(verts: verts, contours: contours, tolerance: achieved, fillRule: fillRule, limits: limits,
+                      fastDistance: fastDistance)
+    }
+
     /// Builds a shape from outline calls for placements whose largest scale (view px per shape unit) is at
     /// most `maxScale`: curves are flattened at `viewTolerance / maxScale` shape units, so every placement
     /// meets `viewTolerance` view px, the default of `HitIndex.Builder`.
