@@ -93,7 +93,9 @@ extension Cold.Numbers {
         var s = "### Queries through lean and full shape forms (context)\n\n"
         s += "The same placements indexed with `HitIndex.Builder.shapeForms = .lean` (what a glyph seen once is "
         s += "queried through) and `.full`; ns per point, median; batch: `hits(for:radius:into:)`, single: a loop of "
-        s += "`hit(at:radius:)`. Both indexes agree with brute force on 2,000 of the points at r = 0 and 3.5.\n\n"
+        s += "`hit(at:radius:)`; alternated rounds (full, lean, …: one warm-up pair, then at least "
+        s += "\(queryRounds.rounds) pairs and \(N.fmt(queryRounds.seconds)) s). Both "
+        s += "indexes agree with brute force on 2,000 of the points at r = 0 and 3.5.\n\n"
         s += "| workload | points | forms | r = 0 batch | r = 0 single | r = 3.5 batch | r = 3.5 single | index bytes |\n"
         s += "|---|---|---|---|---|---|---|---|\n"
         for r in forms {
@@ -101,10 +103,7 @@ extension Cold.Numbers {
                 let t = r.ns[k]
                 s += "| \(r.name) | \(r.points) | \(name) | \(N.fmt(t[0])) | \(N.fmt(t[1])) | \(N.fmt(t[2])) | \(N.fmt(t[3])) | \(r.bytes[k]) |\n"
             }
-            if r.ns.count == 2 {
-                let l = r.ns[0], f = r.ns[1]
-                s += "| \(r.name) | | lean / full | \(N.times(l[0] / f[0])) | \(N.times(l[1] / f[1])) | \(N.times(l[2] / f[2])) | \(N.times(l[3] / f[3])) | |\n"
-            }
+            s += "| \(r.name) | | lean / full (median of rounds) | \(r.ratios.map { N.times($0) }.joined(separator: " | ")) | |\n"
         }
         return s + "\n"
     }

@@ -265,46 +265,58 @@ enum Cold {
         var name = ""
         var points = 0
         /// ns per point: [lean, full] × [batch r0, single r0, batch r3.5, single r3.5].
-        var ns: [[Double]] = []
-        var wrong = 0
+        var ns: [[Double]] = [[], []]
+        /// lean / full, median of alternated rounds, in the same order.
+        var ratios: [Double] = []
         var bytes: [Int] = []
     }
 
-    /// Queries of `placements` (shapes from `cache`) through indexes built with lean and with full forms.
+    /// Queries of `placements` (shapes from `cache`) through indexes built with lean and with full forms,
+    /// each checked against brute force first, then timed in alternated rounds (full, lean, …).
     static func forms(name: String, placements: [GlyphPlacement], cache: FontShapeCache, points: [Point],
-                      rounds: Int, seconds: Double) throws -> FormsRow {
+                      rounds: Rounds) throws -> FormsRow {
         var row = FormsRow(name: name, points: points.count)
         let shapes = try placements.map { try cache.shape(for: $0) }
         let oracle = BruteForce(shapes: shapes, transforms: placements.map(\.fontUnitsToView))
-        var answers = [Hit?](repeating: nil, count: points.count)
-        for forms in [ShapeForms.lean, .full] {
-            let index = try ColdPage.buildIndex(placements, cache: cache, forms: forms)
+        let lean = try ColdPage.buildIndex(placements, cache: cache, forms: .lean)
+        let full = try ColdPage.buildIndex(placements, cache: cache, forms: .full)
+        for (index, forms) in [(lean, "lean"), (full, "full")] {
             row.bytes.append(index.bytesBeyondShapes)
             try points.prefix(2_000).withUnsafeBufferPointer { pts in
                 for r in [0.0, 3.5] {
                     let c = OracleComparison.compare(index: index, oracle: oracle, points: pts, radius: r)
-                    row.wrong += c.wrong
                     if c.wrong > 0 { throw Failure(description: "\(name), \(forms) forms, r = \(r): \(c)") }
                 }
             }
-            var times: [Double] = []
-            var sink = 0
-            for r in [0.0, 3.5] {
-                times.append(Timing.median(rounds: rounds, minSeconds: seconds) { index.hits(for: points, radius: r, into: &answers) })
-                times.append(Timing.median(rounds: rounds, minSeconds: seconds) {
-                    for p in points { if let h = index.hit(at: p, radius: r) { sink &+= h.placement } }
-                })
-            }
-            if sink == -1 { print("") }
-            row.ns.append(times.map { $0 * 1e9 / Double(points.count) })
         }
+        var answers = [Hit?](repeating: nil, count: points.count)
+        var sink = 0
+        let perPoint = 1e9 / Double(points.count)
+        for r in [0.0, 3.5] {
+            for single in [false, true] {
+                func pass(_ index: HitIndex) -> Span {
+                    seconds {
+                        if single {
+                            for p in points { if let h = index.hit(at: p, radius: r) { sink &+= h.placement } }
+                        } else {
+                            index.hits(for: points, radius: r, into: &answers)
+                        }
+                    }
+                }
+                let p = alternate(rounds, base: { pass(full) }, ours: { pass(lean) })
+                row.ns[0].append(p.oursMedian * perPoint)
+                row.ns[1].append(p.baseMedian * perPoint)
+                row.ratios.append(p.ratio)
+            }
+        }
+        if sink == -1 { print("") }
         return row
     }
 
     // MARK: Run
 
     struct Numbers {
-        var rounds = Rounds(rounds: 0, seconds: 0)
+        var rounds = Rounds(rounds: 0, seconds: 0), queryRounds = Rounds(rounds: 0, seconds: 0)
         var shapeRows: [ShapeRow] = []
         var memory = Memory()
         var page: PageNumbers? = nil
@@ -314,8 +326,8 @@ enum Cold {
 
     static func measure(quick: Bool) throws -> Numbers {
         let rounds = Rounds(rounds: quick ? 5 : 9, seconds: quick ? 0.3 : 1.5)
-        let qRounds = quick ? 3 : 5, qSeconds = quick ? 0.1 : 0.3
-        var n = Numbers(rounds: rounds)
+        let queryRounds = Rounds(rounds: quick ? 3 : 5, seconds: quick ? 0.3 : 1)
+        var n = Numbers(rounds: rounds, queryRounds: queryRounds)
         func note(_ s: String) { FileHandle.standardError.write("cold: \(s)…\n".data(using: .utf8)!) }
         for set in try ColdWorkloads.glyphSets() {
             note("shapes of \(set.name)")
@@ -334,11 +346,11 @@ enum Cold {
         note("lean and full forms")
         let w = try Workloads.page()
         n.forms.append(try forms(name: "page (\(w.glyphs.count) glyphs, DejaVu Sans 16 px)", placements: w.placements,
-                                 cache: w.cache, points: w.points, rounds: qRounds, seconds: qSeconds))
+                                 cache: w.cache, points: w.points, rounds: queryRounds))
         let cache = FontShapeCache()
         _ = try ColdPage.buildIndex(cjkPage.placements, cache: cache)
         n.forms.append(try forms(name: "cold CJK page (\(cjkPage.placements.count) glyphs)", placements: cjkPage.placements,
-                                 cache: cache, points: uniformPoints(50_000, in: cjkPage.bounds), rounds: qRounds, seconds: qSeconds))
+                                 cache: cache, points: uniformPoints(50_000, in: cjkPage.bounds), rounds: queryRounds))
         return n
     }
 
