@@ -277,22 +277,16 @@ private struct Windings {
     let hot: UnsafeMutableBufferPointer<HotCell>
     let cross: UnsafeBufferPointer<UInt32>
     let g: LeanGrid
-    /// Per vertex, the last ray that counted its edge (allocated on first use: most shapes never need it).
-    let seen = Marks()
-
+    /// A mark per vertex and the current token.
     final class Marks {
-        private var arena: Arena?
-        private(set) var marks = UnsafeMutablePointer<Int32>(bitPattern: 8)!
+        private let arena: Arena
+        let marks: UnsafeMutablePointer<Int32>
         private var token: Int32 = 0
-        private var count: Int
-        init(count: Int = 0) { self.count = count }
-        func prepare(_ n: Int) {
-            guard arena == nil else { return }
+        init(count n: Int) {
             var layout = Arena.Layout()
             let slot = layout.reserve(Int32.self, count: n)
-            let a = Arena(layout)
-            marks = a.buffer(slot, repeating: -1).baseAddress!
-            arena = a
+            arena = Arena(layout)
+            marks = arena.buffer(slot, repeating: -1).baseAddress!
         }
         func next() -> Int32 { token &+= 1; return token }
     }
@@ -335,6 +329,7 @@ private struct Windings {
         var j = wy
         while j > 0 { start[j] = start[j - 1]; j -= 1 }
         start[0] = 0
+        var marks: Marks? = nil                         // made by the first cell that needs its own ray
         for j in 0..<wy {
             if j & 63 == 63 && BuildDeadline.hasPassed { throw .timeLimit }
             let lo = start[j], hi = start[j + 1]
@@ -355,7 +350,7 @@ private struct Windings {
             while i >= 0 {
                 let x = g.columnX(i)
                 while k > lo && xb[k - 1] > x { k -= 1; w += sb[k] }
-                setReference(j, i, x: x, y: y, rayCount: w)
+                setReference(j, i, x: x, y: y, rayCount: w, marks: &marks)
                 i -= 1
             }
         }
@@ -365,7 +360,8 @@ private struct Windings {
     /// Cell (i, j)'s reference: the centre (x, y), whose ray count is `rayCount`, when no edge of the cell passes
     /// within 1e-3 cell of it; else the listed point of the cell farthest from its edges, counted along its ray
     /// through the row.
-    @inline(__always) private func setReference(_ j: Int, _ i: Int, x: Double, y: Double, rayCount: Int) {
+    @inline(__always) private func setReference(_ j: Int, _ i: Int, x: Double, y: Double, rayCount: Int,
+                                                marks: inout Marks?) {
         let c = j * g.wx + i
         let lo = Int(hot[c].crossStart), hi = Int(hot[c + 1].crossStart)
         let need = 1e-6 * g.cell * g.cell                  // (1e-3 cell)²
@@ -387,7 +383,8 @@ private struct Windings {
         }
         hot[c].refX = Float(best.x); hot[c].refY = Float(best.y)
         if best.x == x && best.y == y { hot[c].winding = Int32(clamping: rayCount); return }
-        seen.prepare(verts.count / 2)
+        let seen = marks ?? Marks(count: verts.count / 2)
+        marks = seen
         // A ray at another height: every edge of the row's cells from this one rightwards (an edge crossing the
         // ray meets one of them), each once.
         var w = 0
