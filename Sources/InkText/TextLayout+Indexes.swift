@@ -158,8 +158,9 @@ extension TextLayout {
         }
     }
 
-    /// A rectangle as a shape in layout px (exact: no curves).
-    static func rectShape(_ r: Rect, maxScale: Double, viewTolerance: Double) throws(ShapeError) -> GlyphShape {
+    /// Not API: a rectangle as a shape in layout px (exact: no curves), for a transform of largest scale
+    /// `maxScale` (InkJobs' glyph jobs hit their decorations with it).
+    @_spi(InkInternals) public static func rectShape(_ r: Rect, maxScale: Double, viewTolerance: Double) throws(ShapeError) -> GlyphShape {
         try GlyphShape(viewTolerance: viewTolerance, maxScale: maxScale) { sink in
             guard r.width > 0, r.height > 0 else { return }
             sink.move(to: Point(r.minX, r.minY)); sink.addLine(to: Point(r.maxX, r.minY))
