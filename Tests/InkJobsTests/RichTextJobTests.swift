@@ -14,9 +14,9 @@ struct RichTextJobTests {
             + #"{"start":5,"end":9,"strikethrough":true,"overline":true,"embolden":"freetype"},{"start":25,"end":27,"underline":"double"}],"#
             + #""links":[{"start":16,"end":23,"tag":"url"}],"#
             + #""exclusions":[{"rect":[160,0,60,30]},{"ellipse":[0,40,50,40]},{"path":"M0 90 L40 90 L0 130 Z"}],"#
-            + #""lineHeight":1.25,"paragraphSpacing":6,"firstLineIndent":12,"radius":3.5,"points":\#(TextJobTests.points(240, 150, step: 1.1))}"#,
+            + #""lineHeight":1.25,"paragraphSpacing":6,"firstLineIndent":12,"radius":3.5,"points":\#(TextJobTests.points(240, 150, step: 1.6))}"#,
         #"{"id":"r2","text":"tap the underlined link","fonts":\#(fonts),"size":30,"runs":[{"start":8,"end":23,"underline":"single"}],"#
-            + #""links":[{"start":19,"end":23,"tag":"L"}],"transform":[1.2,0.3,-0.2,1.1,5,-3],"radius":0,"points":\#(TextJobTests.points(450, 170, step: 0.7))}"#,
+            + #""links":[{"start":19,"end":23,"tag":"L"}],"transform":[1.2,0.3,-0.2,1.1,5,-3],"radius":0,"points":\#(TextJobTests.points(450, 170, step: 1.1))}"#,
     ]
 
     static func answers(_ line: String, runner: JobRunner = JobRunner()) -> (ok: Bool, out: [[String: Any]]) {
