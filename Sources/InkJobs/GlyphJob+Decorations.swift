@@ -48,8 +48,7 @@ extension JobRunner {
         do { b = try HitIndex.Builder(tolerance: tolerance) } catch { preconditionFailure("the runner's tolerance is valid") }
         for (i, d) in job.decorations.enumerated() {
             do {
-                let shape = try TextLayout.rectShape(d.rect, maxScale: job.transform.maxScale, viewTolerance: tolerance)
-                try b.add(shape, transform: job.transform)
+                try TextLayout.addRect(d.rect, to: &b, transform: job.transform)
             } catch {
                 throw .invalid(field: "decorations[\(i)]", problem: "cannot be hit-tested: \(error)")
             }

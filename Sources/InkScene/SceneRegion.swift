@@ -203,10 +203,10 @@ extension Region {
                 }
             } else {
                 let toL = layout.transform.concatenating(linear)
-                for k in layout.decorations.indices {
-                    try add(try built { () throws(ShapeError) in
-                        try layout.decorationShape(k, maxScale: toL.maxScale, viewTolerance: tolerance)
-                    }, toL)
+                for (k, d) in layout.decorations.enumerated() {
+                    do { try TextLayout.addRect(d.rect, to: &builder, transform: toL) } catch {
+                        throw .invalidNode(id: node.id, reason: "decoration \(k): \(error)")
+                    }
                 }
                 finish(.decorations)
                 try glyphs(layout.glyphs.indices.map { layout.placement(of: $0) }, lines: layout.glyphs.map(\.line), holes)

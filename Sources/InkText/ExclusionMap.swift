@@ -13,6 +13,12 @@ struct ExclusionMap {
     }
     private(set) var shapes: [Shape] = []
     private(set) var boxes: [Rect] = []
+    /// The shapes sorted by their boxes' top (empty boxes left out), and a max-tree of their bottoms over
+    /// that order (`tree[1]` the root, leaves from `leaves`), so a band finds the shapes reaching into it in
+    /// O((k + 1) log E) for k shapes found.
+    private var order: [Int] = []
+    private var tree: [Double] = []
+    private var leaves = 1
 
     /// Flattening tolerance of path exclusions, layout px.
     static let pathTolerance = 0.01
@@ -82,6 +88,38 @@ struct ExclusionMap {
                 boxes.append(box.isEmpty ? .empty : box.outsetBy(grow))
             }
         }
+        buildSearch()
+    }
+
+    /// Sorts the shapes by top and builds the max-tree of their bottoms.
+    mutating func buildSearch() {
+        order = boxes.indices.filter { !boxes[$0].isEmpty }.sorted { boxes[$0].minY < boxes[$1].minY }
+        while leaves < order.count { leaves *= 2 }
+        tree = [Double](repeating: -.infinity, count: 2 * leaves)
+        for (k, i) in order.enumerated() { tree[leaves + k] = boxes[i].maxY }
+        var n = leaves - 1
+        while n >= 1 { tree[n] = max(tree[2 * n], tree[2 * n + 1]); n -= 1 }
+    }
+
+    /// Calls `body` with every shape whose box reaches into the band `y0 ... y1` (edges included).
+    func forEach(inBand y0: Double, _ y1: Double, _ body: (Int) -> Void) {
+        // The shapes whose top is at most y1 are a prefix of `order`.
+        var lo = 0, hi = order.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if boxes[order[mid]].minY <= y1 { lo = mid + 1 } else { hi = mid }
+        }
+        let prefix = lo
+        guard prefix > 0 else { return }
+        // Among them, those whose bottom is at least y0: descend where a subtree's largest bottom reaches y0.
+        var stack: [(node: Int, lo: Int, hi: Int)] = [(1, 0, leaves)]
+        while let (node, a, b) = stack.popLast() {
+            guard a < prefix, tree[node] >= y0 else { continue }
+            if b - a == 1 { body(order[a]); continue }
+            let m = (a + b) / 2
+            stack.append((2 * node + 1, m, b))
+            stack.append((2 * node, a, m))
+        }
     }
 
     static func nonFinite(_ i: Int) -> TextError { .invalidExclusion(index: i, reason: "the path has a non-finite coordinate") }
@@ -93,8 +131,8 @@ struct ExclusionMap {
     /// `y0 ... y1` (edges included), layout px.
     func covered(y0: Double, y1: Double) -> [ClosedRange<Double>] {
         var out: [ClosedRange<Double>] = []
-        for (k, shape) in shapes.enumerated() where !boxes[k].isEmpty && boxes[k].minY <= y1 && boxes[k].maxY >= y0 {
-            switch shape {
+        forEach(inBand: y0, y1) { k in
+            switch shapes[k] {
             case .rect(let r):
                 out.append((r.minX - Self.margin)...(r.maxX + Self.margin))
             case .ellipse(let r):
@@ -118,9 +156,7 @@ struct ExclusionMap {
     /// where a line that found no room in the band can try next.
     func lowestClearing(y0: Double, y1: Double) -> Double? {
         var best: Double? = nil
-        for b in boxes where !b.isEmpty && b.minY <= y1 && b.maxY >= y0 {
-            best = min(best ?? b.maxY, b.maxY)
-        }
+        forEach(inBand: y0, y1) { k in best = min(best ?? boxes[k].maxY, boxes[k].maxY) }
         return best
     }
 

@@ -51,12 +51,15 @@ extension LayoutEngine {
     /// Breaks one paragraph's clusters into lines from `top` (moved to the bottom of the last line).
     mutating func breakParagraph(_ cs: [Cluster], base: UInt8, range: Range<Int>, top: inout Double) -> [PlannedLine] {
         var lines: [PlannedLine] = []
-        var inks: [Rect] = []
-        if !exclusions.isEmpty { inks = cs.map { inkBox(of: $0) } }
+        var inks: [Rect] = [], widest = Rect.empty
+        if !exclusions.isEmpty {
+            inks = cs.map { inkBox(of: $0) }
+            widest = band(of: Array(cs.indices), cs, inks: inks, exact: false)
+        }
         var pos = 0
         repeat {
             if pastDeadline("breaking lines at cluster \(pos) of \(cs.count)") { break }
-            let line = fitLine(cs, inks: inks, from: pos, base: base, first: lines.isEmpty, top: top,
+            let line = fitLine(cs, inks: inks, widest: widest, from: pos, base: base, first: lines.isEmpty, top: top,
                                emptyOffset: range.lowerBound)
             lines.append(line.line)
             top = line.line.top + line.line.height
@@ -78,8 +81,9 @@ extension LayoutEngine {
 
     /// One line from cluster `pos` at `top`: without exclusions, the greedy fill of the whole width; with
     /// them, fragments of the band the line's ink and box take, found by growing the band until the content
-    /// fits inside it, moving the line down past the exclusions where nothing fits.
-    mutating func fitLine(_ cs: [Cluster], inks: [Rect], from pos: Int, base: UInt8, first: Bool, top: Double,
+    /// fits inside it (after 8 rounds, the band `widest` that any line of the paragraph fits in), moving the
+    /// line down past the exclusions where nothing fits.
+    mutating func fitLine(_ cs: [Cluster], inks: [Rect], widest: Rect, from pos: Int, base: UInt8, first: Bool, top: Double,
                           emptyOffset: Int) -> (line: PlannedLine, end: Int) {
         let whole = edges(base: base, first: first)
         var top = top
@@ -97,12 +101,12 @@ extension LayoutEngine {
         // The band relative to `top`, grown to the content's; after a few rounds, the paragraph's largest.
         var band = self.band(of: [pos], cs, inks: inks, exact: true)
         var rounds = 0
-        var widest = false
+        var isWidest = false
         while true {
             rounds += 1
-            if !widest && rounds > 8 {
-                band = band.union(self.band(of: Array(cs.indices), cs, inks: inks, exact: false))
-                widest = true
+            if !isWidest && rounds > 8 {
+                band = band.union(widest)
+                isWidest = true
             }
             if rounds & 15 == 15, pastDeadline("fitting line at cluster \(pos) around the exclusions") { return (planned([]), cs.count) }
             let y0 = top + band.minY, y1 = top + band.maxY
@@ -115,7 +119,7 @@ extension LayoutEngine {
                 continue
             }
             let needed = self.band(of: filled.flatMap { Array($0.source) }, cs, inks: inks, exact: true)
-            if widest || (needed.minY >= band.minY && needed.maxY <= band.maxY) { return (planned(filled), end) }
+            if isWidest || (needed.minY >= band.minY && needed.maxY <= band.maxY) { return (planned(filled), end) }
             band = band.union(needed)
         }
     }

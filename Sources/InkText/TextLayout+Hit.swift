@@ -128,14 +128,15 @@ extension TextLayout {
         if let g, g.isInside { return glyphHit(g, at: point) }
         let d = decorations.isEmpty ? nil : decorationIndex.hit(at: point, radius: radius)
         if let d, d.isInside { return decorationHit(d.placement, at: point, distance: d.distance, isInside: true) }
-        var best: (kind: Int, distance: Double)? = nil             // 0 attachment, 1 glyph, 2 decoration
-        for (kind, h) in [(0, a), (1, g), (2, d)] {
-            if let h, best == nil || h.distance < best!.distance { best = (kind, h.distance) }
-        }
-        switch best?.kind {
-        case 0?: return attachmentHit(a!)
-        case 1?: return glyphHit(g!, at: point)
-        case 2?: return decorationHit(d!.placement, at: point, distance: d!.distance, isInside: false)
+        // The nearest: 0 attachment, 1 glyph, 2 decoration; ties to the lower kind (no allocation).
+        var kind = -1, best = Double.infinity
+        if let a { kind = 0; best = a.distance }
+        if let g, kind < 0 || g.distance < best { kind = 1; best = g.distance }
+        if let d, kind < 0 || d.distance < best { kind = 2 }
+        switch kind {
+        case 0: return attachmentHit(a!)
+        case 1: return glyphHit(g!, at: point)
+        case 2: return decorationHit(d!.placement, at: point, distance: d!.distance, isInside: false)
         default: break
         }
         if boxes, let l = layoutPoint(point) {

@@ -150,12 +150,25 @@ extension TextLayout {
 
         func add(_ r: Rect, to b: inout HitIndex.Builder, decoration di: Int) throws(TextError) {
             do {
-                let shape = try TextLayout.rectShape(r, maxScale: transform.maxScale, viewTolerance: tolerance)
-                try b.add(shape, transform: transform)
+                try TextLayout.addRect(r, to: &b, transform: transform)
             } catch {
                 throw .decoration(index: di, reason: "its rectangle cannot be hit-tested: \(error)")
             }
         }
+    }
+
+    /// The unit square, an exact shape every decoration shares (placed by the map onto its rectangle).
+    static let unitSquare: GlyphShape? = try? GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(1, 0), Point(1, 1), Point(0, 1)]]))
+
+    /// Not API: adds rectangle `r` (layout px) to `b` under `transform` (layout → the index's space) as one
+    /// placement: the shared unit square mapped onto it, or, for a rectangle too thin for that map (or
+    /// without area: an empty shape, never hit), a shape of its own.
+    @_spi(InkInternals) public static func addRect(_ r: Rect, to b: inout HitIndex.Builder, transform: AffineTransform) throws {
+        if r.width > 0, r.height > 0, let square = unitSquare {
+            let map = AffineTransform(a: r.width, b: 0, c: 0, d: r.height, tx: r.minX, ty: r.minY).concatenating(transform)
+            if (try? b.add(square, transform: map)) != nil { return }
+        }
+        try b.add(try rectShape(r, maxScale: transform.maxScale, viewTolerance: b.tolerance), transform: transform)
     }
 
     /// Not API: a rectangle as a shape in layout px (exact: no curves), for a transform of largest scale

@@ -98,6 +98,8 @@ public struct TextLayout: Sendable {
     public let runs: [TextRun]
     /// The underline, strikethrough and overline strokes, line by line: ink, hit after the glyphs.
     public let decorations: [TextDecoration]
+    /// The shapes the lines flowed around (`ParagraphStyle.exclusions`), layout px.
+    public let exclusions: [TextExclusion]
     /// Layout → view.
     public let transform: AffineTransform
     /// View → layout (the transform is checked invertible at init).
@@ -190,6 +192,7 @@ public struct TextLayout: Sendable {
         self.links = links
         self.runs = runs
         self.decorations = engine.decorations
+        self.exclusions = paragraph.exclusions
         self.transform = transform
         self.inverse = inverse
         self.truncated = engine.truncated
