@@ -4,11 +4,12 @@ import InkGeometry
 
 extension GlyphJob {
     /// `"decorations"`: `[{"kind": "underline" | "strikethrough" | "overline", "rect": [x, y, w, h],
-    /// "utf16"?: [a, b]}]` in layout px, at most `limit` of them; empty when absent or null.
-    static func decorations(of v: JSONValue, limit: Int) throws(JobError) -> [TextDecoration] {
+    /// "utf16"?: [a, b]}]` in layout px, at most `limit − glyphs` of them (they count with the glyphs); empty
+    /// when absent or null.
+    static func decorations(of v: JSONValue, glyphs: Int, limit: Int) throws(JobError) -> [TextDecoration] {
         guard let dv = v["decorations"], dv != .null else { return [] }
         guard case .array(let da) = dv else { throw .wrongType(field: "\"decorations\"", expected: "an array", got: dv.typeName) }
-        guard da.count <= max(0, limit) else { throw .tooMany(what: "glyphs and decorations", limit: limit) }
+        guard da.count <= limit - glyphs else { throw .tooMany(what: "glyphs and decorations", limit: limit) }
         var out: [TextDecoration] = []
         out.reserveCapacity(da.count)
         for (i, d) in da.enumerated() {

@@ -98,7 +98,7 @@ extension GlyphJob {
             let style = try JobFields.style(of: g, "glyphs[\(i)].", base: fonts[font].style)
             glyphs.append(Glyph(font: font, id: GlyphID(UInt32(gid)), x: x, y: y, size: gsize, style: style))
         }
-        decorations = try Self.decorations(of: v, limit: limits.maxGlyphs - glyphs.count)
+        decorations = try Self.decorations(of: v, glyphs: glyphs.count, limit: limits.maxGlyphs)
         transform = try JobFields.transform(of: v)
         radius = try JobFields.radius(of: v)
         points = try JobFields.points(of: v, limits: limits)
