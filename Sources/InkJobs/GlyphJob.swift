@@ -119,9 +119,9 @@ extension GlyphJob {
         return s + styleJSON(ref.style) + "}"
     }
 
-    /// A style's members (`,"embolden":…,"oblique":…,"hinting":…` explicitly when it is not plain or
-    /// `explicit`, and `,"alphaThreshold":…` when not the default), so an entry means the same whatever
-    /// encloses it.
+    /// A style's members (`,"embolden":…,"oblique":…,"hinting":…` when it is not plain, and
+    /// `,"alphaThreshold":…` when not the default; all four with `explicit`), so an entry means the same
+    /// whatever encloses it.
     static func styleJSON(_ style: GlyphStyle, explicit: Bool = false) -> String {
         var s = ""
         if explicit || !style.isPlain {
@@ -133,7 +133,7 @@ extension GlyphJob {
             s += style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(style.oblique)"
             s += ",\"hinting\":\"" + style.hinting.rawValue + "\""
         }
-        if style.alphaThreshold != GlyphStyle.defaultAlphaThreshold { s += ",\"alphaThreshold\":\(style.alphaThreshold)" }
+        if explicit || style.alphaThreshold != GlyphStyle.defaultAlphaThreshold { s += ",\"alphaThreshold\":\(style.alphaThreshold)" }
         return s
     }
 

@@ -78,9 +78,10 @@ extension JobRunner {
         for f in job.fonts { fontRefs.append(GlyphJob.fontJSON(f)) }
         var gl: [String] = []
         gl.reserveCapacity(layout.glyphs.count)
-        for g in layout.glyphs {
+        for (gi, g) in layout.glyphs.enumerated() {
             // The glyph's size, and its style where a run changed it from its font entry's.
-            let style = g.style == job.fonts[g.font].style ? "" : GlyphJob.styleJSON(g.style, explicit: true)
+            let gs = layout.glyphStyle(of: gi)
+            let style = gs == job.fonts[g.font].style ? "" : GlyphJob.styleJSON(gs, explicit: true)
             gl.append("{\"font\":\(g.font),\"id\":\(g.id),\"x\":\(num(g.x, digits)),\"y\":\(num(g.y, digits)),\"size\":\(exact(g.size))"
                       + style + ",\"cluster\":\(g.utf16.lowerBound)}")
         }

@@ -43,6 +43,7 @@ extension LayoutEngine {
 
         /// Appends `c` after the line's last cluster (to its last fragment holding one, else its first).
         mutating func appendLogically(_ c: Cluster) {
+            guard !fragments.isEmpty else { return }
             let k = fragments.lastIndex { !$0.clusters.isEmpty } ?? 0
             fragments[k].clusters.append(c)
         }
@@ -291,6 +292,7 @@ extension LayoutEngine {
     /// content and the ellipsis fit.
     mutating func ellipsize(_ line: inout PlannedLine, cutFrom cut: Int) {
         var cutFrom = cut
+        guard !line.fragments.isEmpty else { truncated = cut..<map.length; return }
         let k = line.fragments.lastIndex { !$0.clusters.isEmpty } ?? 0
         var lc = line.fragments[k].clusters
         let styleOffset = max(0, min(map.length - 1, (lc.last { !$0.isSpace && !$0.isNewline }?.range.lowerBound ?? cut)))

@@ -27,6 +27,11 @@ extension LayoutEngine {
             : Rect(minX: content.minX, minY: line.top, maxX: content.maxX, maxY: baseline + line.descent)
         lines.append(TextLayout.Line(box: box, baseline: baseline, utf16: lineRange, contentBox: contentBox,
                                      fragments: fragmentBoxes))
+        if recordsSpans {
+            let first = lineSpans[lineSpans.count - 1]
+            spans[first...].sort { ($0.x0, $0.x1) < ($1.x0, $1.x1) }
+            lineSpans.append(spans.count)
+        }
     }
 
     /// One visual step of a fragment: the cluster (index into the fragment's clusters), where it went, and
@@ -118,12 +123,12 @@ extension LayoutEngine {
                 attachment: a, box: Rect(minX: ax, minY: y - a.ascent, maxX: ax + a.width, maxY: y + a.descent), line: li))
         }
         if c.font >= 0 {
-            let kk = scale(c.font, r.size), gs = glyphStyle(r, font: c.font)
+            let kk = scale(c.font, r.size), sid = styleID(glyphStyle(r, font: c.font))
             if rtl { x += c.spacing }
             for g in c.glyphs {
                 glyphs.append(TextLayout.Glyph(
-                    font: c.font, id: g.id, x: x + g.xOffset * kk, y: baseline - r.baselineShift - g.yOffset * kk, size: r.size,
-                    style: gs, utf16: c.range, advance: g.xAdvance * kk, line: li, isRightToLeft: rtl, isEllipsis: c.isEllipsis))
+                    font: c.font, id: g.id, styleID: sid, x: x + g.xOffset * kk, y: baseline - r.baselineShift - g.yOffset * kk,
+                    size: r.size, utf16: c.range, advance: g.xAdvance * kk, line: li, isRightToLeft: rtl, isEllipsis: c.isEllipsis))
                 // Ligature carets for glyphs covering several graphemes.
                 if c.glyphs.count == 1, map.graphemeRange(covering: c.range) != c.range || spansGraphemes(c.range) {
                     let cs = hb[c.font].ligatureCarets(g.id, rtl: rtl)
@@ -135,10 +140,10 @@ extension LayoutEngine {
         } else {
             x += c.advance
         }
-        if !c.isNewline {
-            spans.append(TextLayout.ClusterSpan(line: li, x0: x0, x1: x, utf16: c.range,
-                                                glyphs: c.font >= 0 && glyphs.count > firstGlyph ? firstGlyph..<glyphs.count : 0..<0,
-                                                attachment: c.attachment, isEllipsis: c.isEllipsis))
+        if recordsSpans && !c.isNewline {
+            let n = c.font >= 0 ? glyphs.count - firstGlyph : 0
+            spans.append(TextLayout.ClusterSpan(x0: x0, x1: x, start: Int32(c.range.lowerBound), end: Int32(c.range.upperBound),
+                                                glyph: Int32(firstGlyph), glyphCount: Int32(n), isEllipsis: c.isEllipsis))
         }
         return x
     }

@@ -29,8 +29,15 @@ struct LayoutEngine {
     var lines: [TextLayout.Line] = []
     var placedAttachments: [TextLayout.PlacedAttachment] = []
     var decorations: [TextDecoration] = []
-    /// Each placed cluster's advance on its line, line by line, left to right.
+    /// Each placed cluster's advance on its line, line by line, each line's sorted by x; recorded only when
+    /// some run decorates (the character under a decoration is found by them).
     var spans: [TextLayout.ClusterSpan] = []
+    /// Line `l`'s spans are `spans[lineSpans[l] ..< lineSpans[l + 1]]`.
+    var lineSpans: [Int] = [0]
+    let recordsSpans: Bool
+    /// The distinct glyph styles of the glyphs placed (`Glyph.styleID`), and where each is.
+    var styleTable: [GlyphStyle] = []
+    var styleIDs: [GlyphStyle: Int32] = [:]
     var truncated: Range<Int>? = nil
     var carets: [Int: [Double]] = [:]
     /// Set when the deadline passed: what the engine was doing (then its results are incomplete).
@@ -65,6 +72,16 @@ struct LayoutEngine {
         upem = style.fonts.map { Double($0.unitsPerEm) }
         isColorFont = style.fonts.map(\.hasColorGlyphs)
         shapingText = map.utf16.map { ($0 < 0x20 || ($0 >= 0x7F && $0 < 0xA0)) ? 0x20 : $0 }
+        recordsSpans = styles.styles.contains { $0.hasDecoration }
+    }
+
+    /// The index of `s` in `styleTable`, added when new.
+    mutating func styleID(_ s: GlyphStyle) -> Int32 {
+        if let id = styleIDs[s] { return id }
+        let id = Int32(styleTable.count)
+        styleTable.append(s)
+        styleIDs[s] = id
+        return id
     }
 
     /// True (and `stoppedDuring` set) once the budget's deadline has passed.

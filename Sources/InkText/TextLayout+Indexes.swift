@@ -9,6 +9,7 @@ extension TextLayout {
     struct IndexBuild {
         let glyphs: [Glyph]
         let fonts: [Font]
+        let styles: [GlyphStyle]
         let attachments: [PlacedAttachment]
         let attachmentAt: [Int: Int]
         let decorations: [TextDecoration]
@@ -60,7 +61,7 @@ extension TextLayout {
                 if budget.deadline != nil, budget.isPastDeadline {
                     throw .pastDeadline(during: "placing glyph \(gi) of \(glyphs.count)")
                 }
-                let placement = TextLayout.placement(g, fonts: fonts, transform: transform)
+                let placement = TextLayout.placement(g, fonts: fonts, styles: styles, transform: transform)
                 let shape: GlyphShape, t: AffineTransform, sv: SingularValues
                 do throws(FontError) {
                     (shape, t, sv) = try placement.shape(cache: cache, viewTolerance: tolerance)

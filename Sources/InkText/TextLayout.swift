@@ -26,12 +26,12 @@ public struct TextLayout: Sendable {
         public var font: Int
         /// The glyph in that font.
         public var id: GlyphID
+        /// Index into the layout's table of glyph styles (`TextLayout.glyphStyle(of:)` reads it).
+        var styleID: Int32
         /// Origin on the baseline, layout px (a run's baseline shift included).
         public var x: Double, y: Double
         /// px per em.
         public var size: Double
-        /// How the glyph is drawn: its run's glyph style, else its font's (`glyphStyles[font]`).
-        public var style: GlyphStyle
         /// UTF-16 range of the glyph's cluster (for the ellipsis: the truncated range).
         public var utf16: Range<Int>
         /// Advance along the line, layout px (letter spacing not included).
@@ -68,16 +68,16 @@ public struct TextLayout: Sendable {
         /// Index into `lines`.
         public var line: Int
     }
-    /// Where a cluster's advance lies on its line (for the character under a decoration).
+    /// Where a cluster's advance lies on its line (for the character under a decoration): 40 bytes.
     struct ClusterSpan: Sendable {
-        var line: Int
         /// Pen before and after the cluster, layout px (letter spacing included).
         var x0: Double, x1: Double
-        var utf16: Range<Int>
-        /// Its glyphs (indexes into `glyphs`); empty for an attachment.
-        var glyphs: Range<Int>
-        var attachment: Int
+        var start: Int32, end: Int32
+        /// Its first glyph (an index into `glyphs`) and how many it has (0 for an attachment).
+        var glyph: Int32, glyphCount: Int32
         var isEllipsis: Bool
+        var utf16: Range<Int> { Int(start)..<Int(end) }
+        var glyphs: Range<Int> { Int(glyph)..<Int(glyph + glyphCount) }
     }
 
     /// The text laid out.
@@ -86,6 +86,8 @@ public struct TextLayout: Sendable {
     public let fonts: [Font]
     /// How each font's glyphs are drawn (one per font of `fonts`) where no run says otherwise.
     public let glyphStyles: [GlyphStyle]
+    /// The distinct styles glyphs are drawn with (`Glyph.styleID` indexes it).
+    let styleTable: [GlyphStyle]
     /// Every glyph, line by line in visual order (left to right).
     public let glyphs: [Glyph]
     /// The lines, top to bottom.
@@ -125,7 +127,8 @@ public struct TextLayout: Sendable {
     let glyphAt: [Int32]
     /// UTF-16 offset → last link covering it.
     let linkMap: LinkMap
-    /// Every placed cluster's advance, line by line, each line's sorted by x.
+    /// Every placed cluster's advance, line by line, each line's sorted by x (only when the layout has
+    /// decorations: they are what asks).
     let spans: [ClusterSpan]
     /// Line `l`'s spans are `spans[lineSpans[l] ..< lineSpans[l + 1]]`.
     let lineSpans: [Int]
@@ -186,6 +189,7 @@ public struct TextLayout: Sendable {
         self.map = map
         self.fonts = style.fonts
         self.glyphStyles = style.fonts.indices.map(style.glyphStyle)
+        self.styleTable = engine.styleTable
         self.glyphs = engine.glyphs
         self.lines = engine.lines
         self.attachments = engine.placedAttachments
@@ -201,9 +205,11 @@ public struct TextLayout: Sendable {
                                                     attachments: engine.placedAttachments, map: map, transform: transform)
         self.glyphAt = Self.firstGlyphs(engine.glyphs, length: map.length)
         self.linkMap = LinkMap(links: links, length: map.length)
-        (self.spans, self.lineSpans) = Self.sortedSpans(engine.spans, lineCount: engine.lines.count)
+        self.spans = engine.spans
+        self.lineSpans = engine.lineSpans
 
-        let indexes = try IndexBuild(glyphs: engine.glyphs, fonts: style.fonts, attachments: engine.placedAttachments,
+        let indexes = try IndexBuild(glyphs: engine.glyphs, fonts: style.fonts, styles: engine.styleTable,
+                                     attachments: engine.placedAttachments,
                                      attachmentAt: attachmentAt, decorations: engine.decorations, spans: self.spans,
                                      lineSpans: self.lineSpans, linkMap: self.linkMap, transform: transform,
                                      tolerance: tolerance).run(builder: builder, cache: cache, budget: budget)
@@ -295,32 +301,19 @@ public struct TextLayout: Sendable {
         return glyphAt
     }
 
-    /// The spans of each line sorted by x, and where each line's begin.
-    static func sortedSpans(_ spans: [ClusterSpan], lineCount: Int) -> ([ClusterSpan], [Int]) {
-        var out: [ClusterSpan] = []
-        out.reserveCapacity(spans.count)
-        var starts = [Int](repeating: 0, count: lineCount + 1)
-        var k = 0
-        for l in 0..<lineCount {
-            starts[l] = out.count
-            var line: [ClusterSpan] = []
-            while k < spans.count && spans[k].line == l { line.append(spans[k]); k += 1 }
-            out += line.sorted { ($0.x0, $0.x1) < ($1.x0, $1.x1) }
-        }
-        starts[lineCount] = out.count
-        return (out, starts)
-    }
-
     /// Glyph `index` of `glyphs` as a placement: its font, id, size, style and origin, seen through
     /// `transform`. Its `outline(into:)` draws the glyph in view px; `fontUnitsToView` is the map the hit
     /// index uses.
     public func placement(of index: Int) -> GlyphPlacement {
-        Self.placement(glyphs[index], fonts: fonts, transform: transform)
+        Self.placement(glyphs[index], fonts: fonts, styles: styleTable, transform: transform)
     }
 
-    static func placement(_ g: Glyph, fonts: [Font], transform: AffineTransform) -> GlyphPlacement {
+    /// How glyph `index` of `glyphs` is drawn: its run's glyph style, else its font's (`glyphStyles[font]`).
+    public func glyphStyle(of index: Int) -> GlyphStyle { styleTable[Int(glyphs[index].styleID)] }
+
+    static func placement(_ g: Glyph, fonts: [Font], styles: [GlyphStyle], transform: AffineTransform) -> GlyphPlacement {
         GlyphPlacement(font: fonts[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: transform,
-                       style: g.style)
+                       style: styles[Int(g.styleID)])
     }
 
     /// A (rounded) box as a shape in layout px, flattened for `viewTolerance` under a transform of largest
