@@ -15,7 +15,8 @@ extension LayoutEngine {
             var end = si
             while end < scalars.count && map.scalarUTF16[firstScalar + end] < gEnd { end += 1 }
             let s = styles.style(at: map.scalarUTF16[firstScalar + si])
-            let f = font(for: scalars[si..<max(end, si + 1)], chain: styles.styles[s].chain, previous: prevFont)
+            let f = font(for: scalars[si..<max(end, si + 1)], chain: styles.styles[s].chain, previous: prevFont,
+                         colors: chainHasColor[s])
             prevFont = f
             for k in si..<max(end, si + 1) where k < scalars.count {
                 fontOf[k] = f
@@ -29,20 +30,23 @@ extension LayoutEngine {
 
     /// The font of `chain` that draws the grapheme `grapheme` (its scalars), by its base character:
     /// - emoji presentation (`Emoji_Presentation=Yes`, or a VS16 in the grapheme, without a VS15): the
-    ///   first color font of the chain that has the character;
+    ///   first color font of the chain that has the character (`colors`: whether the chain has one);
     /// - text presentation (a VS15): the first font without color glyphs that has it;
     /// - a character of the Common script stays in the previous grapheme's font when that font (of this
     ///   chain) has it;
     /// - else the first font that has it; the chain's first font when none has it.
-    func font(for grapheme: ArraySlice<Unicode.Scalar>, chain: [Int], previous: Int) -> Int {
+    func font(for grapheme: ArraySlice<Unicode.Scalar>, chain: [Int], previous: Int, colors: Bool) -> Int {
         let base = grapheme.first!
         let fonts = style.fonts
-        let vs16 = grapheme.contains("\u{FE0F}"), vs15 = grapheme.contains("\u{FE0E}")
-        if !vs15 && (vs16 || base.properties.isEmojiPresentation),
-           let f = chain.first(where: { isColorFont[$0] && fonts[$0].glyph(for: base) != nil }) {
-            return f
+        // Presentation matters only with a color font in the chain (Emoji_Presentation starts at U+231A).
+        if colors && (base.value >= 0x231A || grapheme.count > 1) {
+            let vs16 = grapheme.contains("\u{FE0F}"), vs15 = grapheme.contains("\u{FE0E}")
+            if !vs15 && (vs16 || base.properties.isEmojiPresentation),
+               let f = chain.first(where: { isColorFont[$0] && fonts[$0].glyph(for: base) != nil }) {
+                return f
+            }
+            if vs15, let f = chain.first(where: { !isColorFont[$0] && fonts[$0].glyph(for: base) != nil }) { return f }
         }
-        if vs15, let f = chain.first(where: { !isColorFont[$0] && fonts[$0].glyph(for: base) != nil }) { return f }
         if previous >= 0, HarfBuzzFont.script(of: base) == HarfBuzzFont.scriptCommon, chain.contains(previous),
            fonts[previous].glyph(for: base) != nil {
             return previous

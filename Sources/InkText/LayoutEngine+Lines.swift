@@ -230,15 +230,10 @@ extension LayoutEngine {
     /// A cluster's share of its line's metrics: the primary font of its chain at its size, times the line
     /// height (an attachment: that, or its box where taller).
     func metrics(of c: Cluster) -> (ascent: Double, descent: Double, gap: Double) {
-        let m = metrics(style: styles.styles[c.style])
+        let m = styleMetrics[c.style]
         guard c.attachment >= 0 else { return m }
         let a = attachments[c.attachment]
         return (max(m.ascent, a.ascent), max(m.descent, a.descent), m.gap)
-    }
-
-    func metrics(style r: StyleMap.Resolved) -> (ascent: Double, descent: Double, gap: Double) {
-        let f = r.chain[0], font = style.fonts[f], k = scale(f, r.size) * paragraph.lineHeight
-        return (Double(font.ascender) * k, -Double(font.descender) * k, max(0, Double(font.lineGap) * k))
     }
 
     /// A line's ascent, descent and gap: the largest of its clusters' (newlines aside); a line without
@@ -251,7 +246,7 @@ extension LayoutEngine {
                 m = m.map { (max($0.0, x.ascent), max($0.1, x.descent), max($0.2, x.gap)) } ?? x
             }
         }
-        return m ?? metrics(style: styles[at: min(emptyOffset, max(0, map.length - 1))])
+        return m ?? styleMetrics[styles.style(at: min(emptyOffset, max(0, map.length - 1)))]
     }
 
     // MARK: Ink

@@ -54,7 +54,7 @@ extension LayoutEngine {
         var x = fragmentStart(f, order: order, trailing: t, base: base)
         var contentMinX = Double.infinity, contentMaxX = -Double.infinity
         var steps: [Placed] = []
-        steps.reserveCapacity(order.count)
+        if recordsSpans { steps.reserveCapacity(order.count) }
         for (step, n) in order.enumerated() {
             if step & 4095 == 4095, pastDeadline("placing line \(li) (cluster \(step) of \(order.count))") { break }
             let c = lc[n]
@@ -63,9 +63,9 @@ extension LayoutEngine {
             if !(c.isSpace || c.isNewline) || n < t {
                 contentMinX = min(contentMinX, x0); contentMaxX = max(contentMaxX, x)
             }
-            steps.append(Placed(cluster: n, x0: x0, x1: x, isTrailing: n >= t))
+            if recordsSpans { steps.append(Placed(cluster: n, x0: x0, x1: x, isTrailing: n >= t)) }
         }
-        decorate(lc, steps, line: li, baseline: baseline)
+        if recordsSpans { decorate(lc, steps, line: li, baseline: baseline) }
         return (x, Rect(minX: contentMinX, minY: 0, maxX: contentMaxX, maxY: 0))
     }
 
@@ -123,7 +123,7 @@ extension LayoutEngine {
                 attachment: a, box: Rect(minX: ax, minY: y - a.ascent, maxX: ax + a.width, maxY: y + a.descent), line: li))
         }
         if c.font >= 0 {
-            let kk = scale(c.font, r.size), sid = styleID(glyphStyle(r, font: c.font))
+            let kk = scale(c.font, r.size), sid = styleID(style: c.style, font: c.font)
             if rtl { x += c.spacing }
             for g in c.glyphs {
                 glyphs.append(TextLayout.Glyph(

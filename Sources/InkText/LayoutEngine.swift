@@ -35,6 +35,12 @@ struct LayoutEngine {
     /// Line `l`'s spans are `spans[lineSpans[l] ..< lineSpans[l + 1]]`.
     var lineSpans: [Int] = [0]
     let recordsSpans: Bool
+    /// Per resolved style: whether its chain has a color font (else emoji presentation cannot change the
+    /// font), and its line metrics (ascent, descent, gap, line height applied).
+    let chainHasColor: [Bool]
+    let styleMetrics: [(ascent: Double, descent: Double, gap: Double)]
+    /// The last (style, font) → glyph style id asked (clusters in a row share it).
+    var lastStyleID: (style: Int, font: Int, id: Int32) = (-1, -1, 0)
     /// The distinct glyph styles of the glyphs placed (`Glyph.styleID`), and where each is.
     var styleTable: [GlyphStyle] = []
     var styleIDs: [GlyphStyle: Int32] = [:]
@@ -73,14 +79,25 @@ struct LayoutEngine {
         isColorFont = style.fonts.map(\.hasColorGlyphs)
         shapingText = map.utf16.map { ($0 < 0x20 || ($0 >= 0x7F && $0 < 0xA0)) ? 0x20 : $0 }
         recordsSpans = styles.styles.contains { $0.hasDecoration }
+        let colors = isColorFont
+        chainHasColor = styles.styles.map { $0.chain.contains { colors[$0] } }
+        styleMetrics = styles.styles.map { r in
+            let f = r.chain[0], font = style.fonts[f], k = r.size / Double(font.unitsPerEm) * paragraph.lineHeight
+            return (Double(font.ascender) * k, -Double(font.descender) * k, max(0, Double(font.lineGap) * k))
+        }
     }
 
-    /// The index of `s` in `styleTable`, added when new.
-    mutating func styleID(_ s: GlyphStyle) -> Int32 {
-        if let id = styleIDs[s] { return id }
-        let id = Int32(styleTable.count)
-        styleTable.append(s)
-        styleIDs[s] = id
+    /// The index in `styleTable` of how font `f` is drawn under resolved style `s`, added when new.
+    mutating func styleID(style s: Int, font f: Int) -> Int32 {
+        if lastStyleID.style == s && lastStyleID.font == f { return lastStyleID.id }
+        let gs = glyphStyle(styles.styles[s], font: f)
+        let id: Int32
+        if let known = styleIDs[gs] { id = known } else {
+            id = Int32(styleTable.count)
+            styleTable.append(gs)
+            styleIDs[gs] = id
+        }
+        lastStyleID = (s, f, id)
         return id
     }
 
@@ -97,17 +114,29 @@ struct LayoutEngine {
         var glyphs: [HarfBuzzFont.Glyph] // visual order within the cluster
         var font: Int                    // -1 for an attachment
         var attachment: Int              // index into attachments, or -1
-        var level: UInt8
         var advance: Double              // px, letter spacing included
+        /// The letter spacing in `advance`, layout px.
+        var spacing: Double = 0
+        /// Index into `styles.styles` (32 bits, next to the small fields: a cluster takes 72 bytes).
+        var styleIndex: Int32 = 0
+        var level: UInt8
         var isSpace: Bool                // whitespace only (hangs at line end)
         var breakAfter: Bool             // a line may break after this cluster
         var isNewline: Bool
-        /// Index into `styles.styles`.
-        var style: Int = 0
-        /// The letter spacing in `advance`, layout px.
-        var spacing: Double = 0
         /// An ellipsis of truncation.
         var isEllipsis = false
+
+        init(range: Range<Int>, glyphs: [HarfBuzzFont.Glyph], font: Int, attachment: Int, level: UInt8, advance: Double,
+             isSpace: Bool, breakAfter: Bool, isNewline: Bool) {
+            self.range = range; self.glyphs = glyphs; self.font = font; self.attachment = attachment; self.level = level
+            self.advance = advance; self.isSpace = isSpace; self.breakAfter = breakAfter; self.isNewline = isNewline
+        }
+
+        /// Index into `styles.styles`.
+        var style: Int {
+            get { Int(styleIndex) }
+            set { styleIndex = Int32(newValue) }
+        }
     }
 
     /// The resolved style of cluster `c`.
