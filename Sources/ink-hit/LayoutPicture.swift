@@ -97,22 +97,7 @@ struct LayoutPicture {
         try out.put("\" fill=\"#20242a\" fill-opacity=\"0.85\"/>\n<path d=\"")
         try outlines(linked: true)
         try out.put("\" fill=\"\(Self.linkColor)\" fill-opacity=\"0.9\"/>\n")
-        // Decorations: ink like the glyphs (blue under link characters, as the link glyphs).
-        for (k, d) in layout.decorations.enumerated() {
-            if k & 255 == 255, isPastDeadline() { throw .pastDeadline }
-            let linked = layout.lastLink(overlapping: d.utf16) != nil
-            try out.put("<path d=\"\(polygon(d.rect))\" fill=\"\(linked ? Self.linkColor : "#20242a")\" fill-opacity=\"0.85\">"
-                        + "<title>\(SVGFile.escape("\(d.kind.rawValue) \(d.utf16.lowerBound)..<\(d.utf16.upperBound)"))</title></path>\n")
-        }
-        // Exclusions: the shapes the lines flowed around, outlined.
-        for e in layout.exclusions {
-            var sink = SVGPathSink(decimals: 2)
-            var tsink = TransformingSink(sink, transform: t)
-            Self.outline(e, into: &tsink)
-            sink = tsink.base
-            try out.put("<path d=\"\(sink.path)\" fill=\"#c0392b\" fill-opacity=\"0.06\" stroke=\"#c0392b\" "
-                        + "stroke-width=\"1\" stroke-dasharray=\"4 2\"><title>exclusion</title></path>\n")
-        }
+        try drawDecorationsAndExclusions(&out, isPastDeadline: isPastDeadline)
         for a in layout.attachments {
             try out.put("<path d=\"\(polygon(a.box))\" fill=\"#b07ad8\" fill-opacity=\"0.5\" stroke=\"\(Self.attachmentColor)\" stroke-width=\"0.8\"><title>\(SVGFile.escape(a.attachment.tag))</title></path>\n")
         }
@@ -129,5 +114,31 @@ struct LayoutPicture {
             try out.put("<text x=\"6\" y=\"\(n(bounds.height + captionHeight - 5))\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\">\(SVGFile.escape(caption))</text>\n")
         }
         try out.put("</svg>\n")
+    }
+
+    /// The decorations (ink like the glyphs: blue under link characters, as the link glyphs) and the
+    /// exclusions' outlines (dashed red), in view px.
+    private func drawDecorationsAndExclusions(_ out: inout SVGFile.Writer, isPastDeadline: () -> Bool) throws(Failure) {
+        let t = layout.transform
+        func polygon(_ r: Rect) -> String {
+            let c = [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)].map { $0.applying(t) }
+            return "M " + c.map { DecimalText.string($0.x, maxFractionDigits: 2) + " " + DecimalText.string($0.y, maxFractionDigits: 2) }
+                .joined(separator: " L ") + " Z"
+        }
+        for (k, d) in layout.decorations.enumerated() {
+            if k & 255 == 255, isPastDeadline() { throw .pastDeadline }
+            let linked = layout.lastLink(overlapping: d.utf16) != nil
+            try out.put("<path d=\"\(polygon(d.rect))\" fill=\"\(linked ? Self.linkColor : "#20242a")\" fill-opacity=\"0.85\">"
+                        + "<title>\(SVGFile.escape("\(d.kind.rawValue) \(d.utf16.lowerBound)..<\(d.utf16.upperBound)"))</title></path>\n")
+        }
+        // Exclusions: the shapes the lines flowed around, outlined.
+        for e in layout.exclusions {
+            var sink = SVGPathSink(decimals: 2)
+            var tsink = TransformingSink(sink, transform: t)
+            Self.outline(e, into: &tsink)
+            sink = tsink.base
+            try out.put("<path d=\"\(sink.path)\" fill=\"#c0392b\" fill-opacity=\"0.06\" stroke=\"#c0392b\" "
+                        + "stroke-width=\"1\" stroke-dasharray=\"4 2\"><title>exclusion</title></path>\n")
+        }
     }
 }
