@@ -370,8 +370,10 @@ struct ShapeGrid: Sendable {
     /// at cell (margin, margin), i.e. at `winding origin = origin + margin * cellSize`.
     var margin: Int = 0
     var wx: Int = 0, wy: Int = 0
-    var windingOriginX: Double { originX + Double(margin) * cellSize }
-    var windingOriginY: Double { originY + Double(margin) * cellSize }
+    /// The winding grid's corner: exactly the glyph box's (the lean form's too, so a placement's anchor, and
+    /// with it every point mapped into the shape, is the same whichever form an index reads); `origin` is it
+    /// moved out by the margin, to within rounding.
+    var windingOriginX: Double = 0, windingOriginY: Double = 0
 }
 
 extension GlyphShape {

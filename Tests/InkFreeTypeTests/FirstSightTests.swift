@@ -66,3 +66,42 @@ struct FirstSightTests {
         }
     }
 }
+
+/// Glyph shapes read in their lean and their full forms answer alike, distances to the bit, under the
+/// transforms text meets (scale, rotation, shear) and far from the origin.
+struct FormsOfGlyphShapesTests {
+    @Test(arguments: [AffineTransform.identity, .rotation(0.3), AffineTransform(a: 1, b: 0, c: 0.25, d: 1.1, tx: 0, ty: 0)],
+          [Point(0, 0), Point(54321.125, -12345.5)])
+    func glyphsAnswerAlikeInBothForms(view: AffineTransform, offset: Point) throws {
+        let font = try TestFonts.load(TestFonts.serif)
+        var lean = HitIndex.Builder(), full = HitIndex.Builder()
+        lean.shapeForms = .lean
+        full.shapeForms = .full
+        let cache = FontShapeCache()
+        var pen = 5.0
+        for scalar in "Ink @gÅ".unicodeScalars {
+            let g = try #require(font.glyph(for: scalar))
+            let t = view.concatenating(.translation(offset.x, offset.y))
+            let p = GlyphPlacement(font: font, glyph: g, size: 37, origin: Point(pen, 50), transform: t)
+            try lean.add(p, cache: cache)
+            try full.add(p, cache: cache)
+            pen += try font.advance(of: g) * 37 / Double(font.unitsPerEm)
+        }
+        let a = lean.build(), b = full.build()
+        var rng = SplitMix64(seed: 3)
+        let box = a.bounds
+        var hits = 0
+        for _ in 0..<6000 {
+            let p = Point(box.minX - 5 + rng.unit() * (box.width + 10), box.minY - 5 + rng.unit() * (box.height + 10))
+            for r in [0, 3.5] {
+                let x = a.hit(at: p, radius: r), y = b.hit(at: p, radius: r)
+                #expect(x?.placement == y?.placement && x?.isInside == y?.isInside, "p=\(p) r=\(r)")
+                if let x, let y {
+                    #expect(x.distance.bitPattern == y.distance.bitPattern, "p=\(p) r=\(r): \(x.distance) vs \(y.distance)")
+                    hits += 1
+                }
+            }
+        }
+        #expect(hits > 1000)
+    }
+}

@@ -8,9 +8,15 @@ import Testing
 /// `HitIndexDifferentialTests` run on each form; here they are compared with each other, exactly), the
 /// promotion rule must do what `ShapeForms` says, and the lean form must stay small and bounded.
 struct ShapeFormsTests {
-    /// The same random page built twice, reading lean and full forms: every answer equal, distances to the bit.
+    /// The same random page built twice, reading lean and full forms: every answer equal, distances to the bit
+    /// (also far from the origin, where a placement's anchor must be the same point in both).
     @Test(arguments: [0, 1, 2, 3], [0.0, 2.0, 3.5, 9.0])
     func leanAndFullFormsAnswerAlike(kind: Int, radius: Double) throws {
+        try leanAndFullFormsAnswerAlike(kind: kind, radius: radius, offset: .zero)
+        try leanAndFullFormsAnswerAlike(kind: kind, radius: radius, offset: Point(12345.678, -98765.4321))
+    }
+
+    func leanAndFullFormsAnswerAlike(kind: Int, radius: Double, offset: Point) throws {
         var rng = SplitMix64(seed: 4000 &+ UInt64(kind))
         var shapes: [GlyphShape] = []
         for _ in 0..<4 { shapes.append(try GlyphShape(polygon: TestShapes.randomBlob(&rng, size: 2000))) }
@@ -19,7 +25,7 @@ struct ShapeFormsTests {
         full.shapeForms = .full
         for _ in 0..<30 {
             let s = shapes[rng.int(shapes.count)]
-            let t = TestShapes.randomTransform(&rng, kind: kind)
+            let t = TestShapes.randomTransform(&rng, kind: kind).concatenating(.translation(offset.x, offset.y))
             try lean.add(s, transform: t)
             try full.add(s, transform: t)
         }
@@ -28,7 +34,7 @@ struct ShapeFormsTests {
         #expect(promoted == shapes.count, "the full index built every shape's full form")
         var inside = 0, near = 0
         for _ in 0..<4000 {
-            let p = Point(rng.range(-20, 260), rng.range(-20, 260))
+            let p = Point(rng.range(-20, 260) + offset.x, rng.range(-20, 260) + offset.y)
             let x = a.hit(at: p, radius: radius), y = b.hit(at: p, radius: radius)
             #expect(x?.placement == y?.placement && x?.isInside == y?.isInside, "p=\(p) r=\(radius): \(String(describing: x)) vs \(String(describing: y))")
             if let x, let y {
