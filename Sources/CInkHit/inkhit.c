@@ -5,6 +5,7 @@
 #include "inkhit_runtime.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define INKHIT_STRING2(x) #x
 #define INKHIT_STRING(x) INKHIT_STRING2(x)
@@ -18,6 +19,12 @@ const char *inkhit_version_string(void) {
 const char *inkhit_last_error(void) { return ihr_error(); }
 
 size_t inkhit_handle_count(void) { return ihr_live_count(); }
+
+inkhit_status inkhit_report_error(inkhit_status status, const char *message) {
+    if (message == NULL) message = "";
+    ihr_set_error(message, strlen(message));
+    return status;
+}
 
 const char *inkhit_status_name(inkhit_status status) {
     switch (status) {

@@ -1084,6 +1084,10 @@ static void test_renderer_drew(void) {
     CHECK(ink == INKHIT_INK_NONE);
     OK(inkhit_index_release(index));
     OK(inkhit_builder_release(builder));
+    /* Adapters report their own failures through the thread's message. */
+    CHECK(inkhit_report_error(INKHIT_ERROR_FONT, "my_adapter: no such font") == INKHIT_ERROR_FONT);
+    CHECK(strcmp(inkhit_last_error(), "my_adapter: no such font") == 0);
+    CHECK(inkhit_report_error(INKHIT_OK, NULL) == INKHIT_OK && strcmp(inkhit_last_error(), "") == 0);
     OK(inkhit_font_release(black));
     OK(inkhit_font_release(inter));
     OK(inkhit_font_release(bold));

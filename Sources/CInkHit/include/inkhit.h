@@ -98,6 +98,16 @@
  * ignores the status still reads a defined answer.
  *
  * ---------------------------------------------------------------------------------------------------
+ * Signals
+ *
+ * Loading libInkHit loads the Swift runtime, whose initializer installs a crash handler (the Swift
+ * backtracer: SIGQUIT, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP, and an alternate signal stack).
+ * libInkHit's own load-time constructor, which runs right after it, puts back what the host had: SIG_DFL,
+ * no flags, an empty mask, and no alternate stack, exactly as before the load. Handlers the host installed
+ * before loading the library are never touched. The runtime's handler stays when the environment sets
+ * SWIFT_BACKTRACE (you asked for it) or when the program itself is a Swift program.
+ *
+ * ---------------------------------------------------------------------------------------------------
  * Versions and the ABI rule
  *
  * The library's soname is libInkHit.so.<MAJOR>. Within one MAJOR version the ABI only grows: a MINOR
@@ -669,6 +679,14 @@ typedef struct inkhit_glyph_style {
 /** Fills `*style` with the defaults (plain, struct_size set). Owns: `*style` is the caller's, written.
  *  Threads: any. Errors: NULL_ARGUMENT. */
 inkhit_status inkhit_glyph_style_init(inkhit_glyph_style *style);
+
+/** Sets the calling thread's message (what inkhit_last_error() returns) to `message` (UTF-8,
+ *  NUL-terminated; NULL: "") and returns `status`: for libraries built on this interface (the Pango adapter),
+ *  so that their failures read like InkHit's own ("inkhit_pango_add_layout: layout is NULL"). Cut as
+ *  inkhit_last_error() says (INKHIT_MAX_ERROR_LENGTH bytes).
+ *  Owns: `message` is copied. Threads: any (each thread has its own message). Errors: never fails (returns
+ *  `status`). */
+inkhit_status inkhit_report_error(inkhit_status status, const char *message);
 
 /** Glyph ids that stand for no glyph: added as placements without ink (never hit; their number and tag
  *  kept), never an error, in every call that adds glyphs. PANGO_GLYPH_EMPTY (a line-end space) is
