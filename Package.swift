@@ -85,7 +85,9 @@ let package = Package(
         .testTarget(
             name: "InkHitCTests",
             dependencies: ["InkHitC", "CInkHit", "InkJobs", "InkScene", "InkText", "InkFreeType", "InkHit", "InkGeometry",
-                           "InkTestSupport"]
+                           "InkTestSupport",
+                           // HarfBuzz's own hb_shape() arrays through inkhit_builder_add_shaped (HarfBuzzArraysTests).
+                           "CHarfBuzz"]
         ),
         // The built `ink-hit` binary run as a process: exit statuses, stdin and files, every subcommand.
         .testTarget(name: "InkHitCLITests", dependencies: ["InkJobs", "InkTestSupport"]),

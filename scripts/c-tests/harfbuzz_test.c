@@ -1,7 +1,8 @@
 /*
  * harfbuzz_test.c — inkhit_builder_add_shaped() with HarfBuzz's own arrays.
  *
- * Text is shaped by hb_shape() (Latin with ligatures and kerning, Hebrew with points right to left, CJK,
+ * Text is shaped by hb_shape() (Latin with ligatures and kerning, Hebrew with points and Arabic with marks
+ * (offsets in x and y) right to left, CJK,
  * Inter at wght 650, a hinted serif; with synthetic bold, hinting and a rotated, sheared transform), and the
  * arrays as HarfBuzz leaves them go to inkhit_builder_add_shaped(). Checked:
  *   - each placement's tag is its glyph's cluster (plus tag_base);
@@ -39,6 +40,8 @@ static const Case cases[] = {
      {1, 0, 0, 1, 0, 0}, INKHIT_EMBOLDEN_NONE, INKHIT_HINTING_NONE, 0},
     {"hebrew", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "שָׁלוֹם עוֹלָם", HB_DIRECTION_RTL, 20,
      {1.5, 0.3, -0.2, 1.2, 10, 5}, INKHIT_EMBOLDEN_NONE, INKHIT_HINTING_NONE, 0},
+    {"arabic-marks", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "بِسْمِ ٱللَّٰهِ", HB_DIRECTION_RTL, 24,
+     {1, 0, 0, 1, 0, 0}, INKHIT_EMBOLDEN_NONE, INKHIT_HINTING_NONE, 0},
     {"cjk-bold", "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf", "永字八法漢字", HB_DIRECTION_LTR, 24,
      {1, 0, 0, 1, 0, 0}, INKHIT_EMBOLDEN_FREETYPE, INKHIT_HINTING_NONE, 0},
     {"inter-650", "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf", "Hamburgefonstiv 650", HB_DIRECTION_LTR, 16,
