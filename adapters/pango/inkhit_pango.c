@@ -387,63 +387,37 @@ static void add_glyphs(Recorder *r, PangoFont *font, inkhit_run_glyph *glyphs, s
 /* ---------------------------------------------------------------------------------------------- */
 /* Unknown glyphs: the ink PangoCairoRenderer draws for them                                       */
 
-/* pangocairo-font.c's hex box info for `font`, computed once per font as Pango does. NULL: Pango would draw
- * a plain box (no mini font). */
-static const HexBox *hexbox_for(PangoFont *font, FontEntry *e) {
-    g_mutex_lock(&font_lock);
-    if (e->hexbox_state != 0) {
-        g_mutex_unlock(&font_lock);
-        return e->hexbox_state == 1 ? &e->hexbox : NULL;
-    }
-    e->hexbox_state = -1;
-    cairo_scaled_font_t *scaled = pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));
-    cairo_font_options_t *options = cairo_font_options_create();
-    cairo_scaled_font_get_font_options(scaled, options);
-    int hinted = cairo_font_options_get_hint_metrics(options) != CAIRO_HINT_METRICS_OFF;
-    cairo_matrix_t ctm, fm;
-    cairo_scaled_font_get_ctm(scaled, &ctm);
-    cairo_scaled_font_get_font_matrix(scaled, &fm);
-    PangoMatrix pango_ctm = {ctm.xx, ctm.xy, ctm.yx, ctm.yy, ctm.x0, ctm.y0};
-    PangoMatrix pango_fm = {fm.xx, fm.xy, fm.yx, fm.yy, fm.x0, fm.y0};
-    double size = pango_matrix_get_font_scale_factor(&pango_fm) / pango_matrix_get_font_scale_factor(&pango_ctm);
-    double sx = 1, sxi = 1, sy = 1, syi = 1;
-    if (hinted) {
-        sx = sqrt(ctm.xx * ctm.xx + ctm.yx * ctm.yx); sxi = 1 / sx;      /* Pango's arithmetic */
-        sy = sqrt(ctm.xy * ctm.xy + ctm.yy * ctm.yy); syi = 1 / sy;
-    }
-#define HINT_X(v) (ceil(((v) - 1e-5) * sx) * sxi)
-#define HINT_Y(v) (ceil(((v) - 1e-5) * sy) * syi)
-    int rows = 2;
-    double mini_size = size / 2.2;
-    if (hinted) {
-        mini_size = HINT_Y(mini_size);
-        if (mini_size < 6.0) {
-            rows = 1;
-            mini_size = MIN(MAX(size - 1, 0), 6.0);
-        }
-    }
+/* Pango's hex box metrics are "hinted" to whole device px when the font's metrics are (pangocairo-font.c). */
+typedef struct {
+    int hinted;
+    double sx, sxi, sy, syi;        /* device px per user px along x and y, and their inverses */
+} DeviceGrid;
+
+static double hint_x(const DeviceGrid *g, double v) { return g->hinted ? ceil((v - 1e-5) * g->sx) * g->sxi : v; }
+static double hint_y(const DeviceGrid *g, double v) { return g->hinted ? ceil((v - 1e-5) * g->sy) * g->syi : v; }
+
+/* The font Pango draws a hex box's digits with: the font's description in "monospace" at `mini_size`, loaded
+ * from the font's own font map with its CTM, Latin sample language and font options. */
+static PangoFont *mini_font_for(PangoFont *font, const PangoMatrix *ctm, const cairo_font_options_t *options, double mini_size) {
+    PangoFontMap *fontmap = pango_font_get_font_map(font);
+    if (!fontmap) return NULL;
     PangoFontDescription *desc = pango_font_describe_with_absolute_size(font);
     pango_font_description_unset_fields(desc, PANGO_FONT_MASK_GRAVITY);
     pango_font_description_set_family_static(desc, "monospace");
     pango_font_description_set_absolute_size(desc, pango_units_from_double(mini_size));
-    PangoFontMap *fontmap = pango_font_get_font_map(font);
-    PangoFont *mini = NULL;
-    if (fontmap) {
-        PangoContext *context = pango_font_map_create_context(fontmap);
-        pango_context_set_matrix(context, &pango_ctm);
-        pango_context_set_language(context, pango_script_get_sample_language(PANGO_SCRIPT_LATIN));
-        pango_cairo_context_set_font_options(context, options);
-        mini = pango_font_map_load_font(fontmap, context, desc);
-        g_object_unref(context);
-    }
+    PangoContext *context = pango_font_map_create_context(fontmap);
+    pango_context_set_matrix(context, ctm);
+    pango_context_set_language(context, pango_script_get_sample_language(PANGO_SCRIPT_LATIN));
+    pango_cairo_context_set_font_options(context, options);
+    PangoFont *mini = pango_font_map_load_font(fontmap, context, desc);
+    g_object_unref(context);
     pango_font_description_free(desc);
-    cairo_font_options_destroy(options);
-    cairo_scaled_font_t *mini_scaled = mini && PANGO_IS_CAIRO_FONT(mini) ? pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(mini)) : NULL;
-    if (mini_scaled == NULL || cairo_scaled_font_status(mini_scaled) != CAIRO_STATUS_SUCCESS) {
-        if (mini) g_object_unref(mini);
-        g_mutex_unlock(&font_lock);
-        return NULL;
-    }
+    return mini;
+}
+
+/* The box's metrics from the digits' extents and the font's (pangocairo-font.c's arithmetic). */
+static void measure_hexbox(HexBox *h, cairo_scaled_font_t *scaled, cairo_scaled_font_t *mini_scaled, double mini_size,
+                           const DeviceGrid *g) {
     double width = 0, height = 0;
     for (const char *d = "0123456789ABCDEF"; *d; d++) {
         char c[2] = {*d, 0};
@@ -459,31 +433,67 @@ static const HexBox *hexbox_for(PangoFont *font, FontEntry *e) {
         fe.descent = 0;
     }
     double pad = MIN((fe.ascent + fe.descent) / 43, mini_size);
-    HexBox *h = &e->hexbox;
-    h->mini_font = mini;
-    h->rows = rows;
-    h->digit_width = width; h->digit_height = height;
-    h->pad_x = pad; h->pad_y = pad;
-    if (hinted) {
-        h->digit_width = HINT_X(h->digit_width);
-        h->digit_height = HINT_Y(h->digit_height);
-        h->pad_x = HINT_X(h->pad_x);
-        h->pad_y = HINT_Y(h->pad_y);
-    }
+    h->digit_width = hint_x(g, width);
+    h->digit_height = hint_y(g, height);
+    h->pad_x = hint_x(g, pad);
+    h->pad_y = hint_y(g, pad);
     h->line_width = MIN(h->pad_x, h->pad_y);
-    h->box_height = 3 * h->pad_y + rows * (h->pad_y + h->digit_height);
-    if (rows == 1 || h->box_height <= fe.ascent)
+    h->box_height = 3 * h->pad_y + h->rows * (h->pad_y + h->digit_height);
+    if (h->rows == 1 || h->box_height <= fe.ascent)
         h->box_descent = 2 * h->pad_y;
     else if (h->box_height <= fe.ascent + fe.descent - 2 * h->pad_y)
         h->box_descent = 2 * h->pad_y + h->box_height - fe.ascent;
     else
         h->box_descent = fe.descent * h->box_height / (fe.ascent + fe.descent);
-    if (hinted) h->box_descent = HINT_Y(h->box_descent);
-#undef HINT_X
-#undef HINT_Y
+    h->box_descent = hint_y(g, h->box_descent);
+}
+
+/* pangocairo-font.c's hex box info for `font`, computed once per font as Pango computes it. NULL: Pango draws
+ * a plain box (it has no mini font). */
+static const HexBox *hexbox_for(PangoFont *font, FontEntry *e) {
+    g_mutex_lock(&font_lock);
+    if (e->hexbox_state != 0) {
+        g_mutex_unlock(&font_lock);
+        return e->hexbox_state == 1 ? &e->hexbox : NULL;
+    }
+    e->hexbox_state = -1;
+    cairo_scaled_font_t *scaled = pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));
+    cairo_font_options_t *options = cairo_font_options_create();
+    cairo_scaled_font_get_font_options(scaled, options);
+    cairo_matrix_t ctm, fm;
+    cairo_scaled_font_get_ctm(scaled, &ctm);
+    cairo_scaled_font_get_font_matrix(scaled, &fm);
+    PangoMatrix pango_ctm = {ctm.xx, ctm.xy, ctm.yx, ctm.yy, ctm.x0, ctm.y0};
+    PangoMatrix pango_fm = {fm.xx, fm.xy, fm.yx, fm.yy, fm.x0, fm.y0};
+    double size = pango_matrix_get_font_scale_factor(&pango_fm) / pango_matrix_get_font_scale_factor(&pango_ctm);
+    DeviceGrid g = {cairo_font_options_get_hint_metrics(options) != CAIRO_HINT_METRICS_OFF, 1, 1, 1, 1};
+    if (g.hinted) {                                      /* Pango's arithmetic: sqrt, not hypot */
+        g.sx = sqrt(ctm.xx * ctm.xx + ctm.yx * ctm.yx); g.sxi = 1 / g.sx;
+        g.sy = sqrt(ctm.xy * ctm.xy + ctm.yy * ctm.yy); g.syi = 1 / g.sy;
+    }
+    int rows = 2;
+    double mini_size = size / 2.2;
+    if (g.hinted) {
+        mini_size = hint_y(&g, mini_size);
+        if (mini_size < 6.0) {
+            rows = 1;
+            mini_size = MIN(MAX(size - 1, 0), 6.0);
+        }
+    }
+    PangoFont *mini = mini_font_for(font, &pango_ctm, options, mini_size);
+    cairo_font_options_destroy(options);
+    cairo_scaled_font_t *mini_scaled = mini && PANGO_IS_CAIRO_FONT(mini) ? pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(mini)) : NULL;
+    if (mini_scaled == NULL || cairo_scaled_font_status(mini_scaled) != CAIRO_STATUS_SUCCESS) {
+        if (mini) g_object_unref(mini);
+        g_mutex_unlock(&font_lock);
+        return NULL;
+    }
+    e->hexbox.mini_font = mini;
+    e->hexbox.rows = rows;
+    measure_hexbox(&e->hexbox, scaled, mini_scaled, mini_size, &g);
     e->hexbox_state = 1;
     g_mutex_unlock(&font_lock);
-    return h;
+    return &e->hexbox;
 }
 
 /* The ink of cairo_stroke() of cairo_rectangle(x, y, w, h) with line width lw, miter joins (limit 2: a
@@ -526,8 +536,74 @@ static void add_polygon(Recorder *r, const inkhit_point *q, size_t n, uint64_t t
     add_path(r, &p, tag);
 }
 
+/* The arrow Pango draws for a tab (like U+21A6), a glyph of `advance` px at (cx, cy). */
+static void add_tab_arrow(Recorder *r, const HexBox *h, double advance, double cx, double cy, uint64_t tag) {
+    double y = cy + h->box_descent - 0.5 * h->box_height, offset = 0.2 * advance, x = cx + offset;
+    double al = advance - 2 * offset, tl = MIN(h->digit_width, 0.75 * al), tw2 = 2.5 * h->line_width, lw2 = 0.5 * h->line_width;
+    inkhit_point q[11] = {{x - lw2, y - tw2}, {x + lw2, y - tw2}, {x + lw2, y - lw2}, {x + al - tl, y - lw2},
+                          {x + al - tl, y - tw2}, {x + al, y}, {x + al - tl, y + tw2}, {x + al - tl, y + lw2},
+                          {x + lw2, y + lw2}, {x + lw2, y + tw2}, {x - lw2, y + tw2}};
+    add_polygon(r, q, 11, tag);
+}
+
+/* The arrow Pango draws for a line break (like U+21B5). */
+static void add_return_arrow(Recorder *r, const HexBox *h, double advance, double cx, double cy, uint64_t tag) {
+    double offset = 0.2 * advance, al = advance - 2 * offset, tl = MIN(h->digit_width, 0.75 * al);
+    double ah = al - 0.5 * tl, tw2 = 2.5 * h->line_width, x = cx + offset, y = cy - (h->box_height - al) / 2;
+    double lw2 = 0.5 * h->line_width;
+    inkhit_point q[9] = {{x, y}, {x + tl, y - tw2}, {x + tl, y - lw2}, {x + al - lw2, y - lw2}, {x + al - lw2, y - ah},
+                         {x + al + lw2, y - ah}, {x + al + lw2, y + lw2}, {x + tl, y + lw2}, {x + tl, y + tw2}};
+    add_polygon(r, q, 9, tag);
+}
+
+/* What a hex box says for `ch`: a default ignorable's nick (pango-impl-utils.h's table and layout), or its
+ * code point in hex; `rows` and `cols` of it. */
+static const char *hexbox_text(gunichar ch, const HexBox *h, char hex[8], int *rows, int *cols) {
+    static const struct { gunichar ch; const char *nick; } ignorables[] = {
+        {0x00ad, "SHY"}, {0x034f, "CGJ"}, {0x061c, "ALM"}, {0x200b, "ZWS"}, {0x200c, "ZWNJ"}, {0x200d, "ZWJ"},
+        {0x200e, "LRM"}, {0x200f, "RLM"}, {0x2028, "LS"}, {0x2029, "PS"}, {0x202a, "LRE"}, {0x202b, "RLE"},
+        {0x202c, "PDF"}, {0x202d, "LRO"}, {0x202e, "RLO"}, {0x2060, "WJ"}, {0x2061, "FA"}, {0x2062, "IT"},
+        {0x2063, "IS"}, {0x2066, "LRI"}, {0x2067, "RLI"}, {0x2068, "FSI"}, {0x2069, "PDI"}, {0xfeff, "ZWNBS"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(ignorables); i++) {
+        if (ignorables[i].ch != ch) continue;
+        size_t len = strlen(ignorables[i].nick);
+        *rows = len < 4 ? 1 : 2;
+        *cols = len < 4 ? (int)len : len > 4 ? 3 : 2;
+        return ignorables[i].nick;
+    }
+    *rows = h->rows;
+    *cols = (ch > 0xffff ? 6 : 4) / *rows;
+    g_snprintf(hex, 8, ch > 0xffff ? "%06X" : "%04X", ch);
+    return hex;
+}
+
+/* A hex box's digits: cairo_show_text of one character at a time with the mini font (glyphs: snapped). */
+static void add_hexbox_digits(Recorder *r, const HexBox *h, const char *text, int rows, int cols, double lsb, double cx,
+                              double cy, uint64_t tag) {
+    hb_font_t *hb = pango_font_get_hb_font(h->mini_font);
+    double x0 = cx + lsb + h->pad_x * 2;
+    double y0 = cy + h->box_descent - h->pad_y * 2 - ((h->rows - rows) * h->digit_height / 2);
+    inkhit_run_glyph digits[6];
+    size_t n = 0;
+    const char *p = text;
+    for (int row = 0; row < rows; row++) {
+        double y = y0 - (rows - 1 - row) * (h->digit_height + h->pad_y);
+        for (int col = 0; col < cols && *p; col++, p++) {
+            double x = x0 + col * (h->digit_width + h->pad_x);
+            hb_codepoint_t g = 0;
+            if (n >= 6 || !hb_font_get_nominal_glyph(hb, (hb_codepoint_t)(unsigned char)*p, &g)) continue;
+            inkhit_point o = glyph_origin(r, x, y);
+            digits[n++] = (inkhit_run_glyph){g, 0, o.x, o.y, tag};
+        }
+    }
+    add_glyphs(r, h->mini_font, digits, n);
+}
+
 /* What PangoCairoRenderer draws for glyph `gi` that no font has (its glyph id carries
- * PANGO_GLYPH_UNKNOWN_FLAG), at user (cx, cy), after an inkless placement for the glyph itself. */
+ * PANGO_GLYPH_UNKNOWN_FLAG), at user (cx, cy), after an inkless placement for the glyph itself: a dot for a
+ * space, an arrow for a tab or a line break, else a frame with the character's hex digits or nick (an X in
+ * it for invalid input), or a plain box when the font has no hex box. */
 static void add_unknown_glyph(Recorder *r, PangoFont *font, const PangoGlyphInfo *gi, double cx, double cy, uint64_t tag) {
     inkhit_run_glyph marker = {gi->glyph, 0, 0, 0, tag};
     add_glyphs(r, font, &marker, 1);
@@ -541,75 +617,24 @@ static void add_unknown_glyph(Recorder *r, PangoFont *font, const PangoGlyphInfo
         add_frame(r, cx + 1.5, cy + 1.5 - PANGO_UNKNOWN_GLYPH_HEIGHT, advance - 3.0, PANGO_UNKNOWN_GLYPH_HEIGHT - 3.0, 1.0, invalid, tag);
         return;
     }
-    int rows, cols;
+    int rows = h->rows, cols = 1;
     char hex[8] = {0};
-    const char *name = NULL;
-    static const struct { gunichar ch; const char *nick; } ignorables[] = {
-        {0x00ad, "SHY"}, {0x034f, "CGJ"}, {0x061c, "ALM"}, {0x200b, "ZWS"}, {0x200c, "ZWNJ"}, {0x200d, "ZWJ"},
-        {0x200e, "LRM"}, {0x200f, "RLM"}, {0x2028, "LS"}, {0x2029, "PS"}, {0x202a, "LRE"}, {0x202b, "RLE"},
-        {0x202c, "PDF"}, {0x202d, "LRO"}, {0x202e, "RLO"}, {0x2060, "WJ"}, {0x2061, "FA"}, {0x2062, "IT"},
-        {0x2063, "IS"}, {0x2066, "LRI"}, {0x2067, "RLI"}, {0x2068, "FSI"}, {0x2069, "PDI"}, {0xfeff, "ZWNBS"},
-    };
-    if (invalid) {
-        rows = h->rows;
-        cols = 1;
-    } else if (ch == 0x2423 || g_unichar_type(ch) == G_UNICODE_SPACE_SEPARATOR) {
-        add_disc(r, cx + 0.5 * advance, cy + h->box_descent - 0.5 * h->box_height, 1.5 * h->line_width, tag);
-        return;
-    } else if (ch == '\t') {
-        double y = cy + h->box_descent - 0.5 * h->box_height, offset = 0.2 * advance, x = cx + offset;
-        double al = advance - 2 * offset, tl = MIN(h->digit_width, 0.75 * al), tw2 = 2.5 * h->line_width, lw2 = 0.5 * h->line_width;
-        inkhit_point q[11] = {{x - lw2, y - tw2}, {x + lw2, y - tw2}, {x + lw2, y - lw2}, {x + al - tl, y - lw2},
-                              {x + al - tl, y - tw2}, {x + al, y}, {x + al - tl, y + tw2}, {x + al - tl, y + lw2},
-                              {x + lw2, y + lw2}, {x + lw2, y + tw2}, {x - lw2, y + tw2}};
-        add_polygon(r, q, 11, tag);
-        return;
-    } else if (ch == '\n' || ch == 0x2028 || ch == 0x2029) {
-        double offset = 0.2 * advance, al = advance - 2 * offset, tl = MIN(h->digit_width, 0.75 * al);
-        double ah = al - 0.5 * tl, tw2 = 2.5 * h->line_width, x = cx + offset, y = cy - (h->box_height - al) / 2;
-        double lw2 = 0.5 * h->line_width;
-        inkhit_point q[9] = {{x, y}, {x + tl, y - tw2}, {x + tl, y - lw2}, {x + al - lw2, y - lw2}, {x + al - lw2, y - ah},
-                             {x + al + lw2, y - ah}, {x + al + lw2, y + lw2}, {x + tl, y + lw2}, {x + tl, y + tw2}};
-        add_polygon(r, q, 9, tag);
-        return;
-    } else {
-        for (size_t i = 0; i < G_N_ELEMENTS(ignorables) && !name; i++)
-            if (ignorables[i].ch == ch) name = ignorables[i].nick;
-        if (name) {
-            size_t len = strlen(name);
-            rows = len < 4 ? 1 : 2;
-            cols = len < 4 ? (int)len : len > 4 ? 3 : 2;
-        } else {
-            rows = h->rows;
-            cols = (ch > 0xffff ? 6 : 4) / rows;
-            g_snprintf(hex, sizeof hex, ch > 0xffff ? "%06X" : "%04X", ch);
-            name = hex;
+    const char *text = NULL;
+    if (!invalid) {
+        if (ch == 0x2423 || g_unichar_type(ch) == G_UNICODE_SPACE_SEPARATOR) {
+            add_disc(r, cx + 0.5 * advance, cy + h->box_descent - 0.5 * h->box_height, 1.5 * h->line_width, tag);
+            return;
         }
+        if (ch == '\t') { add_tab_arrow(r, h, advance, cx, cy, tag); return; }
+        if (ch == '\n' || ch == 0x2028 || ch == 0x2029) { add_return_arrow(r, h, advance, cx, cy, tag); return; }
+        text = hexbox_text(ch, h, hex, &rows, &cols);
     }
     double width = 3 * h->pad_x + cols * (h->digit_width + h->pad_x);
     double lsb = (advance - width) * .5;
     lsb = floor(lsb / h->pad_x) * h->pad_x;
     add_frame(r, cx + lsb + .5 * h->pad_x, cy + h->box_descent - h->box_height + h->pad_y * 0.5, width - h->pad_x,
               h->box_height - h->pad_y, h->line_width, invalid, tag);
-    if (invalid) return;
-    /* The digits: cairo_show_text of one character at a time with the mini font (glyphs: snapped). */
-    hb_font_t *hb = pango_font_get_hb_font(h->mini_font);
-    double x0 = cx + lsb + h->pad_x * 2;
-    double y0 = cy + h->box_descent - h->pad_y * 2 - ((h->rows - rows) * h->digit_height / 2);
-    inkhit_run_glyph digits[6];
-    size_t n = 0;
-    const char *p = name;
-    for (int row = 0; row < rows; row++) {
-        double y = y0 - (rows - 1 - row) * (h->digit_height + h->pad_y);
-        for (int col = 0; col < cols && *p; col++, p++) {
-            double x = x0 + col * (h->digit_width + h->pad_x);
-            hb_codepoint_t g = 0;
-            if (!hb_font_get_nominal_glyph(hb, (hb_codepoint_t)(unsigned char)*p, &g) || n >= 6) continue;
-            inkhit_point o = glyph_origin(r, x, y);
-            digits[n++] = (inkhit_run_glyph){g, 0, o.x, o.y, tag};
-        }
-    }
-    add_glyphs(r, h->mini_font, digits, n);
+    if (!invalid) add_hexbox_digits(r, h, text, rows, cols, lsb, cx, cy, tag);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -759,25 +784,18 @@ static size_t clip_slab(const inkhit_point *in, size_t n, double a, double b, in
     return k;
 }
 
-/* PangoCairoRenderer's error underline: a zigzag band of whole units over the box, filled. */
-static void recorder_draw_error_underline(PangoRenderer *renderer, int x, int y, int width, int height) {
-    Recorder *r = (Recorder *)renderer;
-    if (width <= 0 || height <= 0 || r->status != INKHIT_OK) return;
-    follow_line(r);
-    double bx = r->x_offset + (double)x / PANGO_SCALE, by = r->y_offset + (double)y / PANGO_SCALE;
-    double bw = (double)width / PANGO_SCALE, bh = (double)height / PANGO_SCALE;
+/* PangoCairoRenderer's error underline as a polygon (user px): a zigzag band of whole units centred in the box
+ * (bx, by, bw, bh), the bottom edge left to right, then the top edge back. Writes at most 2 * units + 8 points;
+ * returns how many, or 0 when the band would be larger than 4,000,000 units. */
+static size_t zigzag_band(double bx, double by, double bw, double bh, inkhit_point **out) {
     const double squares = 2.5;
     double square = bh / squares, unit = (squares - 1) * square, twice = 2 * unit;
     double whole = (bw + unit / 2) / unit;
-    if (!(whole < 4e6)) {                                /* a band of more than 8 million points: refuse, never drop */
-        failed(r, inkhit_report_error(INKHIT_ERROR_LIMIT, FUNCTION ": an error underline longer than 4,000,000 zigzag units"));
-        return;
-    }
+    if (!(whole < 4e6)) return 0;
     int units = (int)whole;
     bx += (bw - units * unit) / 2;
     double top = by, bottom = by + bh;
-    size_t cap = 2 * (size_t)units + 16;
-    inkhit_point *band = g_new(inkhit_point, cap);
+    inkhit_point *band = g_new(inkhit_point, 2 * (size_t)units + 16);
     size_t n = 0;
     double mid = bx + unit, right = bx + twice;
     int i;
@@ -802,7 +820,37 @@ static void recorder_draw_error_underline(PangoRenderer *renderer, int x, int y,
         left -= twice;
         mid -= twice;
     }
-    /* Cut at the clusters (in Pango units of the box's x) and add each piece. */
+    *out = band;
+    return n;
+}
+
+/* Adds a closed polygon of any size (user px) with `tag`. */
+static void add_points(Recorder *r, const inkhit_point *q, size_t n, uint64_t tag) {
+    if (r->status != INKHIT_OK || n < 3) return;
+    uint8_t *verbs = g_new(uint8_t, n + 1);
+    verbs[0] = INKHIT_VERB_MOVE;
+    for (size_t j = 1; j < n; j++) verbs[j] = INKHIT_VERB_LINE;
+    verbs[n] = INKHIT_VERB_CLOSE;
+    size_t index = 0;
+    if (!failed(r, inkhit_builder_add_outline(r->builder, NULL, 0, verbs, n + 1, q, n, INKHIT_FILL_NONZERO, &r->ctm, &index))) {
+        r->added++;
+        if (tag != 0) failed(r, inkhit_builder_set_tag(r->builder, index, tag));
+    }
+    g_free(verbs);
+}
+
+/* The error underline over (x, y, width, height), Pango units: the band cut at the line's clusters. */
+static void recorder_draw_error_underline(PangoRenderer *renderer, int x, int y, int width, int height) {
+    Recorder *r = (Recorder *)renderer;
+    if (width <= 0 || height <= 0 || r->status != INKHIT_OK) return;
+    follow_line(r);
+    inkhit_point *band = NULL;
+    size_t n = zigzag_band(r->x_offset + (double)x / PANGO_SCALE, r->y_offset + (double)y / PANGO_SCALE,
+                           (double)width / PANGO_SCALE, (double)height / PANGO_SCALE, &band);
+    if (n == 0) {                                        /* refuse, never drop */
+        failed(r, inkhit_report_error(INKHIT_ERROR_LIMIT, FUNCTION ": an error underline longer than 4,000,000 zigzag units"));
+        return;
+    }
     size_t capacity = r->span_count + 2;
     int *cuts = g_new(int, capacity + 1);
     uint64_t *tags = g_new(uint64_t, capacity);
@@ -815,19 +863,7 @@ static void recorder_draw_error_underline(PangoRenderer *renderer, int x, int y,
     for (size_t k = 0; k < pieces && r->status == INKHIT_OK; k++) {
         double a = k == 0 ? -INFINITY : r->x_offset + (double)cuts[k] / PANGO_SCALE;
         double b = k + 1 == pieces ? INFINITY : r->x_offset + (double)cuts[k + 1] / PANGO_SCALE;
-        size_t m = clip_slab(band, n, a, b, piece, scratch);
-        if (m < 3) continue;
-        size_t verbs = m + 1;
-        uint8_t *v = g_new(uint8_t, verbs);
-        v[0] = INKHIT_VERB_MOVE;
-        for (size_t j = 1; j < m; j++) v[j] = INKHIT_VERB_LINE;
-        v[m] = INKHIT_VERB_CLOSE;
-        size_t index = 0;
-        if (!failed(r, inkhit_builder_add_outline(r->builder, NULL, 0, v, verbs, piece, m, INKHIT_FILL_NONZERO, &r->ctm, &index))) {
-            r->added++;
-            if (tags[k] != 0) failed(r, inkhit_builder_set_tag(r->builder, index, tags[k]));
-        }
-        g_free(v);
+        add_points(r, piece, clip_slab(band, n, a, b, piece, scratch), tags[k]);
     }
     g_free(piece);
     g_free(scratch);
@@ -872,24 +908,21 @@ static void recorder_init(Recorder *r) { (void)r; }
 /* The call                                                                                        */
 /* ============================================================================================== */
 
-inkhit_status inkhit_pango_add_layout(inkhit_builder builder, inkhit_shape_cache cache, PangoLayout *layout, double x,
-                                      double y, const inkhit_transform *transform, uint32_t flags, size_t *added_out) {
-    if (added_out) *added_out = 0;
-    char message[256];
+/* Checks a call's arguments (the handles through libInkHit's own calls); the transform to use in `*t`. */
+static inkhit_status check_arguments(inkhit_builder builder, inkhit_shape_cache cache, PangoLayout *layout, double x, double y,
+                                     const inkhit_transform *transform, uint32_t flags, inkhit_transform *t) {
+    char message[320];
     size_t count = 0;
     if (builder == NULL) return inkhit_report_error(INKHIT_ERROR_NULL_ARGUMENT, FUNCTION ": builder is NULL");
-    inkhit_status s = inkhit_builder_count(builder, &count);           /* checks the handle */
+    inkhit_status s = inkhit_builder_count(builder, &count);
+    inkhit_shape_cache_info info;
+    if (s == INKHIT_OK && cache != NULL && (s = inkhit_shape_cache_get_info(cache, &info)) != INKHIT_OK) {
+        snprintf(message, sizeof message, FUNCTION ": cache: %s", inkhit_last_error());
+        return inkhit_report_error(s, message);
+    }
     if (s != INKHIT_OK) {
         snprintf(message, sizeof message, FUNCTION ": builder: %s", inkhit_last_error());
         return inkhit_report_error(s, message);
-    }
-    if (cache != NULL) {
-        inkhit_shape_cache_info info;
-        s = inkhit_shape_cache_get_info(cache, &info);
-        if (s != INKHIT_OK) {
-            snprintf(message, sizeof message, FUNCTION ": cache: %s", inkhit_last_error());
-            return inkhit_report_error(s, message);
-        }
     }
     if (layout == NULL) return inkhit_report_error(INKHIT_ERROR_NULL_ARGUMENT, FUNCTION ": layout is NULL");
     if (!PANGO_IS_LAYOUT(layout)) return inkhit_report_error(INKHIT_ERROR_INVALID_ARGUMENT, FUNCTION ": layout is not a PangoLayout");
@@ -901,15 +934,24 @@ inkhit_status inkhit_pango_add_layout(inkhit_builder builder, inkhit_shape_cache
         snprintf(message, sizeof message, FUNCTION ": the position (%g, %g) must be finite", x, y);
         return inkhit_report_error(INKHIT_ERROR_INVALID_ARGUMENT, message);
     }
-    inkhit_transform t = INKHIT_TRANSFORM_IDENTITY;
-    if (transform) t = *transform;
-    double det = t.a * t.d - t.b * t.c, scale = fmax(fmax(fabs(t.a), fabs(t.b)), fmax(fabs(t.c), fabs(t.d)));
-    if (!isfinite(t.a) || !isfinite(t.b) || !isfinite(t.c) || !isfinite(t.d) || !isfinite(t.tx) || !isfinite(t.ty)
+    *t = (inkhit_transform)INKHIT_TRANSFORM_IDENTITY;
+    if (transform) *t = *transform;
+    double det = t->a * t->d - t->b * t->c, scale = fmax(fmax(fabs(t->a), fabs(t->b)), fmax(fabs(t->c), fabs(t->d)));
+    if (!isfinite(t->a) || !isfinite(t->b) || !isfinite(t->c) || !isfinite(t->d) || !isfinite(t->tx) || !isfinite(t->ty)
         || !isfinite(det) || scale <= 0 || fabs(det) <= 1e-12 * scale * scale) {
         snprintf(message, sizeof message, FUNCTION ": the transform [%g, %g, %g, %g, %g, %g] must be finite and invertible",
-                 t.a, t.b, t.c, t.d, t.tx, t.ty);
+                 t->a, t->b, t->c, t->d, t->tx, t->ty);
         return inkhit_report_error(INKHIT_ERROR_INVALID_ARGUMENT, message);
     }
+    return INKHIT_OK;
+}
+
+inkhit_status inkhit_pango_add_layout(inkhit_builder builder, inkhit_shape_cache cache, PangoLayout *layout, double x,
+                                      double y, const inkhit_transform *transform, uint32_t flags, size_t *added_out) {
+    if (added_out) *added_out = 0;
+    inkhit_transform t;
+    inkhit_status checked = check_arguments(builder, cache, layout, x, y, transform, flags, &t);
+    if (checked != INKHIT_OK) return checked;
     Recorder *r = g_object_new(recorder_get_type(), NULL);
     r->builder = builder;
     r->cache = cache;
@@ -923,6 +965,7 @@ inkhit_status inkhit_pango_add_layout(inkhit_builder builder, inkhit_shape_cache
     if (added_out) *added_out = r->added;
     g_object_unref(r);
     if (status != INKHIT_OK && strncmp(inkhit_last_error(), FUNCTION, strlen(FUNCTION)) != 0) {
+        char message[1024];
         snprintf(message, sizeof message, FUNCTION ": %s", inkhit_last_error());
         inkhit_report_error(status, message);
     }
