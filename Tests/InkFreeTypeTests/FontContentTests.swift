@@ -63,6 +63,31 @@ struct FontContentTests {
         _ = again
     }
 
+    /// Loads and drops of one content from many threads at once: fonts alive together share one content id
+    /// and one copy of the bytes (clean under ThreadSanitizer in CI: the intern table is locked).
+    @Test func concurrentLoadsOfOneContentShareIt() async throws {
+        let bytes = try Fonts.bytes(TestFonts.mono) + Array("concurrent \(UInt64.random(in: 0...UInt64.max))".utf8)
+        let held = try Font(bytes: bytes)
+        let base = held.withUnsafeFileBytes { UInt(bitPattern: $0.baseAddress) }
+        let results = try await withThrowingTaskGroup(of: [UInt64].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var ids: [UInt64] = []
+                    for _ in 0..<25 {
+                        let f = try Font(bytes: bytes)
+                        #expect(f.withUnsafeFileBytes { UInt(bitPattern: $0.baseAddress) } == base)
+                        ids.append(f.contentID)
+                    }
+                    return ids
+                }
+            }
+            var all: [UInt64] = []
+            for try await ids in group { all += ids }
+            return all
+        }
+        #expect(results.count == 200 && Set(results) == [held.contentID])
+    }
+
     /// FreeType's packed index `(n << 16) | face`, as fontconfig's FC_INDEX gives it: Inter's named
     /// instance 7 ("Bold", 458752).
     @Test func packedFaceIndexSelectsANamedInstance() throws {

@@ -71,8 +71,9 @@
  * Objects keep what they use alive: an index, layout, scene or snapshot keeps its fonts and shapes, and a
  * scene keeps the layouts of its text nodes, so releasing a font or layout handle never breaks an object
  * made from it. inkhit_handle_count() says how many handles are live (a leak check).
- * Pointers passed in are only read during the call (nothing keeps them); output structs are written by
- * the call and owned by the caller. Strings returned as `const char *` are owned by the library; each
+ * Pointers passed in are only read during the call (nothing keeps them), except font bytes lent to
+ * inkhit_font_from_borrowed_bytes (read in place until its release callback runs); output structs are
+ * written by the call and owned by the caller. Strings returned as `const char *` are owned by the library; each
  * function says how long they live.
  *
  * ---------------------------------------------------------------------------------------------------
