@@ -52,7 +52,9 @@
  * Limits (documented, not silent): glyphs larger than 10,240 device px, which cairo fills as paths, are
  * still recorded with their origins snapped when asked; FC_AUTOHINT, monochrome (antialias NONE) and
  * subpixel (LCD) hinting are recorded as INKHIT_HINTING_FULL; a CTM that scales x and y differently hints
- * at the y scale (cairo hints at both); colour emoji are hit by their bitmaps' alpha (inkhit.h).
+ * at the y scale (cairo hints at both); colour emoji are hit by their bitmaps' alpha (inkhit.h); vertical
+ * text (a vertical gravity: FC_VERTICAL_LAYOUT, where cairo moves each glyph by its vertical bearings) is not
+ * reproduced.
  */
 #ifndef INKHIT_PANGO_H
 #define INKHIT_PANGO_H
