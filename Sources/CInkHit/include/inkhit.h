@@ -769,9 +769,9 @@ typedef struct inkhit_hb_glyph_position {
  *  a pen (px, py) starting at 0, a placement at layout (origin.x + (px + x_offset) * k,
  *  origin.y - (py + y_offset) * k), tagged run->tag_base + cluster; then px += x_advance, py += y_advance
  *  (the pen sums whole position units, so a long run does not drift). `positions` may be NULL: every
- *  glyph at the run's origin. Markers are added without ink. Writes the pen after the run (layout px,
- *  origin.x + px * k, origin.y - py * k) to `*pen_out` and how many were added to `*added_out` (each
- *  unless NULL). Stops at the first glyph that fails ("glyphs[12]: ...").
+ *  glyph at the run's origin. Markers are added without ink. Writes how many were added to `*added_out`
+ *  and, on success, the pen after the run (layout px, origin.x + px * k, origin.y - py * k) to `*pen_out`
+ *  (each unless NULL). Stops at the first glyph that fails ("glyphs[12]: ...").
  *  Owns: the arrays, `run` and the style are only read. Threads: any; the batch runs under the builder's
  *  lock. Errors: as inkhit_builder_add_run (position_scale not finite and > 0 is INVALID_ARGUMENT). */
 inkhit_status inkhit_builder_add_shaped(inkhit_builder builder, inkhit_shape_cache cache, const inkhit_glyph_run *run,
