@@ -187,22 +187,26 @@ enum FontContents {
     private static let table = Table()
 
     /// The live `FontBytes` with the same content as `candidate`, or `candidate` itself, now registered. When
-    /// an equal one is found, `candidate` is dropped (its memory freed, or handed back to its lender).
+    /// an equal one is found, `candidate` is dropped (its memory freed, or handed back to its lender). Bytes are
+    /// compared outside the table's lock (a large font takes milliseconds); only contents registered while
+    /// comparing are compared under it.
     static func intern(_ candidate: FontBytes) -> FontBytes {
         let key = candidate.fingerprint
         // Strong references taken under the lock are released after it: the last release of a content
         // runs its deinit, which takes the lock again (`forget`).
+        var seen: [FontBytes] = []
+        table.lock.withLock { seen = table.entries[key, default: []].compactMap(\.bytes) }
+        if let same = seen.first(where: { $0.hasSameContent(as: candidate) }) { return same }
         var live: [FontBytes] = []
         let result: FontBytes = table.lock.withLock {
             live = table.entries[key, default: []].compactMap(\.bytes)
-            if let same = live.first(where: { $0.hasSameContent(as: candidate) }) {
-                table.entries[key] = live.map(Weak.init)
-                return same
-            }
+            let newer = live.filter { x in !seen.contains { $0 === x } }
+            if let same = newer.first(where: { $0.hasSameContent(as: candidate) }) { return same }
             table.entries[key] = (live + [candidate]).map(Weak.init)
             return candidate
         }
         live.removeAll()
+        seen.removeAll()
         return result
     }
 
