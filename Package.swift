@@ -14,7 +14,9 @@ let package = Package(
         .library(name: "InkScene", targets: ["InkScene"]),
         // The C interface (inkhit.h) as a shared library: .build/<config>/libInkHitC.so; `./inkhit install-c`
         // links and installs it as libInkHit.so with only the inkhit_* symbols exported (README, "Use it from C").
-        .library(name: "InkHitC", type: .dynamic, targets: ["InkHitC"]),
+        // CInkHitHost is in the shared library only: its constructor gives a C host back the signal dispositions the
+        // Swift runtime takes on load (Sources/CInkHitHost/README.md).
+        .library(name: "InkHitC", type: .dynamic, targets: ["InkHitC", "CInkHitHost"]),
         .executable(name: "ink-hit", targets: ["ink-hit"]),
     ],
     dependencies: [
@@ -46,6 +48,8 @@ let package = Package(
         // functions written in C (version, status names, the last error); not API: the handle registry and
         // the per-thread message (CInkHitRuntime); the functions written in Swift with @_cdecl (InkHitC).
         .target(name: "CInkHitRuntime"),
+        // Not API: libInkHit's load-time constructor (the host's signal dispositions back; see its README).
+        .target(name: "CInkHitHost"),
         .target(name: "CInkHit", dependencies: ["CInkHitRuntime"]),
         .target(
             name: "InkHitC",
@@ -81,7 +85,9 @@ let package = Package(
         .testTarget(
             name: "InkHitCTests",
             dependencies: ["InkHitC", "CInkHit", "InkJobs", "InkScene", "InkText", "InkFreeType", "InkHit", "InkGeometry",
-                           "InkTestSupport"]
+                           "InkTestSupport",
+                           // HarfBuzz's own hb_shape() arrays through inkhit_builder_add_shaped (HarfBuzzArraysTests).
+                           "CHarfBuzz"]
         ),
         // The built `ink-hit` binary run as a process: exit statuses, stdin and files, every subcommand.
         .testTarget(name: "InkHitCLITests", dependencies: ["InkJobs", "InkTestSupport"]),

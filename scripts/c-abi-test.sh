@@ -11,7 +11,20 @@
 #   5. examples/cpp/example.cpp (RAII wrappers, inkhit.hpp) compiled with c++ -std=c++17 -Werror and run,
 #      also under AddressSanitizer;
 #   6. examples/python/paragraph.py (ctypes) run, and examples/python/test_paragraph.py: its answers against
-#      `ink-hit query` (the Swift API) on 3,600 points.
+#      `ink-hit query` (the Swift API) on 3,600 points;
+#   7. loading libInkHit leaves the host's signal dispositions as they were (scripts/c-tests/signals_test.c:
+#      sigaction of SIGQUIT, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP and the alternate stack, with and
+#      without the library, linked and dlopen'd; a host's own NULL dereference dies of SIGSEGV without a Swift
+#      backtrace); SWIFT_BACKTRACE=enable=yes keeps Swift's handler (the check can fail);
+#   8. the README's "Glyphs from your own shaper" example, compiled with its command line, answers checked; and
+#      scripts/c-tests/harfbuzz_test.c: hb_shape()'s arrays through inkhit_builder_add_shaped (tags = clusters,
+#      answers bit for bit those of the same glyphs placed one by one), and the same glyphs as glyph jobs
+#      answered by `ink-hit query` as through C;
+#   9. the Pango adapter as installed (inkhit-pango.pc): examples/pango/paragraph.c, and
+#      scripts/c-tests/pango_cairo_test.c — Pango paragraphs drawn by cairo at 1x, 2x, 4x and hinted, every pixel
+#      centre with coverage < 0.02 or > 0.98 against the index (0 disagreements), tags against Pango's
+#      log_clusters, hostile calls — then again with the adapter compiled in under AddressSanitizer and
+#      UndefinedBehaviorSanitizer (LeakSanitizer on; fontconfig's own allocations suppressed).
 #
 # Usage: scripts/c-abi-test.sh [--release]
 #   default: from the debug build `./inkhit test` has just made (only the library is linked again);
@@ -41,7 +54,7 @@ version=$(pkg-config --modversion inkhit)
 step "exported symbols, soname, RUNPATH"
 grep -E '^[a-z].*\binkhit_[a-z0-9_]+\(' "$header" | grep -v '^typedef' | sed -E 's/^.*\b(inkhit_[a-z0-9_]+)\(.*$/\1/' | sort > "$work/declared"
 nm -D --defined-only "$lib" | awk '{print $3}' | sort > "$work/exported"
-[ "$(wc -l < "$work/declared")" -ge 53 ] || fail "found only $(wc -l < "$work/declared") functions in inkhit.h"
+[ "$(wc -l < "$work/declared")" -ge 64 ] || fail "found only $(wc -l < "$work/declared") functions in inkhit.h"
 if ! diff "$work/declared" "$work/exported" > "$work/symbols.diff"; then
   cat "$work/symbols.diff" >&2
   fail "the exported symbols (>) differ from the functions inkhit.h declares (<)"
@@ -98,4 +111,60 @@ cat "$work/paragraph.out" >&2
 grep -q "^(65.7, 8) r 0: 'l' (link 0)" "$work/paragraph.out" || fail "paragraph.py: the l of the link"
 python3 examples/python/test_paragraph.py --ink-hit "$ink_hit" >&2 || fail "test_paragraph.py"
 
-echo "C ABI: all $steps steps passed (libInkHit $version: $(wc -l < "$work/exported") functions exported, C, C under ASan/UBSan/LSan, C++, Python)"
+step "loading libInkHit leaves the host's signal dispositions as they were"
+signals=scripts/c-tests/signals_test.c
+cc -std=c11 -Wall -Wextra -Werror -g "$signals" -ldl -o "$work/signals_plain"
+cc -std=c11 -Wall -Wextra -Werror -g -DLINKED "$signals" -Wl,--no-as-needed $(pkg-config --cflags --libs inkhit) -ldl \
+  -o "$work/signals_linked"
+"$work/signals_plain" state > "$work/signals_without.txt"
+"$work/signals_linked" state > "$work/signals_with.txt" || fail "signals_test state (linked)"
+diff "$work/signals_without.txt" "$work/signals_with.txt" >&2 || fail "a program linked with libInkHit starts with other signal dispositions"
+"$work/signals_plain" dlopen "$lib" >&2 || fail "dlopen(libInkHit) changed the host's signal dispositions"
+"$work/signals_plain" dlopen-own "$lib" >&2 || fail "dlopen(libInkHit) changed a host that has its own SIGSEGV handler"
+if SWIFT_BACKTRACE=enable=yes "$work/signals_plain" dlopen "$lib" > /dev/null 2>&1; then
+  fail "with SWIFT_BACKTRACE=enable=yes the Swift runtime's handler should stay (and the check should see it)"
+fi
+set +e
+(ulimit -c 0; exec "$work/signals_linked" crash) > /dev/null 2> "$work/crash.err"
+crash_status=$?
+set -e
+[ "$crash_status" -eq 139 ] || fail "the host's NULL dereference ended with status $crash_status, not SIGSEGV (139)"
+if [ -s "$work/crash.err" ]; then cat "$work/crash.err" >&2; fail "the host's crash printed something (a Swift backtrace?)"; fi
+
+step "the README's \"Glyphs from your own shaper\" (HarfBuzz), and hb_shape's arrays against glyph jobs"
+awk '/^### Glyphs from your own shaper/ { s = 1 } s && /^```c$/ { on = 1; next } on && /^```$/ { exit } on { print }' README.md > "$work/shaper.c"
+[ -s "$work/shaper.c" ] || fail "no \`\`\`c block under \"### Glyphs from your own shaper\" in README.md"
+(cd "$work" && cc shaper.c $(pkg-config --cflags --libs inkhit harfbuzz) -o shaper && ./shaper) > "$work/shaper.out"
+cat "$work/shaper.out" >&2
+grep -qx "(20, 28): 'T', byte 0" "$work/shaper.out" || fail "the shaper example: the T"
+grep -qx "(34, 33): miss" "$work/shaper.out" || fail "the shaper example: the hole of the a"
+grep -qx "(141.5, 30): 'i', byte 8" "$work/shaper.out" || fail "the shaper example: the i"
+cc "${flags[@]}" scripts/c-tests/harfbuzz_test.c $(pkg-config --cflags --libs inkhit harfbuzz) -lm -o "$work/harfbuzz_test"
+mkdir -p "$work/hb"
+"$work/harfbuzz_test" "$work/hb" >&2 || fail "harfbuzz_test"
+"$ink_hit" query "$work/hb/jobs.jsonl" > "$work/hb/ink-hit.jsonl" || fail "ink-hit query on the HarfBuzz glyph jobs"
+python3 scripts/c-tests/compare_answers.py "$work/hb/answers.jsonl" "$work/hb/ink-hit.jsonl" >&2 || fail "glyph jobs vs the C interface"
+
+step "the Pango adapter: examples/pango, cairo's pixels against the index (also under ASan/UBSan/LSan)"
+pkg-config --exists inkhit-pango || fail "install-c did not install the Pango adapter (inkhit-pango.pc)"
+nm -D --defined-only "$prefix/lib/libInkHitPango.so" | awk '{print $3}' | grep -qx inkhit_pango_add_layout \
+  || fail "libInkHitPango does not export inkhit_pango_add_layout"
+(cd "$work" && cc -std=c11 -Wall -Wextra -Werror "$OLDPWD/examples/pango/paragraph.c" $(pkg-config --cflags --libs inkhit-pango) \
+  -o paragraph && ./paragraph "$work/paragraph.png") > "$work/pango_paragraph.out"
+cat "$work/pango_paragraph.out" >&2
+grep -q '^the stem of the l of "link" .*: "l" (byte 8) on a glyph' "$work/pango_paragraph.out" || fail "paragraph.c: the l"
+grep -q '^the underline below the i of "link" .*: "i" (byte 9) on a decoration' "$work/pango_paragraph.out" || fail "paragraph.c: the underline"
+grep -q '^the space after "gap." .*: miss$' "$work/pango_paragraph.out" || fail "paragraph.c: the space"
+grep -q '^the central stroke of the synthetic bold 永 .*: "永" (byte 27) on a glyph' "$work/pango_paragraph.out" || fail "paragraph.c: 永"
+cc -std=c11 -Wall -Wextra -Werror -g -O1 scripts/c-tests/pango_cairo_test.c $(pkg-config --cflags --libs inkhit-pango) -lm -o "$work/pango_cairo_test"
+"$work/pango_cairo_test" >&2 || fail "pango_cairo_test"
+printf 'leak:libfontconfig.so\n' > "$work/lsan-pango.supp"
+cc -std=c11 -Wall -Wextra -Werror -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+  -Iadapters/pango scripts/c-tests/pango_cairo_test.c adapters/pango/inkhit_pango.c \
+  $(pkg-config --cflags --libs inkhit pango pangocairo pangoft2 cairo fontconfig harfbuzz) -lm -o "$work/pango_cairo_test_asan"
+INKHIT_PANGO_QUICK=1 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 LSAN_OPTIONS="suppressions=$work/lsan-pango.supp" \
+  "$work/pango_cairo_test_asan" > "$work/pango_asan.log" 2>&1 || { cat "$work/pango_asan.log" >&2; fail "pango_cairo_test under AddressSanitizer"; }
+grep -q "ERROR: \(Address\|Leak\)Sanitizer\|runtime error" "$work/pango_asan.log" && { cat "$work/pango_asan.log" >&2; fail "sanitizer report"; }
+tail -1 "$work/pango_asan.log" >&2
+
+echo "C ABI: all $steps steps passed (libInkHit $version: $(wc -l < "$work/exported") functions exported, C, C under ASan/UBSan/LSan, C++, Python, host signals, HarfBuzz, Pango/cairo)"

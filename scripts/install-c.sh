@@ -7,6 +7,13 @@
 #   PREFIX/lib/libInkHit.so -> …                 what `cc … -lInkHit` links
 #   PREFIX/lib/pkgconfig/inkhit.pc               `pkg-config --cflags --libs inkhit`
 #
+# and, where pkg-config finds Pango, cairo, fontconfig and HarfBuzz (./inkhit deps installs them), the Pango
+# adapter (adapters/pango):
+#
+#   PREFIX/include/inkhit_pango.h                inkhit_pango_add_layout()
+#   PREFIX/lib/libInkHitPango.so.MAJOR.MINOR.PATCH  (soname libInkHitPango.so.MAJOR, links as for libInkHit)
+#   PREFIX/lib/pkgconfig/inkhit-pango.pc         `pkg-config --cflags --libs inkhit-pango`
+#
 # (macOS: libInkHit.MAJOR.MINOR.PATCH.dylib, install name @rpath/libInkHit.MAJOR.dylib.)
 #
 # Usage: scripts/install-c.sh [--debug] [PREFIX]      (./inkhit install-c runs it; PREFIX default /usr/local)
@@ -100,6 +107,50 @@ Libs: -L\${libdir} -lInkHit -Wl,-rpath,\${libdir}
 Cflags: -I\${includedir}
 PC
 
+# The Pango adapter: plain C over the installed libInkHit (only the public inkhit.h), compiled here with the
+# system C compiler against the system's Pango and cairo. It is not a SwiftPM target, so the Swift package
+# never needs Pango, cairo or GLib (neither to build nor for its users); and being a client of the public
+# header, it shows that header is enough for a real engine. Linux (ELF) only for now.
+pango_modules="pango pangocairo pangoft2 cairo fontconfig harfbuzz"
+pango_built=""
+if [ "$(uname -s)" != Darwin ] && pkg-config --exists $pango_modules; then
+  pango_real="libInkHitPango.so.$version"; pango_soname="libInkHitPango.so.$major"
+  pango_dir="$(mktemp -d)"
+  cc -std=c11 -O2 -g -fPIC -shared -Wall -Wextra -Werror -I"$prefix/include" \
+    adapters/pango/inkhit_pango.c -o "$pango_dir/$pango_real" \
+    $(pkg-config --cflags --libs $pango_modules) -L"$prefix/lib" -lInkHit -lm \
+    -Wl,--version-script="$PWD/adapters/pango/inkhit_pango.map" -Wl,-soname,"$pango_soname" -Wl,-rpath,'$ORIGIN' >&2
+  extra=$(nm -D --defined-only --extern-only "$pango_dir/$pango_real" | awk '{print $3}' | grep -v '^inkhit_pango_' || true)
+  if [ -n "$extra" ]; then
+    echo "install-c: $pango_real exports symbols other than inkhit_pango_*:" >&2
+    echo "$extra" | head -20 >&2
+    exit 1
+  fi
+  install -m 0644 adapters/pango/inkhit_pango.h "$prefix/include/inkhit_pango.h"
+  rm -f "$prefix/lib/$pango_real" "$prefix/lib/$pango_soname" "$prefix/lib/libInkHitPango.so"
+  install -m 0755 "$pango_dir/$pango_real" "$prefix/lib/$pango_real"
+  ln -s "$pango_real" "$prefix/lib/$pango_soname"
+  ln -s "$pango_soname" "$prefix/lib/libInkHitPango.so"
+  rm -rf "$pango_dir"
+  cat > "$prefix/lib/pkgconfig/inkhit-pango.pc" <<PC
+prefix=$prefix
+exec_prefix=\${prefix}
+libdir=\${exec_prefix}/lib
+includedir=\${prefix}/include
+
+Name: inkhit-pango
+Description: What pango_cairo_show_layout draws, recorded into an InkHit index (the Pango adapter of InkHit)
+Version: $version
+Requires: inkhit $pango_modules
+Libs: -L\${libdir} -lInkHitPango -Wl,-rpath,\${libdir}
+Cflags: -I\${includedir}
+PC
+  pango_built="yes"
+else
+  echo "install-c: the Pango adapter was not built (it needs Linux and pkg-config modules: $pango_modules;" \
+       "./inkhit deps installs them)" >&2
+fi
+
 # A system prefix: refresh the loader's cache so programs linked without the rpath find the library too.
 if [ "$(uname -s)" != Darwin ] && [ "$(id -u)" -eq 0 ] && { [ "$prefix" = /usr/local ] || [ "$prefix" = /usr ]; }; then
   ldconfig 2>/dev/null || true
@@ -109,6 +160,9 @@ echo "install-c: installed libInkHit $version ($config) under $prefix:" >&2
 echo "  $prefix/include/inkhit.h" >&2
 echo "  $prefix/lib/$real ($soname, $devlink)" >&2
 echo "  $prefix/lib/pkgconfig/inkhit.pc" >&2
+if [ -n "$pango_built" ]; then
+  echo "  $prefix/include/inkhit_pango.h, $prefix/lib/$pango_real, $prefix/lib/pkgconfig/inkhit-pango.pc" >&2
+fi
 case "$prefix" in
   /usr|/usr/local) ;;
   *) echo "  for pkg-config: export PKG_CONFIG_PATH=$prefix/lib/pkgconfig" >&2 ;;

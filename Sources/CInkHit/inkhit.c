@@ -6,6 +6,7 @@
 #include "inkhit_runtime.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define INKHIT_STRING2(x) #x
 #define INKHIT_STRING(x) INKHIT_STRING2(x)
@@ -19,6 +20,12 @@ const char *inkhit_version_string(void) {
 const char *inkhit_last_error(void) { return ihr_error(); }
 
 size_t inkhit_handle_count(void) { return ihr_live_count(); }
+
+inkhit_status inkhit_report_error(inkhit_status status, const char *message) {
+    if (message == NULL) message = "";
+    ihr_set_error(message, strlen(message));
+    return status;
+}
 
 const char *inkhit_status_name(inkhit_status status) {
     switch (status) {
@@ -71,3 +78,15 @@ _Static_assert(sizeof(inkhit_caret_rect) == 72, "inkhit_caret_rect");
 _Static_assert(sizeof(inkhit_node) == 216, "inkhit_node");
 _Static_assert(offsetof(inkhit_node, holes) == 208, "inkhit_node.holes");
 _Static_assert(sizeof(inkhit_scene_hit) == 144, "inkhit_scene_hit");
+
+// Since 1.1: the growable structs (a leading struct_size) and the ones laid out as HarfBuzz's.
+_Static_assert(sizeof(inkhit_variation) == 8, "inkhit_variation (hb_variation_t)");
+_Static_assert(sizeof(inkhit_glyph_style) == 80, "inkhit_glyph_style");
+_Static_assert(offsetof(inkhit_glyph_style, alpha_threshold) == 72, "inkhit_glyph_style.alpha_threshold");
+_Static_assert(sizeof(inkhit_glyph_run) == 112, "inkhit_glyph_run");
+_Static_assert(offsetof(inkhit_glyph_run, tag_base) == 104, "inkhit_glyph_run.tag_base");
+_Static_assert(sizeof(inkhit_run_glyph) == 32, "inkhit_run_glyph");
+_Static_assert(sizeof(inkhit_hb_glyph_info) == 20, "inkhit_hb_glyph_info (hb_glyph_info_t)");
+_Static_assert(sizeof(inkhit_hb_glyph_position) == 20, "inkhit_hb_glyph_position (hb_glyph_position_t)");
+_Static_assert(offsetof(inkhit_hb_glyph_info, cluster) == 8, "inkhit_hb_glyph_info.cluster");
+_Static_assert(offsetof(inkhit_hb_glyph_position, y_offset) == 12, "inkhit_hb_glyph_position.y_offset");

@@ -19,7 +19,8 @@ import InkGeometry
 ///
 /// # Identity
 /// A `Font` is a handle: copies share one loaded face, and `==`/`hash` compare the loaded face, not the file.
-/// Loading the same file twice gives two unequal fonts with different `id`s.
+/// Loading the same file twice gives two unequal fonts with different `id`s — which share one copy of the
+/// bytes and one `contentID`, so their glyph shapes are built once.
 ///
 /// # Guarantees
 /// `unitsPerEm > 0` (faces without it, such as bitmap-only BDF/PCF, are refused with `.notScalable`);
@@ -36,23 +37,50 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     public static let defaultMaximumPoints = 100_000
 
     /// Loads face `faceIndex` of the font file at `path`. The whole file is read into memory (at most
-    /// `maximumFileSize` bytes); later changes to the file do not affect the font.
+    /// `maximumFileSize` bytes); later changes to the file do not affect the font. A file whose bytes equal
+    /// those of a font already loaded is held once: the fonts share the memory and their glyph shapes
+    /// (`contentID`).
+    ///
+    /// `faceIndex` may be FreeType's (and fontconfig's `FC_INDEX`) packed form `(n << 16) | face`: named
+    /// instance `n` of a variable font (1-based, `namedInstances[n - 1]`; 0 for none) of face `face`.
     ///
     /// - Throws: `.fileNotFound`, `.notAFile` (directory, device, FIFO), `.unreadable`, `.emptyData`,
     ///   `.notAFont`, `.faceIndexOutOfRange` (negative, or not below the file's face count),
-    ///   `.notScalable`, or `.freeType` for corrupt or truncated fonts.
+    ///   `.notScalable`, `.notVariable` / `.unknownInstance` (a packed instance the face does not have), or
+    ///   `.freeType` for corrupt or truncated fonts.
     public init(path: String, faceIndex: Int = 0) throws(FontError) {
         let bytes = try FontBytes(contentsOfFile: path, maximumSize: Font.maximumFileSize)
-        face = try FreeTypeFace(bytes: bytes, faceIndex: faceIndex)
+        face = try FreeTypeFace(bytes: FontContents.intern(bytes), faceIndex: faceIndex)
     }
 
-    /// Loads face `faceIndex` of a font held in memory. The bytes are copied; the array may be dropped
+    /// Loads face `faceIndex` (packed as for `init(path:faceIndex:)`) of a font held in memory. The bytes are
+    /// copied (unless equal bytes are already loaded: then they are shared); the array may be dropped
     /// afterwards.
     ///
-    /// - Throws: `.emptyData`, `.notAFont`, `.faceIndexOutOfRange`, `.notScalable`, or `.freeType` for
-    ///   corrupt or truncated fonts.
+    /// - Throws: `.emptyData`, `.notAFont`, `.faceIndexOutOfRange`, `.notScalable`, `.notVariable`,
+    ///   `.unknownInstance`, or `.freeType` for corrupt or truncated fonts.
     public init(bytes: [UInt8], faceIndex: Int = 0) throws(FontError) {
-        face = try FreeTypeFace(bytes: FontBytes(copying: bytes), faceIndex: faceIndex)
+        face = try FreeTypeFace(bytes: FontContents.intern(FontBytes(copying: bytes)), faceIndex: faceIndex)
+    }
+
+    /// Loads face `faceIndex` (packed as for `init(path:faceIndex:)`) of font bytes the caller lends: nothing
+    /// is copied. The bytes must stay valid and unchanged until `release` is called. `release` is called
+    /// exactly once, on whichever thread drops the last user of the bytes (this font, fonts made from it
+    /// with `withVariations(_:instance:)`, shapes and indexes holding its face): right away when loading
+    /// fails, and right away when equal bytes are already loaded (the font then shares those). Lend the
+    /// bytes of a memory-mapped file, an `hb_blob_t`'s data, or an `FT_Face` made with
+    /// `FT_New_Memory_Face`.
+    ///
+    /// - Throws: as `init(bytes:faceIndex:)`; `.emptyData` for an empty buffer or one without a base address.
+    public init(borrowing bytes: UnsafeRawBufferPointer, faceIndex: Int = 0,
+                release: (@Sendable () -> Void)? = nil) throws(FontError) {
+        guard bytes.count > 0, bytes.baseAddress != nil else {
+            release?()
+            throw .emptyData
+        }
+        // A failed load drops the lent bytes at once (their deinit calls `release`).
+        face = try FreeTypeFace(bytes: FontContents.intern(FontBytes(borrowing: bytes, release: release)),
+                                faceIndex: faceIndex)
     }
 
     /// A font over an opened face (an instance of another font's file).
@@ -61,8 +89,18 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     // MARK: Identity
 
     /// A number unique to this loaded font within the process (1, 2, 3, … in load order), stable for
-    /// its lifetime: a key for caches of glyph shapes.
+    /// its lifetime.
     public var id: UInt64 { face.id }
+
+    /// A number shared by every live font over the same content — equal bytes (from one file loaded any
+    /// number of times, or equal bytes in memory), the same face and the same design coordinates — and by
+    /// no other: the key of its glyph shapes in a `FontShapeCache`, so two handles of one file build each
+    /// shape once. A content no font holds any more is forgotten; loaded again later, it gets a new number.
+    public var contentID: UInt64 { face.contentID }
+
+    /// The named instance of a variable font this font's coordinates started from (an index into
+    /// `namedInstances`): from a packed face index or `withVariations(_:instance:)`; nil for the defaults.
+    public var namedInstanceIndex: Int? { face.namedInstance }
 
     /// True when both handles share one loaded face.
     public static func == (lhs: Font, rhs: Font) -> Bool { lhs.face === rhs.face }

@@ -81,8 +81,10 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notScalable:
             return "font has no scalable outlines (units per em is 0, e.g. a bitmap-only BDF/PCF font)"
         case .faceIndexOutOfRange(let index, let faceCount):
+            let packed = index > 0xFFFF ? "; above 0xFFFF an index packs a named instance, (n << 16) | face, "
+                + "and this face has none" : ""
             return "face index \(index) is out of range: the font has \(faceCount) face\(faceCount == 1 ? "" : "s")"
-                + " (valid: 0..<\(faceCount))"
+                + " (valid: 0..<\(faceCount)\(packed))"
         case .glyphOutOfRange(let glyph, let glyphCount):
             return "glyph id \(glyph) is out of range: the font has \(glyphCount) glyphs (valid: 0..<\(glyphCount))"
         case .noOutline(let glyph):

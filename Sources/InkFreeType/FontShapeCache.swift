@@ -1,11 +1,11 @@
 import InkGeometry
 import InkHit
 
-/// What names a font glyph's shape in a shape cache: the font's `id` (an instance of a variable font has
-/// its own), the glyph, how its outline is rendered (exact, or hinted/emboldened at a size; for a bitmap,
+/// What names a font glyph's shape in a shape cache: the font's `contentID` (shared by every font over the
+/// same bytes, face and design coordinates; an instance of a variable font has its own), the glyph, how its outline is rendered (exact, or hinted/emboldened at a size; for a bitmap,
 /// its alpha threshold) and, for a bitmap glyph, the strike its size prefers.
 public struct FontGlyph: Hashable, Sendable {
-    /// `Font.id` of the loaded font.
+    /// `Font.contentID` of the font.
     public var font: UInt64
     /// The glyph in that font.
     public var glyph: GlyphID
@@ -16,7 +16,7 @@ public struct FontGlyph: Hashable, Sendable {
     public var strike: Int
     /// The key of `glyph` in `font`, rendered as `rendering`, from `strike` when it is a bitmap.
     public init(font: Font, glyph: GlyphID, rendering: OutlineRendering = .exact, strike: Int = -1) {
-        self.font = font.id; self.glyph = glyph; self.rendering = rendering; self.strike = strike
+        self.font = font.contentID; self.glyph = glyph; self.rendering = rendering; self.strike = strike
     }
 
     /// Not API: the one key of every shape that cannot differ, for a glyph whose ink is `ink` drawn at
@@ -46,6 +46,10 @@ public struct FontGlyph: Hashable, Sendable {
         h.combine(UInt64(UInt32(bitPattern: r.emboldenX64)) | UInt64(UInt32(bitPattern: r.emboldenY64)) << 32)
         h.combine(UInt64(r.hinting.hashValueSeed &+ (r.emboldenFreeType ? 8 : 0)) | UInt64(r.alphaThreshold) << 8
                   | UInt64(UInt32(truncatingIfNeeded: strike)) << 32)
+        if !r.matrix.isIdentity {
+            h.combine(UInt64(UInt32(bitPattern: r.matrix.xx)) | UInt64(UInt32(bitPattern: r.matrix.xy)) << 32)
+            h.combine(UInt64(UInt32(bitPattern: r.matrix.yx)) | UInt64(UInt32(bitPattern: r.matrix.yy)) << 32)
+        }
     }
 }
 

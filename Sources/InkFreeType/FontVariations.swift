@@ -120,6 +120,11 @@ struct FaceVariation: Sendable {
     var instances: [NamedInstance] = []
     var coordinates: [Double] = []
     var clamps: [VariationClamp] = []
+    /// The named instance the coordinates started from (0-based), nil for the defaults.
+    var instance: Int?
+    /// The coordinates as FreeType was given them (16.16), empty when none were set (the font's defaults):
+    /// with the face index, what names the face's outlines (its shape namespace).
+    var fixedCoordinates: [Int] = []
 
     /// The full coordinate vector for `requests` on top of `start` (the default or an instance), with the
     /// clamps it needs.

@@ -22,7 +22,12 @@ struct FreeTypePoints: OutlinePointSource {
 /// call that touches `face` after `init` makes this class safe to share (hence `@unchecked Sendable`).
 final class FreeTypeFace: @unchecked Sendable {
     let id: UInt64
+    /// The shape namespace of this face's content (`FontBytes.namespace(faceIndex:coordinates:)`): shared by
+    /// every face over equal bytes with the same face index and design coordinates.
+    let contentID: UInt64
     let faceIndex: Int
+    /// The named instance (0-based, `fvar` order) the coordinates started from, or nil for the defaults.
+    let namedInstance: Int?
     let faceCount: Int
     let glyphCount: Int
     let unitsPerEm: Int
@@ -55,12 +60,17 @@ final class FreeTypeFace: @unchecked Sendable {
     private static let errInvalidArgument: FT_Error = 0x06
 
     /// Opens face `faceIndex` of `bytes`, at the design coordinates of `instance` and `variations` when
-    /// either is given.
+    /// either is given. A `faceIndex` above 0xFFFF is FreeType's (and fontconfig's) packed form
+    /// `(n << 16) | face`: named instance n (1-based; 0 for none) of face `face`, used when `instance` is nil.
     ///
     /// - Throws: `.faceIndexOutOfRange`, `.notAFont`, `.notScalable`, `.freeType` (corrupt data etc.);
-    ///   with variations, as `Font.withVariations(_:instance:)`.
-    init(bytes: FontBytes, faceIndex: Int, variations: [FontVariation] = [],
-         instance: NamedInstanceSelector? = nil) throws(FontError) {
+    ///   `.unknownInstance` for a packed instance number the face does not have; with variations, as
+    ///   `Font.withVariations(_:instance:)`.
+    init(bytes: FontBytes, faceIndex packedIndex: Int, variations: [FontVariation] = [],
+         instance explicitInstance: NamedInstanceSelector? = nil) throws(FontError) {
+        let faceIndex = packedIndex >= 0 && packedIndex <= 0x7FFF_FFFF ? packedIndex & 0xFFFF : packedIndex
+        let packedInstance = packedIndex > 0xFFFF && packedIndex <= 0x7FFF_FFFF ? packedIndex >> 16 : 0
+        let instance = explicitInstance ?? (packedInstance > 0 ? .index(packedInstance - 1) : nil)
         var maybeLibrary: FT_Library?
         let initError = FT_Init_FreeType(&maybeLibrary)
         guard initError == 0, let library = maybeLibrary else {
@@ -79,6 +89,12 @@ final class FreeTypeFace: @unchecked Sendable {
         }
         // Prefer a Unicode cmap; without one, FreeType keeps whatever cmap it chose (maybe none).
         _ = FT_Select_Charmap(face, FT_ENCODING_UNICODE)
+        // A packed index on a face without named instances names no face (FreeType refuses it too).
+        if packedInstance > 0 && explicitInstance == nil && face.pointee.face_flags & FT_Long(FT_FACE_FLAG_MULTIPLE_MASTERS) == 0 {
+            let count = Int(face.pointee.num_faces)
+            FT_Done_Face(face)
+            throw .faceIndexOutOfRange(index: packedIndex, faceCount: count)
+        }
         do {
             variation = try FreeTypeFace.setVariations(library, face, variations, instance)
         } catch {
@@ -88,7 +104,9 @@ final class FreeTypeFace: @unchecked Sendable {
 
         let rec = face.pointee
         self.id = FontIDs.next()
+        self.contentID = bytes.namespace(faceIndex: faceIndex, coordinates: variation.fixedCoordinates)
         self.faceIndex = faceIndex
+        self.namedInstance = variation.instance
         self.faceCount = max(1, Int(rec.num_faces))
         self.glyphCount = max(0, Int(rec.num_glyphs))
         self.unitsPerEm = sfntMetrics?.unitsPerEm ?? Int(rec.units_per_EM)
@@ -194,14 +212,15 @@ final class FreeTypeFace: @unchecked Sendable {
             let coordinates = (0..<axisCount).map { fixed(style.coords[$0]) }
             v.instances.append(NamedInstance(name: sfntName(face, id: style.strid), coordinates: coordinates))
         }
-        let start = try instance.map { (s) throws(FontError) in v.instances[try v.instanceIndex(s)].coordinates }
-            ?? v.axes.map(\.defaultValue)
+        v.instance = try instance.map { (s) throws(FontError) in try v.instanceIndex(s) }
+        let start = v.instance.map { v.instances[$0].coordinates } ?? v.axes.map(\.defaultValue)
         let (coordinates, clamps) = try v.resolve(requests, from: start)
         v.clamps = clamps
         if asked {
             var raw = coordinates.map { FT_Fixed(($0 * 65536).rounded()) }
             let error = FT_Set_Var_Design_Coordinates(face, FT_UInt(axisCount), &raw)
             guard error == 0 else { throw FontError(freeTypeCode: error) }
+            v.fixedCoordinates = raw.map { Int($0) }
         }
         v.coordinates = coordinates
         return v
@@ -423,7 +442,14 @@ final class FreeTypeFace: @unchecked Sendable {
             case .full: break                                                           // FT_LOAD_TARGET_NORMAL
             }
         }
+        // A rendering's matrix is applied by FreeType after hinting (FT_Set_Transform, as cairo does); it is
+        // set for this load only (the color code loads bitmaps with the face too).
+        var matrix = FT_Matrix(xx: FT_Fixed(rendering.matrix.xx), xy: FT_Fixed(rendering.matrix.xy),
+                               yx: FT_Fixed(rendering.matrix.yx), yy: FT_Fixed(rendering.matrix.yy))
+        let transformed = !rendering.isExact && !rendering.matrix.isIdentity
+        if transformed { FT_Set_Transform(face, &matrix, nil) }
         let error = FT_Load_Glyph(face, FT_UInt(glyph.rawValue), flags)
+        if transformed { FT_Set_Transform(face, nil, nil) }
         guard error == 0 else { throw glyphError(glyph, error) }
         guard let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
             throw .noOutline(glyph: glyph)

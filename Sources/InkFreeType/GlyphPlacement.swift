@@ -7,7 +7,8 @@ import InkGeometry
 /// A glyph with id `g` at size `s` (px per em) and origin `(x, y)` puts font point `(u, v)` (y-up) at layout
 /// point `(x + u*s/upem, y - v*s/upem)` (px, y-down, the origin on the baseline), and `transform` takes
 /// layout px to view px (CGAffineTransform order). A `style` with an oblique shear `k` first moves `(u, v)` to
-/// `(u + k*v, v)`; one that hints or emboldens draws FreeType's outline at size `s` (see `GlyphStyle`).
+/// `(u + k*v, v)` (after its `matrix`); one that hints or emboldens draws FreeType's outline at size `s` (see
+/// `GlyphStyle`).
 ///
 /// ```swift
 /// let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -36,11 +37,21 @@ public struct GlyphPlacement: Sendable, Hashable {
         self.style = style
     }
 
-    /// Font units (y-up) → layout px (y-down): shear by `style.oblique`, scale by `size / unitsPerEm`, flip y,
-    /// move to `origin`.
+    /// Font units (y-up) → layout px (y-down): `style.matrix` (unless FreeType applies it:
+    /// `matrixInOutline`), shear by `style.oblique`, scale by `size / unitsPerEm`, flip y, move to `origin`.
     public var fontUnitsToLayout: AffineTransform {
         let k = size / Double(font.unitsPerEm)
-        return AffineTransform(a: k, b: 0, c: k * style.oblique, d: -k, tx: origin.x, ty: origin.y)
+        let t = AffineTransform(a: k, b: 0, c: k * style.oblique, d: -k, tx: origin.x, ty: origin.y)
+        return style.matrix.isIdentity || matrixInOutline ? t : style.matrix.transform.concatenating(t)
+    }
+
+    /// True when the outline FreeType hands over already carries `style.matrix`: a style that hints or
+    /// emboldens, on a glyph drawn from outlines (`GlyphInk.outline` or color layers). Bitmaps and boxes
+    /// take the matrix in the placement's transform.
+    public var matrixInOutline: Bool {
+        guard !style.matrix.isIdentity, !rendering.isExact else { return false }
+        guard let ink = try? font.ink(of: glyph) else { return true }
+        return ink == .outline || ink.isColorLayered
     }
 
     /// How the glyph's outline is made for `style` at `size` (exact unless it hints or emboldens).

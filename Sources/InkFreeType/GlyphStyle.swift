@@ -10,7 +10,8 @@ import InkGeometry
 /// ```
 ///
 /// The order is FreeType's (and cairo's): the outline is loaded (hinted or not) at the glyph's size,
-/// emboldened, then sheared. A plain style (`GlyphStyle()`) uses the exact unscaled outline; a style that
+/// transformed by `matrix` (as `FT_Set_Transform` does inside `FT_Load_Glyph`: how cairo draws a font
+/// matrix's shape, such as fontconfig's synthetic slant), emboldened, then sheared by `oblique`. A plain style (`GlyphStyle()`) uses the exact unscaled outline; a style that
 /// hints or emboldens uses the outline FreeType hands a renderer at the glyph's size in layout px
 /// (`FT_Set_Char_Size` at 72 dpi, 26.6 fixed point: points on a 1/64 px grid). Full hinting of a TrueType
 /// font that asks for it (`head` flags bit 3) runs its bytecode at the size rounded to whole pixels per em
@@ -46,8 +47,15 @@ public struct GlyphStyle: Sendable, Hashable {
     /// Synthetic bold.
     public var embolden: Embolden
     /// Synthetic oblique: the shear `x += oblique · y` in the glyph's y-up frame around its origin (0 for
-    /// none; `freeTypeOblique` for FreeType's, 0.2126, about 12°). Advances do not change.
+    /// none; `freeTypeOblique` for FreeType's, 0.2126, about 12°), after emboldening (`FT_GlyphSlot_Oblique`,
+    /// cairo's `CAIRO_FT_SYNTHESIZE_OBLIQUE`). Advances do not change.
     public var oblique: Double
+    /// A 2×2 matrix about the glyph's origin in its y-up frame, before emboldening: fontconfig's `FC_MATRIX`
+    /// (its synthetic slant is `GlyphMatrix(xx: 1, xy: 0.2, yx: 0, yy: 1)`), the shape part of a cairo font
+    /// matrix. Identity by default. A style that hints or emboldens has FreeType apply it (`FT_Set_Transform`,
+    /// entries as 16.16 fixed point truncated toward zero, as cairo converts them) after hinting and before
+    /// emboldening; otherwise it is exact, part of the placement's transform. Advances do not change.
+    public var matrix: GlyphMatrix
     /// Hinting.
     public var hinting: Hinting
     /// For bitmap glyphs (`GlyphInk.bitmap`: color emoji strikes), the least alpha that is ink, as a
@@ -70,14 +78,19 @@ public struct GlyphStyle: Sendable, Hashable {
 
     /// A style; the defaults draw the font's own outline, unhinted (and bitmaps where alpha ≥ 128).
     public init(embolden: Embolden = .none, oblique: Double = 0, hinting: Hinting = .none,
-                alphaThreshold: Double = GlyphStyle.defaultAlphaThreshold) {
+                alphaThreshold: Double = GlyphStyle.defaultAlphaThreshold, matrix: GlyphMatrix = .identity) {
         self.embolden = embolden; self.oblique = oblique; self.hinting = hinting; self.alphaThreshold = alphaThreshold
+        self.matrix = matrix
     }
 
     /// True for the default style: the font's exact outline, as it is.
     public var isPlain: Bool {
         embolden == .none && oblique == 0 && hinting == .none && alphaThreshold == GlyphStyle.defaultAlphaThreshold
+            && matrix.isIdentity
     }
+
+    /// The largest magnitude of a `matrix` entry: 1,024 (FreeType's 16.16 matrices hold ±32,767).
+    public static let maximumMatrixEntry = 1024.0
 
     /// `alphaThreshold` as the least alpha byte that is ink: `⌈alphaThreshold · 255⌉` in 1…255 (128 for 0.5).
     public var alphaThresholdByte: UInt8 {
@@ -91,7 +104,8 @@ public struct GlyphStyle: Sendable, Hashable {
     /// Checks the style for a glyph drawn at `size` px per em.
     ///
     /// - Throws: `FontError.invalidStyle` for strengths or shears that are not finite, a strength beyond
-    ///   one em, a shear beyond `maximumOblique`, a hinted or emboldened glyph outside 1/64 …
+    ///   one em, a shear beyond `maximumOblique`, a singular or non-finite `matrix` (or an entry beyond
+    ///   `maximumMatrixEntry`), a hinted or emboldened glyph outside 1/64 …
     ///   `maximumRenderedSize` px per em, or an `alphaThreshold` outside 0 < t ≤ 1.
     public func validate(size: Double) throws(FontError) {
         guard alphaThreshold.isFinite, alphaThreshold > 0, alphaThreshold <= 1 else {
@@ -100,6 +114,10 @@ public struct GlyphStyle: Sendable, Hashable {
         guard oblique.isFinite, abs(oblique) <= GlyphStyle.maximumOblique else {
             throw .invalidStyle(reason: "oblique must be a finite shear of at most \(DecimalText.short(GlyphStyle.maximumOblique)) "
                                 + "in magnitude (got \(DecimalText.short(oblique)))")
+        }
+        guard matrix.isFinite, matrix.maxMagnitude <= GlyphStyle.maximumMatrixEntry, abs(matrix.determinant) >= 1e-9 else {
+            throw .invalidStyle(reason: "the matrix \(matrix) must have finite entries of at most "
+                                + "\(DecimalText.short(GlyphStyle.maximumMatrixEntry)) in magnitude and must not be singular")
         }
         if case .strength(let x, let y) = embolden {
             guard x.isFinite, y.isFinite, abs(x) <= size, abs(y) <= size else {
@@ -126,6 +144,7 @@ public struct GlyphStyle: Sendable, Hashable {
         }
         var r = OutlineRendering(charSize64: Int32((size * 64).rounded()), hinting: hinting)
         r.alphaThreshold = alphaThresholdByte
+        r.matrix = matrix.fixed16
         switch embolden {
         case .none: break
         case .freeType: r.emboldenFreeType = true
@@ -169,6 +188,8 @@ public struct OutlineRendering: Sendable, Hashable {
     public var emboldenFreeType = false
     /// For a bitmap glyph, the least alpha byte that is ink (1…255; `GlyphStyle.alphaThresholdByte`).
     public var alphaThreshold: UInt8 = OutlineRendering.defaultAlphaThreshold
+    /// The matrix FreeType applies after hinting (`FT_Set_Transform`), 16.16 fixed point: `GlyphStyle.matrix`.
+    public var matrix: GlyphMatrix.Fixed = .identity
 
     /// The default `alphaThreshold`: 128 (`GlyphStyle.defaultAlphaThreshold` 0.5).
     public static let defaultAlphaThreshold: UInt8 = 128
@@ -178,4 +199,73 @@ public struct OutlineRendering: Sendable, Hashable {
 
     /// True for `exact`.
     public var isExact: Bool { charSize64 == 0 }
+}
+
+/// A 2×2 matrix in a glyph's y-up font frame, about its origin: `x' = xx·x + xy·y`, `y' = yx·x + yy·y` —
+/// the convention of FreeType's `FT_Matrix` and fontconfig's `FcMatrix` (`FC_MATRIX`).
+///
+/// A cairo font matrix (y-down, `cairo_matrix_t` with entries `xx, yx, xy, yy`) of a font of size `s`
+/// corresponds to `GlyphMatrix(xx: m.xx / s, xy: -m.xy / s, yx: -m.yx / s, yy: m.yy / s)`.
+public struct GlyphMatrix: Sendable, Hashable, CustomStringConvertible {
+    /// `x' = xx·x + xy·y`.
+    public var xx: Double
+    /// `x' = xx·x + xy·y`.
+    public var xy: Double
+    /// `y' = yx·x + yy·y`.
+    public var yx: Double
+    /// `y' = yx·x + yy·y`.
+    public var yy: Double
+
+    /// A matrix of these entries.
+    public init(xx: Double, xy: Double, yx: Double, yy: Double) {
+        self.xx = xx; self.xy = xy; self.yx = yx; self.yy = yy
+    }
+
+    /// The identity: the glyph as the font draws it.
+    public static let identity = GlyphMatrix(xx: 1, xy: 0, yx: 0, yy: 1)
+
+    /// fontconfig's synthetic slant for a font without an italic (`FC_MATRIX` of `[1 0.2; 0 1]`): a shear
+    /// `x' = x + 0.2·y`.
+    public static let fontconfigSlant = GlyphMatrix(xx: 1, xy: 0.2, yx: 0, yy: 1)
+
+    /// True for the identity.
+    public var isIdentity: Bool { xx == 1 && xy == 0 && yx == 0 && yy == 1 }
+    /// True when every entry is finite.
+    public var isFinite: Bool { xx.isFinite && xy.isFinite && yx.isFinite && yy.isFinite }
+    /// `xx·yy − xy·yx`.
+    public var determinant: Double { xx * yy - xy * yx }
+    /// The largest entry's magnitude.
+    public var maxMagnitude: Double { max(abs(xx), abs(xy), abs(yx), abs(yy)) }
+
+    /// The matrix as a transform of font units (y-up): `a = xx, b = yx, c = xy, d = yy`.
+    public var transform: AffineTransform { AffineTransform(a: xx, b: yx, c: xy, d: yy, tx: 0, ty: 0) }
+
+    /// `[xx xy; yx yy]`.
+    public var description: String {
+        "[\(DecimalText.short(xx)) \(DecimalText.short(xy)); \(DecimalText.short(yx)) \(DecimalText.short(yy))]"
+    }
+
+    /// The entries in 16.16 fixed point, each truncated toward zero (cairo's `DOUBLE_TO_16_16`), as
+    /// `FT_Set_Transform` takes them. Call on a validated matrix (entries within ±`GlyphStyle.maximumMatrixEntry`).
+    public var fixed16: Fixed {
+        Fixed(xx: Int32(xx * 65536), xy: Int32(xy * 65536), yx: Int32(yx * 65536), yy: Int32(yy * 65536))
+    }
+
+    /// A matrix in FreeType's 16.16 fixed point (`FT_Matrix`).
+    public struct Fixed: Sendable, Hashable {
+        /// `xx` in 16.16.
+        public var xx: Int32
+        /// `xy` in 16.16.
+        public var xy: Int32
+        /// `yx` in 16.16.
+        public var yx: Int32
+        /// `yy` in 16.16.
+        public var yy: Int32
+        /// A matrix of these 16.16 entries.
+        public init(xx: Int32, xy: Int32, yx: Int32, yy: Int32) { self.xx = xx; self.xy = xy; self.yx = yx; self.yy = yy }
+        /// The identity (65536 on the diagonal).
+        public static let identity = Fixed(xx: 65536, xy: 0, yx: 0, yy: 65536)
+        /// True for the identity.
+        public var isIdentity: Bool { self == .identity }
+    }
 }

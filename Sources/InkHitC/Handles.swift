@@ -51,12 +51,16 @@ final class ShapeCacheBox {
 final class BuilderBox {
     let lock = Lock()
     var builder: HitIndex.Builder
+    /// Each placement's tag and ink kind (PlacementMeta.swift); guarded by `lock`.
+    var meta = PlacementMeta()
     init(_ builder: HitIndex.Builder) { self.builder = builder }
 }
 
 final class IndexBox {
     let index: HitIndex
-    init(_ index: HitIndex) { self.index = index }
+    /// Each placement's tag and ink kind, as the builder had them at `build`.
+    let meta: PlacementMeta
+    init(_ index: HitIndex, meta: PlacementMeta = PlacementMeta()) { self.index = index; self.meta = meta }
 }
 
 final class LayoutBox {

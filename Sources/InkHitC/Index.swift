@@ -34,14 +34,6 @@ func glyphPlacement(_ p: inkhit_glyph_placement, _ name: String) throws(CError) 
     return GlyphPlacement(font: font, glyph: GlyphID(p.glyph), size: size, origin: origin, transform: t)
 }
 
-/// Adds one checked placement under the builder's lock.
-private func add(_ placement: GlyphPlacement, to box: BuilderBox, cache: FontShapeCache,
-                 _ prefix: String) throws(CError) -> Int {
-    try box.lock.withLock { () throws(CError) -> Int in
-        do throws(FontError) { return try box.builder.add(placement, cache: cache) } catch { throw CError(error, prefix) }
-    }
-}
-
 /// `inkhit_builder_add_glyph` (inkhit.h).
 @_cdecl("inkhit_builder_add_glyph")
 public func inkhit_builder_add_glyph(_ builder: OpaquePointer?, _ cache: OpaquePointer?,
@@ -51,8 +43,12 @@ public func inkhit_builder_add_glyph(_ builder: OpaquePointer?, _ cache: OpaqueP
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let fonts = try optionalCache(cache)?.glyphs ?? .shared
         guard let placement else { throw .null("placement") }
-        let gp = try glyphPlacement(placement.pointee, "placement->")
-        let k = try add(gp, to: box, cache: fonts, "")
+        // A marker glyph id (inkhit.h, INKHIT_GLYPH_EMPTY) is an inkless placement, never an error.
+        let gp = isMarker(placement.pointee.glyph) ? nil : try glyphPlacement(placement.pointee, "placement->")
+        let k = try box.lock.withLock { () throws(CError) -> Int in
+            guard let gp else { return try box.addMarkerLocked(tag: 0, "") }
+            return try box.addLocked(gp, cache: fonts, tag: 0, "")
+        }
         indexOut?.pointee = k
     }
 }
@@ -70,9 +66,11 @@ public func inkhit_builder_add_glyphs(_ builder: OpaquePointer?, _ cache: Opaque
         // One lock for the whole batch: another thread's placements never land in the middle of it.
         try box.lock.withLock { () throws(CError) in
             for (i, p) in list.enumerated() {
-                let prefix = "placements[\(i)]."
-                let gp = try glyphPlacement(p, prefix)
-                do throws(FontError) { try box.builder.add(gp, cache: fonts) } catch { throw CError(error, "placements[\(i)]: ") }
+                if isMarker(p.glyph) {
+                    _ = try box.addMarkerLocked(tag: 0, "placements[\(i)]: ")
+                } else {
+                    _ = try box.addLocked(try glyphPlacement(p, "placements[\(i)]."), cache: fonts, tag: 0, "placements[\(i)]: ")
+                }
                 addedOut?.pointee = i + 1
             }
         }
@@ -112,7 +110,10 @@ public func inkhit_builder_add_outline(_ builder: OpaquePointer?, _ cache: Opaqu
             } catch {
                 throw CError(error)
             }
-            do throws(HitIndexError) { return try box.builder.add(shape, transform: t, singularValues: sv) } catch { throw CError(error) }
+            let k: Int
+            do throws(HitIndexError) { k = try box.builder.add(shape, transform: t, singularValues: sv) } catch { throw CError(error) }
+            box.meta.record(k, tag: 0, ink: Int32(shape.edgeCount == 0 ? INKHIT_INK_NONE : INKHIT_INK_PATH))
+            return k
         }
         indexOut?.pointee = k
     }
@@ -146,8 +147,8 @@ public func inkhit_builder_build(_ builder: OpaquePointer?, _ out: UnsafeMutable
     call("inkhit_builder_build") { () throws(CError) in
         guard let out else { throw .null("out") }
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
-        let index = box.lock.withLock { box.builder.build() }
-        try publish(IndexBox(index), .index, to: out)
+        let (index, meta) = box.lock.withLock { (box.builder.build(), box.meta.prefix(box.builder.count)) }
+        try publish(IndexBox(index, meta: meta), .index, to: out)
     }
 }
 

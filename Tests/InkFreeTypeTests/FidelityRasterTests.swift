@@ -183,7 +183,7 @@ struct FidelityRasterTests {
         }
 
         /// Renders `outline` (`unitsPerPx` outline units per glyph px) at 16 pixels per glyph px, 1 px margin.
-        private func rasterize(_ outline: inout FT_Outline, unitsPerPx: Double) -> Bitmap? {
+        func rasterize(_ outline: inout FT_Outline, unitsPerPx: Double) -> Bitmap? {
             var box = FT_BBox()
             FT_Outline_Get_CBox(&outline, &box)
             let minX = (Double(box.xMin) / unitsPerPx).rounded(.down) - 1, minY = (Double(box.yMin) / unitsPerPx).rounded(.down) - 1

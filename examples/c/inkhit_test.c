@@ -965,6 +965,135 @@ static void test_threads(void) {
 }
 
 /* ============================================================================================== */
+/* What the renderer drew (1.1): borrowed bytes, variations, styles, runs, HarfBuzz arrays, markers,   */
+/* tags, ink kinds.                                                                                  */
+
+static const char *INTER = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf";
+static const char *SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf";
+
+static int releases;
+static void count_release(void *user_data) { releases += *(int *)user_data; }
+
+static void test_renderer_drew(void) {
+    /* Borrowed bytes: read in place, released once when the last font over them goes. The bytes get a
+     * unique tail, so no other font in the process shares them. */
+    size_t n = 0;
+    unsigned char *file = read_file(SERIF, &n);
+    CHECK(file != NULL);
+    if (!file) return;
+    unsigned char *bytes = malloc(n + 16);
+    memcpy(bytes, file, n);
+    memcpy(bytes + n, "inkhit_test tail", 16);
+    free(file);
+    int one = 1;
+    releases = 0;
+    inkhit_font lent, varied;
+    OK(inkhit_font_from_borrowed_bytes(bytes, n + 16, 0, count_release, &one, &lent));
+    OK(inkhit_font_with_variations(lent, NULL, 0, &varied));                /* another font over the same bytes */
+    OK(inkhit_font_release(lent));
+    CHECK(releases == 0);
+    OK(inkhit_font_release(varied));
+    CHECK(releases == 1);
+    EXPECT(inkhit_font_from_borrowed_bytes(bytes, 100, 0, count_release, &one, &lent), INKHIT_ERROR_FONT, NULL);
+    EXPECT(inkhit_font_from_borrowed_bytes(bytes, n, 0, count_release, &one, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out is NULL");
+    CHECK(releases == 3);                                                    /* once per failed call too */
+    free(bytes);
+
+    /* Variations and packed indexes: Inter.var.ttf's Bold is fontconfig's FC_INDEX 851968 (13 << 16). */
+    inkhit_font inter, bold, black;
+    OK(inkhit_font_from_path(INTER, 13 << 16, &bold));
+    OK(inkhit_font_from_path(INTER, 0, &inter));
+    inkhit_variation v[2];
+    size_t axes = 0;
+    OK(inkhit_font_get_variations(bold, v, 2, &axes));
+    CHECK(axes == 2 && v[0].tag == INKHIT_TAG('w', 'g', 'h', 't') && v[0].value == 700 && v[1].value == 0);
+    inkhit_variation heavy = {INKHIT_TAG('w', 'g', 'h', 't'), 2000};
+    OK(inkhit_font_with_variations(inter, &heavy, 1, &black));
+    OK(inkhit_font_get_variations(black, v, 2, &axes));
+    CHECK(v[0].value == 900);                                                /* clamped as FreeType clamps */
+    EXPECT(inkhit_font_with_variations(sans, &heavy, 1, &black), INKHIT_ERROR_FONT, "not a variable font");
+    EXPECT(inkhit_font_get_variations(inter, NULL, 1, &axes), INKHIT_ERROR_NULL_ARGUMENT, NULL);
+
+    /* A run of Inter Bold with a slant and synthetic bold, with tags; then HarfBuzz-shaped arrays. */
+    inkhit_glyph_style style;
+    OK(inkhit_glyph_style_init(&style));
+    CHECK(style.struct_size == sizeof style && style.matrix_xx == 1 && style.alpha_threshold == 0.5);
+    style.embolden = INKHIT_EMBOLDEN_FREETYPE;
+    style.matrix_xy = 0.2;
+    inkhit_glyph_run run;
+    OK(inkhit_glyph_run_init(&run));
+    CHECK(run.struct_size == sizeof run && run.size == 16 && run.transform.a == 1 && run.position_scale == 1);
+    run.font = bold;
+    run.size = 40;
+    run.origin = (inkhit_point){10, 50};
+    run.style = &style;
+    uint32_t l = 0, o = 0;
+    OK(inkhit_font_glyph(bold, 'l', &l));
+    OK(inkhit_font_glyph(bold, 'o', &o));
+    inkhit_run_glyph glyphs[3] = {{l, 0, 0, 0, 100}, {INKHIT_GLYPH_EMPTY, 0, 20, 0, 101}, {o, 0, 40, 0, 102}};
+    inkhit_builder builder;
+    OK(inkhit_builder_create(0, &builder));
+    size_t added = 0;
+    OK(inkhit_builder_add_run(builder, NULL, &run, glyphs, 3, &added));
+    CHECK(added == 3);
+    inkhit_hb_glyph_info infos[2] = {{o, 0, 7, 0, 0}, {0x10000041u, 0, 9, 0, 0}};
+    inkhit_hb_glyph_position positions[2] = {{1000, 0, 0, 0, 0}, {500, 0, 0, 0, 0}};
+    run.style = NULL;
+    run.origin = (inkhit_point){200, 50};
+    run.position_scale = 40.0 / 2048;
+    run.tag_base = 1000;
+    inkhit_point pen;
+    OK(inkhit_builder_add_shaped(builder, NULL, &run, infos, positions, 2, &pen, &added));
+    CHECK(added == 2 && pen.x == 200 + 1500 * (40.0 / 2048) && pen.y == 50);
+    run.struct_size = 8;
+    EXPECT(inkhit_builder_add_run(builder, NULL, &run, glyphs, 1, &added), INKHIT_ERROR_INVALID_ARGUMENT, "inkhit_glyph_run_init");
+    run.struct_size = sizeof run;
+    OK(inkhit_builder_set_tag(builder, 4, 77));
+    EXPECT(inkhit_builder_set_tag(builder, 5, 1), INKHIT_ERROR_INVALID_ARGUMENT, "not one of the builder's 5");
+    inkhit_index index;
+    OK(inkhit_builder_build(builder, &index));
+    uint64_t tags[5];
+    int32_t inks[5];
+    for (int i = 0; i < 5; i++) {
+        OK(inkhit_index_placement_tag(index, i, &tags[i]));
+        OK(inkhit_index_placement_ink(index, i, &inks[i]));
+    }
+    CHECK(tags[0] == 100 && tags[1] == 101 && tags[2] == 102 && tags[3] == 1007 && tags[4] == 77);
+    CHECK(inks[0] == INKHIT_INK_OUTLINE && inks[1] == INKHIT_INK_NONE && inks[2] == INKHIT_INK_OUTLINE && inks[3] == INKHIT_INK_OUTLINE
+          && inks[4] == INKHIT_INK_NONE);
+    CHECK(INKHIT_GLYPH_IS_MARKER(INKHIT_GLYPH_EMPTY) && INKHIT_GLYPH_IS_MARKER(0xFFFFFFFFu) && !INKHIT_GLYPH_IS_MARKER(65535));
+    /* The emboldened, slanted "l": its stem is centred in its advance; 15 px up the slant moves it 3 px right
+     * and emboldening (40 / 24 px wider) another ~0.8 px. A hit there answers the run's first tag; the
+     * mirror point, 6 px to the left, misses: the slant leans the way fontconfig's matrix says. */
+    double advance = 0;
+    inkhit_font_info info;
+    OK(inkhit_font_advance(bold, l, &advance));
+    OK(inkhit_font_get_info(bold, &info));
+    CHECK(info.units_per_em == 2816);
+    double stem = 10 + advance * 40 / (double)info.units_per_em / 2 + 0.8;
+    inkhit_hit hit;
+    OK(inkhit_index_hit(index, stem + 0.2 * 15, 50 - 15, 0, &hit));
+    CHECK(hit.hit && hit.placement == 0);
+    OK(inkhit_index_hit(index, stem - 0.2 * 15, 50 - 15, 0, &hit));
+    CHECK(!hit.hit);
+    uint64_t tag = 1;
+    EXPECT(inkhit_index_placement_tag(index, -1, &tag), INKHIT_ERROR_INVALID_ARGUMENT, "-1 is a miss");
+    CHECK(tag == 0);
+    int32_t ink = 1;
+    EXPECT(inkhit_index_placement_ink(index, 5, &ink), INKHIT_ERROR_INVALID_ARGUMENT, NULL);
+    CHECK(ink == INKHIT_INK_NONE);
+    OK(inkhit_index_release(index));
+    OK(inkhit_builder_release(builder));
+    /* Adapters report their own failures through the thread's message. */
+    CHECK(inkhit_report_error(INKHIT_ERROR_FONT, "my_adapter: no such font") == INKHIT_ERROR_FONT);
+    CHECK(strcmp(inkhit_last_error(), "my_adapter: no such font") == 0);
+    CHECK(inkhit_report_error(INKHIT_OK, NULL) == INKHIT_OK && strcmp(inkhit_last_error(), "") == 0);
+    OK(inkhit_font_release(black));
+    OK(inkhit_font_release(inter));
+    OK(inkhit_font_release(bold));
+}
+
+/* ============================================================================================== */
 
 /* Rich text (1.1): runs, decorations as ink, exclusions, line height; a 1.0 caller's options. */
 static void test_rich_layout(void) {
@@ -1118,6 +1247,7 @@ int main(void) {
     test_rich_layout();
     test_scene();
     test_threads();
+    test_renderer_drew();
 
     OK(inkhit_index_release(index_for_threads));
     EXPECT(inkhit_index_release(index_for_threads), INKHIT_ERROR_INVALID_HANDLE, "already released");

@@ -71,8 +71,9 @@
  * Objects keep what they use alive: an index, layout, scene or snapshot keeps its fonts and shapes, and a
  * scene keeps the layouts of its text nodes, so releasing a font or layout handle never breaks an object
  * made from it. inkhit_handle_count() says how many handles are live (a leak check).
- * Pointers passed in are only read during the call (nothing keeps them); output structs are written by
- * the call and owned by the caller. Strings returned as `const char *` are owned by the library; each
+ * Pointers passed in are only read during the call (nothing keeps them), except font bytes lent to
+ * inkhit_font_from_borrowed_bytes (read in place until its release callback runs); output structs are
+ * written by the call and owned by the caller. Strings returned as `const char *` are owned by the library; each
  * function says how long they live.
  *
  * ---------------------------------------------------------------------------------------------------
@@ -96,6 +97,16 @@
  * Output structs: a function that fails leaves `*out` handles unwritten; query functions always write
  * their answer struct when the handle and the pointers are valid (a miss on error), so a caller that
  * ignores the status still reads a defined answer.
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Signals
+ *
+ * Loading libInkHit loads the Swift runtime, whose initializer installs a crash handler (the Swift
+ * backtracer: SIGQUIT, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP, and an alternate signal stack).
+ * libInkHit's own load-time constructor, which runs right after it, puts back what the host had: SIG_DFL,
+ * no flags, an empty mask, and no alternate stack, exactly as before the load. Handlers the host installed
+ * before loading the library are never touched. The runtime's handler stays when the environment sets
+ * SWIFT_BACKTRACE (you asked for it) or when the program itself is a Swift program.
  *
  * ---------------------------------------------------------------------------------------------------
  * Versions and the ABI rule
@@ -276,7 +287,9 @@ typedef struct inkhit_snapshot_s *inkhit_snapshot;
 /* ================================================================================================ */
 
 /** Loads face `face_index` of the font file at `path` (UTF-8, NUL-terminated). The whole file is read
- *  into memory (at most 1 GiB); later changes to the file do not affect the font.
+ *  into memory (at most 1 GiB); later changes to the file do not affect the font. A face_index above
+ *  0xFFFF packs a named instance (see inkhit_font_from_borrowed_bytes); a file whose bytes equal a loaded
+ *  font's is held once, and the two share their glyph shapes.
  *  Owns: `*out` is a new handle the caller releases with inkhit_font_release; `path` is only read.
  *  Threads: any.
  *  Errors: NULL_ARGUMENT (path or out); INVALID_TEXT (path not UTF-8: load such files with
@@ -285,8 +298,9 @@ typedef struct inkhit_snapshot_s *inkhit_snapshot;
  *  many live handles). */
 inkhit_status inkhit_font_from_path(const char *path, int32_t face_index, inkhit_font *out);
 
-/** Loads face `face_index` of a font held in memory: `length` bytes at `bytes`, copied during the call
- *  (the caller may free them afterwards).
+/** Loads face `face_index` (packed as for inkhit_font_from_path) of a font held in memory: `length` bytes
+ *  at `bytes`, copied during the call (the caller may free them afterwards; inkhit_font_from_borrowed_bytes
+ *  reads them in place).
  *  Owns: `*out` is a new handle the caller releases with inkhit_font_release. Threads: any.
  *  Errors: NULL_ARGUMENT (bytes with length > 0, or out); FONT (length 0, not a font, corrupt, face index
  *  out of range, no scalable outlines); LIMIT (more than 1 GiB, too many live handles). */
@@ -522,6 +536,287 @@ inkhit_status inkhit_index_get_info(inkhit_index index, inkhit_index_info *out);
  *  Threads: any, but not while another call uses the handle.
  *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_index_release(inkhit_index index);
+
+/* ================================================================================================ */
+/* What the renderer drew: lent fonts, variations, glyph styles, shaper output, tags (since 1.1)    */
+/* ================================================================================================ */
+
+/** Where these calls fit. A layout engine (Pango, Skia's SkShaper, its own HarfBuzz loop) hands InkHit the
+ *  glyphs it drew, as it drew them:
+ *    - fonts it already holds, without a copy (inkhit_font_from_borrowed_bytes: the bytes of an hb_blob_t,
+ *      an mmap), at the named instance and design coordinates it uses (a packed face index,
+ *      inkhit_font_with_variations);
+ *    - the synthetic styles its rasterizer applies (inkhit_glyph_style: fontconfig's FC_EMBOLDEN and
+ *      FC_MATRIX, cairo's hint style);
+ *    - HarfBuzz's arrays as hb_shape() leaves them (inkhit_builder_add_shaped), or its own positions
+ *      (inkhit_builder_add_run);
+ *    - a 64-bit tag per placement (a byte offset, a pointer), read back from a hit's placement.
+ *  The README's "Glyphs from your own shaper" is a complete program.
+ *
+ *  Units. Sizes are px per em and positions layout px, y-down, a glyph's origin on its baseline (see
+ *  "Coordinate spaces and units"). Converting from an engine: Pango units / PANGO_SCALE (1024) = px;
+ *  HarfBuzz positions x position_scale = px, where position_scale is size / (the hb_font_t's scale) —
+ *  size / units_per_em for an hb_font_t left at its default scale, 1 / 64 for one scaled in 26.6 px —
+ *  and HarfBuzz's y offsets and advances point up (InkHit subtracts them); fontconfig's FC_MATRIX is
+ *  y-up like inkhit_glyph_style's matrix and is copied as it is.
+ *
+ *  Renderers draw at device size. A renderer hints and emboldens at the size a glyph has on the device
+ *  (cairo: font size x CTM scale). When the transform scales (a 2x HiDPI surface), give `size` in view
+ *  px and a transform without that scale, so hinting and emboldening happen where the renderer did them.
+ *  cairo 1.16's image surfaces also draw each glyph at a whole device pixel, floor(x + 0.5): give those
+ *  origins to match its pixels (the Pango adapter does both: inkhit_pango.h). */
+
+/** Called once with the `user_data` it was given when InkHit no longer reads borrowed font bytes. */
+typedef void (*inkhit_release_func)(void *user_data);
+
+/** Loads face `face_index` of `length` font bytes at `bytes` without copying them: the font reads them in
+ *  place until `release(user_data)` is called. face_index may be FreeType's packed form (see below).
+ *  `release` (may be NULL) is called exactly once, on the thread that drops the last font using the bytes
+ *  (fonts made from this one by inkhit_font_with_variations too; indexes and layouts hold shapes, not
+ *  bytes, but layouts hold their fonts): when the call fails, before it returns; when the process already
+ *  holds a font with equal bytes, also before it returns (the new font shares those, one copy per content).
+ *  The bytes must stay valid and unchanged until then. To lend a HarfBuzz blob:
+ *
+ *      unsigned int n; const char *data = hb_blob_get_data(blob, &n);
+ *      inkhit_font_from_borrowed_bytes((const uint8_t *)data, n, index, (inkhit_release_func)hb_blob_destroy,
+ *                                      hb_blob_reference(blob), &font);
+ *
+ *  An FT_Face's bytes are lent the same way when you made it with FT_New_Memory_Face (lend that memory
+ *  and FT_Reference_Face/FT_Done_Face it around the font); for a face FreeType opened from a file, lend an
+ *  mmap of the file, or give the path.
+ *  Packed face indexes. Here and in inkhit_font_from_path / inkhit_font_from_bytes a face_index above
+ *  0xFFFF is (n << 16) | face, as FreeType and fontconfig's FC_INDEX write it: named instance n (1-based,
+ *  0 for none) of a variable font's face `face` (fontconfig's Inter Bold: 458752 = 7 << 16).
+ *  One copy per content. Fonts whose bytes are equal (one file loaded twice, a file and its bytes) share
+ *  one copy and, for one face and set of design coordinates, their glyph shapes in every cache.
+ *  Owns: `*out` is a new handle the caller releases; the bytes stay the caller's (see above).
+ *  Threads: any; `release` may run on any thread that releases a handle.
+ *  Errors: NULL_ARGUMENT (bytes with length > 0, out); FONT (length 0, not a font, face index out of range,
+ *  a packed instance the font lacks); LIMIT (more than 1 GiB, too many live handles). */
+inkhit_status inkhit_font_from_borrowed_bytes(const uint8_t *bytes, size_t length, int32_t face_index,
+                                              inkhit_release_func release, void *user_data, inkhit_font *out);
+
+/** A design coordinate of a variable font: axis `tag` (INKHIT_TAG('w','g','h','t')) at `value` (the axis's
+ *  units: wght 100...900, wdth %, slnt degrees). Laid out as HarfBuzz's hb_variation_t, so an array
+ *  hb_variation_from_string() filled can be passed as it is. */
+typedef struct inkhit_variation {
+    uint32_t tag;
+    float value;
+} inkhit_variation;
+
+/** An OpenType tag from four characters, as HB_TAG and FT_MAKE_TAG make it. */
+#define INKHIT_TAG(a, b, c, d) \
+    ((uint32_t)(uint8_t)(a) << 24 | (uint32_t)(uint8_t)(b) << 16 | (uint32_t)(uint8_t)(c) << 8 | (uint32_t)(uint8_t)(d))
+
+/** A new font: `font`'s file and face at other design coordinates. They start from the named instance
+ *  `font` was opened at (a packed face index) or the defaults, then each of variations[0 ..< count]
+ *  sets its axis (a later entry for the same axis wins): cairo's order for FC_INDEX then
+ *  FC_FONT_VARIATIONS. Values beyond an axis's range are clamped as FreeType clamps them
+ *  (inkhit_font_get_variations says what was used). The bytes are shared, not copied.
+ *  Owns: `*out` is a new handle the caller releases; `variations` is only read. Threads: any.
+ *  Errors: NULL_ARGUMENT (font, out; variations with count > 0); INVALID_HANDLE; INVALID_ARGUMENT (a NaN
+ *  or infinite value, a tag that is not four printable ASCII characters); FONT (not a variable font, an
+ *  axis the font lacks); LIMIT. */
+inkhit_status inkhit_font_with_variations(inkhit_font font, const inkhit_variation *variations, size_t count,
+                                          inkhit_font *out);
+
+/** The design coordinates `font` draws with, one per axis in the font's (fvar) order: writes the first
+ *  min(capacity, axes) to `out` and the axis count to `*count_out` (0 for a font that does not vary; call
+ *  with capacity 0 to ask for the count).
+ *  Owns: `out[0 ..< capacity]` and `*count_out` are written. Threads: any.
+ *  Errors: NULL_ARGUMENT (font, count_out; out with capacity > 0), INVALID_HANDLE. */
+inkhit_status inkhit_font_get_variations(inkhit_font font, inkhit_variation *out, size_t capacity, size_t *count_out);
+
+/** Synthetic bold (inkhit_glyph_style.embolden). */
+enum {
+    /** Not emboldened. */
+    INKHIT_EMBOLDEN_NONE = 0,
+    /** FT_GlyphSlot_Embolden's strength, 1/24 em in both directions at the glyph's size: what cairo draws for
+     *  fontconfig's FC_EMBOLDEN (CAIRO_FT_SYNTHESIZE_BOLD). */
+    INKHIT_EMBOLDEN_FREETYPE = 1,
+    /** FT_Outline_EmboldenXY with embolden_x, embolden_y (layout px at the glyph's size, as 1/64 px). */
+    INKHIT_EMBOLDEN_STRENGTH = 2
+};
+
+/** Hinting (inkhit_glyph_style.hinting), as FreeType applies it at the glyph's size. cairo's hint styles:
+ *  NONE -> INKHIT_HINTING_NONE, SLIGHT -> LIGHT, MEDIUM and FULL -> FULL (with gray antialiasing). */
+enum {
+    /** Unhinted (the default): the exact outline, or FreeType's at the size when emboldened. */
+    INKHIT_HINTING_NONE = 0,
+    /** FT_LOAD_TARGET_LIGHT: vertical-only grid fitting. */
+    INKHIT_HINTING_LIGHT = 1,
+    /** FT_LOAD_TARGET_NORMAL: the font's own hinting or the auto-hinter. */
+    INKHIT_HINTING_FULL = 2
+};
+
+/** How a renderer draws a glyph beyond its font's outline. Fill it with inkhit_glyph_style_init, then set
+ *  what you need. The order is FreeType's, as cairo uses it: the outline is loaded at the glyph's size
+ *  (hinted or not), transformed by the matrix, emboldened, then sheared by `oblique`.
+ *  A style that neither hints nor emboldens is exact (its matrix and shear are part of the placement's
+ *  transform); one that does is FreeType's outline at the glyph's size on a 1/64 px grid. */
+typedef struct inkhit_glyph_style {
+    /** sizeof(inkhit_glyph_style) as the caller's header declares it (inkhit_glyph_style_init sets it): a
+     *  later library reads only the fields it covers. At least the size of this version's struct. */
+    size_t struct_size;
+    /** INKHIT_EMBOLDEN_*. Default none. */
+    int32_t embolden;
+    /** INKHIT_HINTING_*. Default none. */
+    int32_t hinting;
+    /** Strengths for INKHIT_EMBOLDEN_STRENGTH, layout px at the glyph's size (finite, at most one em in
+     *  magnitude): the ink grows by embolden_x in width and embolden_y in height. */
+    double embolden_x, embolden_y;
+    /** A 2x2 matrix about the glyph's origin, in its y-up frame: x' = xx*x + xy*y, y' = yx*x + yy*y, as
+     *  fontconfig's FcMatrix (FC_MATRIX) and FreeType's FT_Matrix write it; fontconfig's synthetic slant is
+     *  xx 1, xy 0.2, yx 0, yy 1. Applied after hinting and before emboldening (FT_Set_Transform, entries as
+     *  16.16 truncated toward zero, as cairo converts them), or exactly when the style neither hints nor
+     *  emboldens. Finite, entries at most 1024 in magnitude, not singular. Default the identity. */
+    double matrix_xx, matrix_xy, matrix_yx, matrix_yy;
+    /** A shear x += oblique * y after emboldening, as FT_GlyphSlot_Oblique (0.2126) and cairo's
+     *  CAIRO_FT_SYNTHESIZE_OBLIQUE apply it (|oblique| <= 4). Default 0. */
+    double oblique;
+    /** For bitmap glyphs (colour emoji strikes), the least alpha that is ink, as a fraction: 0 < t <= 1.
+     *  Default 0.5. */
+    double alpha_threshold;
+} inkhit_glyph_style;
+
+/** Fills `*style` with the defaults (plain, struct_size set). Owns: `*style` is the caller's, written.
+ *  Threads: any. Errors: NULL_ARGUMENT. */
+inkhit_status inkhit_glyph_style_init(inkhit_glyph_style *style);
+
+/** Sets the calling thread's message (what inkhit_last_error() returns) to `message` (UTF-8,
+ *  NUL-terminated; NULL: "") and returns `status`: for libraries built on this interface (the Pango adapter),
+ *  so that their failures read like InkHit's own ("inkhit_pango_add_layout: layout is NULL"). Cut as
+ *  inkhit_last_error() says (INKHIT_MAX_ERROR_LENGTH bytes).
+ *  Owns: `message` is copied. Threads: any (each thread has its own message). Errors: never fails (returns
+ *  `status`). */
+inkhit_status inkhit_report_error(inkhit_status status, const char *message);
+
+/** Glyph ids that stand for no glyph: added as placements without ink (never hit; their number and tag
+ *  kept), never an error, in every call that adds glyphs. PANGO_GLYPH_EMPTY (a line-end space) is
+ *  INKHIT_GLYPH_EMPTY; ids with INKHIT_GLYPH_UNKNOWN_FLAG set are Pango's unknown-glyph (hex box) ids,
+ *  PANGO_GLYPH_INVALID_INPUT (0xFFFFFFFF) among them. (Pango's adapter draws the hex boxes' ink itself.) */
+#define INKHIT_GLYPH_EMPTY 0x0FFFFFFFu
+#define INKHIT_GLYPH_UNKNOWN_FLAG 0x10000000u
+/** 1 when glyph id `g` is a marker (see INKHIT_GLYPH_EMPTY), else 0. */
+#define INKHIT_GLYPH_IS_MARKER(g) ((uint32_t)(g) == INKHIT_GLYPH_EMPTY || ((uint32_t)(g) & INKHIT_GLYPH_UNKNOWN_FLAG) != 0)
+
+/** Glyphs of one font, size, transform and style: what inkhit_builder_add_run and inkhit_builder_add_shaped
+ *  share. Fill it with inkhit_glyph_run_init, then set what you need. */
+typedef struct inkhit_glyph_run {
+    /** sizeof(inkhit_glyph_run) as the caller's header declares it (inkhit_glyph_run_init sets it). */
+    size_t struct_size;
+    /** The font (required). */
+    inkhit_font font;
+    /** px per em, layout px (finite, > 0). Default 16. */
+    double size;
+    /** Where the run starts on its baseline, layout px: the pen's start for inkhit_builder_add_shaped, the
+     *  point glyph positions are relative to for inkhit_builder_add_run. Default (0, 0). */
+    inkhit_point origin;
+    /** Layout px -> view px (finite, invertible). Default identity. */
+    inkhit_transform transform;
+    /** How the glyphs are drawn; NULL: plain. Read during the call only. Default NULL. */
+    const inkhit_glyph_style *style;
+    /** inkhit_builder_add_shaped: layout px per HarfBuzz position unit (finite, > 0). Default 1. */
+    double position_scale;
+    /** inkhit_builder_add_shaped: added to each glyph's cluster to make its tag (a text's offset of the
+     *  run). Default 0. */
+    uint64_t tag_base;
+} inkhit_glyph_run;
+
+/** Fills `*run` with the defaults (no font: set `font`). Owns: `*run` is the caller's, written.
+ *  Threads: any. Errors: NULL_ARGUMENT. */
+inkhit_status inkhit_glyph_run_init(inkhit_glyph_run *run);
+
+/** One glyph of a run placed by the caller. */
+typedef struct inkhit_run_glyph {
+    /** The glyph id in the run's font, or a marker (INKHIT_GLYPH_EMPTY, INKHIT_GLYPH_UNKNOWN_FLAG). */
+    uint32_t glyph;
+    /** 0 (reserved for flags). */
+    uint32_t reserved;
+    /** The glyph's origin on the baseline, layout px, relative to the run's origin. */
+    double x, y;
+    /** The caller's value for this placement (inkhit_index_placement_tag). */
+    uint64_t tag;
+} inkhit_run_glyph;
+
+/** Adds glyphs[0 ..< count] in order, each as a placement of the run's font, size, transform and style at
+ *  run->origin + (x, y), with its tag. Markers are added without ink. Stops at the first glyph that fails
+ *  (the message names it: "glyphs[12]: ..."); writes how many were added to `*added_out` unless NULL.
+ *  Owns: `run`, `glyphs` and the style are only read; the builder keeps what it needs.
+ *  Threads: any; the batch runs under the builder's lock.
+ *  Errors: NULL_ARGUMENT (builder, run, run->font; glyphs with count > 0); INVALID_HANDLE (builder, cache,
+ *  font); INVALID_ARGUMENT (struct_size too small, NaN or infinite numbers, size <= 0, a nonzero reserved
+ *  field, a style out of its ranges); GLYPH (an id out of the font's range); FONT; SHAPE; PLACEMENT; LIMIT. */
+inkhit_status inkhit_builder_add_run(inkhit_builder builder, inkhit_shape_cache cache, const inkhit_glyph_run *run,
+                                     const inkhit_run_glyph *glyphs, size_t count, size_t *added_out);
+
+/** HarfBuzz's hb_glyph_info_t, field for field: pass hb_buffer_get_glyph_infos()'s array, cast. */
+typedef struct inkhit_hb_glyph_info {
+    /** After hb_shape: the glyph id. */
+    uint32_t codepoint;
+    uint32_t mask;
+    /** The cluster: the tag of the glyph's placement is run->tag_base + cluster. */
+    uint32_t cluster;
+    uint32_t var1, var2;
+} inkhit_hb_glyph_info;
+
+/** HarfBuzz's hb_glyph_position_t, field for field: pass hb_buffer_get_glyph_positions()'s array, cast.
+ *  Units of the hb_font_t's scale; y up. */
+typedef struct inkhit_hb_glyph_position {
+    int32_t x_advance, y_advance, x_offset, y_offset;
+    uint32_t var;
+} inkhit_hb_glyph_position;
+
+/** Adds a shaped run as hb_shape() leaves it: for each glyph i in order, with k = run->position_scale and
+ *  a pen (px, py) starting at 0, a placement at layout (origin.x + (px + x_offset) * k,
+ *  origin.y - (py + y_offset) * k), tagged run->tag_base + cluster; then px += x_advance, py += y_advance
+ *  (the pen sums whole position units, so a long run does not drift). `positions` may be NULL: every
+ *  glyph at the run's origin. Markers are added without ink. Writes how many were added to `*added_out`
+ *  and, on success, the pen after the run (layout px, origin.x + px * k, origin.y - py * k) to `*pen_out`
+ *  (each unless NULL). Stops at the first glyph that fails ("glyphs[12]: ...").
+ *  Owns: the arrays, `run` and the style are only read. Threads: any; the batch runs under the builder's
+ *  lock. Errors: as inkhit_builder_add_run (position_scale not finite and > 0 is INVALID_ARGUMENT). */
+inkhit_status inkhit_builder_add_shaped(inkhit_builder builder, inkhit_shape_cache cache, const inkhit_glyph_run *run,
+                                        const inkhit_hb_glyph_info *infos, const inkhit_hb_glyph_position *positions,
+                                        size_t count, inkhit_point *pen_out, size_t *added_out);
+
+/** Sets the tag of placement `placement` (0 ..< inkhit_builder_count) to `tag`. Placements start with tag
+ *  0, or the tag their call gave; an index keeps the tags its placements had when it was built.
+ *  Owns: nothing. Threads: any (calls on one builder run one at a time).
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (no such placement). */
+inkhit_status inkhit_builder_set_tag(inkhit_builder builder, size_t placement, uint64_t tag);
+
+/** The tag of placement `placement` (a hit's placement) in `*tag_out`: the caller's value given when it was
+ *  added (inkhit_builder_add_run, inkhit_builder_add_shaped: its cluster) or set (inkhit_builder_set_tag),
+ *  else 0. Allocates nothing.
+ *  Owns: `*tag_out` is written (0 on error). Threads: any, any number at once on one index.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (placement out of 0 ..< placements: a miss's -1
+ *  too). */
+inkhit_status inkhit_index_placement_tag(inkhit_index index, int64_t placement, uint64_t *tag_out);
+
+/** What a placement's ink is made of (inkhit_index_placement_ink). */
+enum {
+    /** No ink: a space, a marker glyph id. Never hit. */
+    INKHIT_INK_NONE = 0,
+    /** A glyph's own outline. */
+    INKHIT_INK_OUTLINE = 1,
+    /** COLR version 0 layers (their union). */
+    INKHIT_INK_COLOR_LAYERS = 2,
+    /** A COLR version 1 paint graph (the union of its glyphs). */
+    INKHIT_INK_COLOR_PAINT = 3,
+    /** A bitmap strike (CBDT, sbix, EBDT): its pixels whose alpha reaches the threshold. */
+    INKHIT_INK_BITMAP = 4,
+    /** An SVG glyph without an outline: its box. */
+    INKHIT_INK_BOX = 5,
+    /** An outline of the caller's own (inkhit_builder_add_outline). */
+    INKHIT_INK_PATH = 6
+};
+
+/** What placement `placement`'s ink is made of (INKHIT_INK_*) in `*ink_out`: for a hit, which kind of ink
+ *  it landed on. Allocates nothing.
+ *  Owns: `*ink_out` is written (INKHIT_INK_NONE on error). Threads: any, any number at once on one index.
+ *  Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (placement out of range). */
+inkhit_status inkhit_index_placement_ink(inkhit_index index, int64_t placement, int32_t *ink_out);
 
 /* ================================================================================================ */
 /* Text layout                                                                                       */

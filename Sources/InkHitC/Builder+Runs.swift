@@ -1,0 +1,224 @@
+import CInkHit
+@_spi(InkInternals) import InkFreeType
+@_spi(InkInternals) import InkHit
+import InkGeometry
+
+// Glyphs as a renderer drew them (inkhit.h, "What the renderer drew"): glyph styles, runs placed by the
+// caller, HarfBuzz's arrays, marker glyph ids; and the one way every glyph call adds a placement with its
+// tag and ink kind.
+
+// MARK: Growable structs
+
+/// Checks a growable struct's `struct_size`: at least this version's size; bytes past it (a newer header's
+/// fields) must be zero, since this library cannot honour them (nothing given is silently dropped).
+func checkStructSize(_ p: UnsafeRawPointer, _ structSize: Int, known: Int, _ name: String, init initName: String) throws(CError) {
+    guard structSize >= known else {
+        throw .argument("\(name)->struct_size is \(UInt(bitPattern: structSize)), less than this library's sizeof "
+                        + "(\(known)): fill the struct with \(initName) first")
+    }
+    guard structSize > known else { return }
+    guard structSize <= 1 << 16 else {
+        throw .argument("\(name)->struct_size \(UInt(bitPattern: structSize)) is not the size of a struct")
+    }
+    for i in known..<structSize where p.load(fromByteOffset: i, as: UInt8.self) != 0 {
+        throw .argument("\(name) sets fields past byte \(known), which this library (\(INKHIT_VERSION_MAJOR)."
+                        + "\(INKHIT_VERSION_MINOR)) does not know: use a library at least as new as your inkhit.h")
+    }
+}
+
+// MARK: Glyph styles
+
+/// `inkhit_glyph_style_init` (inkhit.h).
+@_cdecl("inkhit_glyph_style_init")
+public func inkhit_glyph_style_init(_ style: UnsafeMutablePointer<inkhit_glyph_style>?) -> inkhit_status {
+    guard let style else { return CError.null("style").report("inkhit_glyph_style_init") }
+    style.pointee = inkhit_glyph_style(
+        struct_size: MemoryLayout<inkhit_glyph_style>.size, embolden: Int32(INKHIT_EMBOLDEN_NONE),
+        hinting: Int32(INKHIT_HINTING_NONE), embolden_x: 0, embolden_y: 0, matrix_xx: 1, matrix_xy: 0, matrix_yx: 0,
+        matrix_yy: 1, oblique: 0, alpha_threshold: GlyphStyle.defaultAlphaThreshold)
+    return inkhit_status(INKHIT_OK)
+}
+
+/// The style a C caller gave (NULL: plain). Ranges are checked with the placement (`GlyphStyle.validate`),
+/// which knows the glyph's size; enum values and struct sizes here.
+func glyphStyle(_ p: UnsafePointer<inkhit_glyph_style>?, _ name: String) throws(CError) -> GlyphStyle {
+    guard let p else { return GlyphStyle() }
+    let s = p.pointee
+    try checkStructSize(UnsafeRawPointer(p), s.struct_size, known: MemoryLayout<inkhit_glyph_style>.size, name,
+                        init: "inkhit_glyph_style_init")
+    var style = GlyphStyle()
+    switch Int(s.embolden) {
+    case INKHIT_EMBOLDEN_NONE: style.embolden = .none
+    case INKHIT_EMBOLDEN_FREETYPE: style.embolden = .freeType
+    case INKHIT_EMBOLDEN_STRENGTH: style.embolden = .strength(x: s.embolden_x, y: s.embolden_y)
+    default: throw .argument("\(name)->embolden \(s.embolden) is not an INKHIT_EMBOLDEN_* value")
+    }
+    switch Int(s.hinting) {
+    case INKHIT_HINTING_NONE: style.hinting = .none
+    case INKHIT_HINTING_LIGHT: style.hinting = .light
+    case INKHIT_HINTING_FULL: style.hinting = .full
+    default: throw .argument("\(name)->hinting \(s.hinting) is not an INKHIT_HINTING_* value")
+    }
+    style.matrix = GlyphMatrix(xx: s.matrix_xx, xy: s.matrix_xy, yx: s.matrix_yx, yy: s.matrix_yy)
+    style.oblique = s.oblique
+    style.alphaThreshold = s.alpha_threshold
+    return style
+}
+
+// MARK: Adding one placement (the builder's lock held)
+
+/// The shape of a marker glyph id: no ink.
+private let markerShape: GlyphShape = {
+    // An outline with no commands flattens to an empty shape at any tolerance.
+    // swiftlint:disable:next force_try
+    try! GlyphShape(viewTolerance: HitIndex.defaultTolerance, maxScale: 1, fillRule: .nonZero) { _ in }
+}()
+
+/// True for the ids inkhit.h calls markers (INKHIT_GLYPH_EMPTY, INKHIT_GLYPH_UNKNOWN_FLAG set).
+@inline(__always) func isMarker(_ glyph: UInt32) -> Bool {
+    glyph == UInt32(INKHIT_GLYPH_EMPTY) || glyph & UInt32(INKHIT_GLYPH_UNKNOWN_FLAG) != 0
+}
+
+extension BuilderBox {
+    /// Adds an inkless placement for a marker glyph id, with `tag`. Call with `lock` held.
+    func addMarkerLocked(tag: UInt64, _ prefix: String) throws(CError) -> Int {
+        let k: Int
+        do throws(HitIndexError) { k = try builder.add(markerShape, transform: .identity) } catch { throw CError(error, prefix) }
+        meta.record(k, tag: tag, ink: Int32(INKHIT_INK_NONE))
+        return k
+    }
+
+    /// Adds `placement` (its shape from `cache`) with `tag`, recording its ink kind. Call with `lock` held.
+    func addLocked(_ placement: GlyphPlacement, cache: FontShapeCache, tag: UInt64, _ prefix: String) throws(CError) -> Int {
+        let shape: GlyphShape, t: AffineTransform, sv: SingularValues
+        do throws(FontError) {
+            (shape, t, sv) = try placement.shape(cache: cache, viewTolerance: builder.tolerance)
+        } catch {
+            throw CError(error, prefix)
+        }
+        let k: Int
+        do throws(HitIndexError) { k = try builder.add(shape, transform: t, singularValues: sv) } catch { throw CError(error, prefix) }
+        let ink = shape.edgeCount == 0 ? Int32(INKHIT_INK_NONE)
+            : (try? placement.font.ink(of: placement.glyph))?.cValue ?? Int32(INKHIT_INK_OUTLINE)
+        meta.record(k, tag: tag, ink: ink)
+        return k
+    }
+}
+
+// MARK: Runs
+
+/// `inkhit_glyph_run_init` (inkhit.h).
+@_cdecl("inkhit_glyph_run_init")
+public func inkhit_glyph_run_init(_ run: UnsafeMutablePointer<inkhit_glyph_run>?) -> inkhit_status {
+    guard let run else { return CError.null("run").report("inkhit_glyph_run_init") }
+    run.pointee = inkhit_glyph_run(struct_size: MemoryLayout<inkhit_glyph_run>.size, font: nil, size: 16,
+                                   origin: inkhit_point(x: 0, y: 0), transform: inkhit_transform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0),
+                                   style: nil, position_scale: 1, tag_base: 0)
+    return inkhit_status(INKHIT_OK)
+}
+
+/// A C run, checked: its font, size, origin, transform (finite and invertible) and style.
+struct CheckedRun {
+    let font: Font
+    let size: Double
+    let origin: Point
+    let transform: AffineTransform
+    let style: GlyphStyle
+    let positionScale: Double
+    let tagBase: UInt64
+
+    init(_ p: UnsafePointer<inkhit_glyph_run>?) throws(CError) {
+        guard let p else { throw .null("run") }
+        let r = p.pointee
+        try checkStructSize(UnsafeRawPointer(p), r.struct_size, known: MemoryLayout<inkhit_glyph_run>.size, "run",
+                            init: "inkhit_glyph_run_init")
+        guard r.font != nil else { throw .null("run->font") }
+        font = try resolve(r.font, .font, "run->font", as: FontBox.self).font
+        size = try finite(r.size, "run->size")
+        guard size > 0 else { throw .argument("run->size must be > 0 (got \(show(size)))") }
+        origin = try point(r.origin, "run->origin")
+        transform = try InkHitC.transform(r.transform, "run->transform")
+        let sv = transform.singularValues
+        guard sv.max > 0, sv.min > sv.max * 1e-12 else {
+            throw CError(INKHIT_ERROR_PLACEMENT, "run->transform \(describe(r.transform)) is singular (a struct of zeros is "
+                         + "not the identity: start from inkhit_glyph_run_init)")
+        }
+        style = try glyphStyle(r.style, "run->style")
+        positionScale = r.position_scale
+        tagBase = r.tag_base
+    }
+
+    /// The placement of `glyph` at layout `(x, y)`.
+    func placement(_ glyph: UInt32, _ x: Double, _ y: Double) -> GlyphPlacement {
+        GlyphPlacement(font: font, glyph: GlyphID(glyph), size: size, origin: Point(x, y), transform: transform, style: style)
+    }
+}
+
+/// `inkhit_builder_add_run` (inkhit.h).
+@_cdecl("inkhit_builder_add_run")
+public func inkhit_builder_add_run(_ builder: OpaquePointer?, _ cache: OpaquePointer?, _ run: UnsafePointer<inkhit_glyph_run>?,
+                                   _ glyphs: UnsafePointer<inkhit_run_glyph>?, _ n: Int,
+                                   _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    addedOut?.pointee = 0
+    return call("inkhit_builder_add_run") { () throws(CError) in
+        let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
+        let fonts = try optionalCache(cache)?.glyphs ?? .shared
+        let r = try CheckedRun(run)
+        let list = try buffer(glyphs, n, "glyphs", countName: "count")
+        try box.lock.withLock { () throws(CError) in
+            for (i, g) in list.enumerated() {
+                let prefix = "glyphs[\(i)]: "
+                guard g.reserved == 0 else { throw .argument(prefix + "reserved must be 0 (got \(g.reserved))") }
+                if isMarker(g.glyph) {
+                    _ = try box.addMarkerLocked(tag: g.tag, prefix)
+                } else {
+                    let x = try finite(g.x, prefix + "x"), y = try finite(g.y, prefix + "y")
+                    let origin = Point(r.origin.x + x, r.origin.y + y)
+                    guard origin.isFinite else { throw .argument(prefix + "the origin run->origin + (x, y) is not finite") }
+                    _ = try box.addLocked(r.placement(g.glyph, origin.x, origin.y), cache: fonts, tag: g.tag, prefix)
+                }
+                addedOut?.pointee = i + 1
+            }
+        }
+    }
+}
+
+/// `inkhit_builder_add_shaped` (inkhit.h): HarfBuzz's arrays; the pen sums whole position units (Int64), so
+/// each origin is one multiplication from exact.
+@_cdecl("inkhit_builder_add_shaped")
+public func inkhit_builder_add_shaped(_ builder: OpaquePointer?, _ cache: OpaquePointer?, _ run: UnsafePointer<inkhit_glyph_run>?,
+                                      _ infos: UnsafePointer<inkhit_hb_glyph_info>?,
+                                      _ positions: UnsafePointer<inkhit_hb_glyph_position>?, _ n: Int,
+                                      _ penOut: UnsafeMutablePointer<inkhit_point>?,
+                                      _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    addedOut?.pointee = 0
+    return call("inkhit_builder_add_shaped") { () throws(CError) in
+        let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
+        let fonts = try optionalCache(cache)?.glyphs ?? .shared
+        let r = try CheckedRun(run)
+        let k = r.positionScale
+        guard k.isFinite, k > 0 else { throw .argument("run->position_scale must be finite and > 0 (got \(show(k)))") }
+        let glyphs = try buffer(infos, n, "infos", countName: "count")
+        let places = positions.map { UnsafeBufferPointer(start: $0, count: glyphs.count) }
+        var px: Int64 = 0, py: Int64 = 0
+        try box.lock.withLock { () throws(CError) in
+            for (i, info) in glyphs.enumerated() {
+                let prefix = "glyphs[\(i)]: "
+                let p = places?[i]
+                let x = r.origin.x + Double(px + Int64(p?.x_offset ?? 0)) * k
+                let y = r.origin.y - Double(py + Int64(p?.y_offset ?? 0)) * k
+                let tag = r.tagBase &+ UInt64(info.cluster)
+                if isMarker(info.codepoint) {
+                    _ = try box.addMarkerLocked(tag: tag, prefix)
+                } else {
+                    guard x.isFinite, y.isFinite else { throw .argument(prefix + "its origin (\(show(x)), \(show(y))) is not finite") }
+                    _ = try box.addLocked(r.placement(info.codepoint, x, y), cache: fonts, tag: tag, prefix)
+                }
+                px += Int64(p?.x_advance ?? 0)
+                py += Int64(p?.y_advance ?? 0)
+                addedOut?.pointee = i + 1
+            }
+        }
+        penOut?.pointee = inkhit_point(x: r.origin.x + Double(px) * k, y: r.origin.y - Double(py) * k)
+    }
+}
