@@ -199,41 +199,30 @@ struct EdgeWalk: ~Copyable {
                 let vlo = v0 < v1 ? v0 : v1, vhi = v0 < v1 ? v1 : v0
                 let ja = max(0, ceilI(vlo - 1 - e)), jb = min(wy - 1, floorI(vhi + e))
                 let ia = max(0, ceilI(ulo - 1 - e)), ib = min(wx - 1, floorI(uhi + e))
-                // The rows' centre lines it crosses: row j's lies at j + ½ cells, within [vlo, vhi) for
-                // ceil(vlo − ½) ≤ j < ceil(vhi − ½); one more row either way for rounding, each decided on the
-                // stored line.
-                if ay != by {
-                    let ylo = ay < by ? ay : by, yhi = ay < by ? by : ay
-                    var j = max(0, ceilI(vlo - 0.5) - 1)
-                    let jEnd = min(wy - 1, ceilI(vhi - 0.5))
-                    let up = by > ay ? 1 : 0
-                    let slope = (bx - ax) / (by - ay)
-                    while j <= jEnd {
-                        let y = rowY(j)
-                        if y >= ylo && y < yhi { crossings.append(Crossing(x: ax + (y - ay) * slope, rowSign: j &<< 1 | up)) }
-                        j &+= 1
-                    }
-                }
-                if ja == jb || ia == ib || v0 == v1 {
-                    // One row or one column of cells (or a horizontal edge): the edge's box is exact.
-                    var j = ja
-                    while j <= jb {
-                        var c = j &* wx &+ ia
-                        let cEnd = j &* wx &+ ib
-                        while c <= cEnd { pairs.append(UInt64(truncatingIfNeeded: c) &<< 32 | vertex); c &+= 1 }
-                        j &+= 1
-                    }
-                    continue
-                }
-                // Its x-range within each row's band (grown by a further eps for the parameter's rounding).
-                let dv = 1 / (v1 - v0), du = u1 - u0
+                // Row by row: the crossing of the row's centre line, if any (row j's line lies ½ cell inside
+                // its band, so every line the edge crosses is that of a row it meets), then the row's cells —
+                // the edge's box for an edge within one row or one column (or a horizontal one), else its
+                // x-range within the row's band (grown by a further eps for the parameter's rounding).
+                let exact = ja == jb || ia == ib || v0 == v1
+                let crosses = ay != by
+                let ylo = ay < by ? ay : by, yhi = ay < by ? by : ay
+                let up = by > ay ? 1 : 0
+                let slope = crosses ? (bx - ax) / (by - ay) : 0
+                let dv = exact ? 0 : 1 / (v1 - v0), du = u1 - u0
                 var j = ja
                 while j <= jb {
-                    let t0 = (Double(j) - e - v0) * dv, t1 = (Double(j) + 1 + e - v0) * dv
-                    let tlo = max(0, min(t0, t1)), thi = min(1, max(t0, t1))
-                    let a = u0 + du * tlo, b = u0 + du * thi
-                    let ra = max(ia, ceilI((a < b ? a : b) - 1 - 2 * e))
-                    let rb = min(ib, floorI((a < b ? b : a) + 2 * e))
+                    if crosses {
+                        let y = rowY(j)
+                        if y >= ylo && y < yhi { crossings.append(Crossing(x: ax + (y - ay) * slope, rowSign: j &<< 1 | up)) }
+                    }
+                    var ra = ia, rb = ib
+                    if !exact {
+                        let t0 = (Double(j) - e - v0) * dv, t1 = (Double(j) + 1 + e - v0) * dv
+                        let tlo = max(0, min(t0, t1)), thi = min(1, max(t0, t1))
+                        let a = u0 + du * tlo, b = u0 + du * thi
+                        ra = max(ia, ceilI((a < b ? a : b) - 1 - 2 * e))
+                        rb = min(ib, floorI((a < b ? b : a) + 2 * e))
+                    }
                     var c = j &* wx &+ ra
                     let cEnd = j &* wx &+ rb
                     while c <= cEnd { pairs.append(UInt64(truncatingIfNeeded: c) &<< 32 | vertex); c &+= 1 }

@@ -61,6 +61,8 @@ public final class GlyphShape: @unchecked Sendable {
     /// Index builds that placed this shape so far.
     private var builds = 0
     private var fullFailed = false
+    /// The cache holding this shape, told the bytes of its full form when it gains one.
+    private var ledger: ShapeLedger?
 
     /// Bytes of storage this shape holds: its lean form and, once it has one, its full form (not the raster
     /// stamps cached for indexes, which `StampCache` bounds).
@@ -211,13 +213,21 @@ extension GlyphShape {
             if forms == .lean { return nil }
             if full == nil && !fullFailed && (builds >= 2 || forms == .full) && lean.edgeCount > 0 {
                 do throws(ShapeError) {
-                    full = try FullForm(edges: lean.edges, limits: limits, fastDistance: fastDistance)
+                    let f = try FullForm(edges: lean.edges, limits: limits, fastDistance: fastDistance)
+                    full = f
+                    ledger?.add(f.byteCount)
                 } catch {
                     fullFailed = true
                 }
             }
             return full
         }
+    }
+
+    /// Not API: makes the shape report the bytes of a full form it gains to `ledger` (nil: to nobody). A
+    /// `ShapeCache` calls it when it stores and when it evicts the shape.
+    @usableFromInline func report(to ledger: ShapeLedger?) {
+        promotionLock.withLock { self.ledger = ledger }
     }
 
     /// The full form if the shape has one (for its own queries: `contains`, `distance(to:)`).
@@ -229,6 +239,16 @@ extension GlyphShape {
 
     /// Not API: whether the shape has its full form.
     @_spi(InkInternals) public var hasFullForm: Bool { currentFull != nil }
+}
+
+/// Bytes of full forms gained by the shapes of one cache since it last looked (`ShapeCache`): shapes add,
+/// the cache takes.
+@usableFromInline final class ShapeLedger: @unchecked Sendable {
+    private let lock = Lock()
+    private var pending = 0
+    @usableFromInline init() {}
+    func add(_ n: Int) { lock.withLock { pending += n } }
+    @usableFromInline func take() -> Int { lock.withLock { defer { pending = 0 }; return pending } }
 }
 
 /// Limits on the work and memory one shape may take. Exceeding one is a typed error, never a crash.

@@ -48,25 +48,39 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
         @usableFromInline var order: [Entry] = []
         @usableFromInline var head = 0
         @usableFromInline var bytes = 0
+        /// Where the cached shapes report the bytes of the full forms they gain later (`GlyphShape`), so
+        /// `bytes` counts them too.
+        @usableFromInline let ledger = ShapeLedger()
         /// Room for a page of distinct glyphs from the start (a cache filled from empty would otherwise grow
         /// its table several times while the first page is laid out).
         @usableFromInline init() { shapes.reserveCapacity(128); order.reserveCapacity(128) }
+
+        /// Bytes of the cached shapes now, full forms gained since the last look included.
+        @inlinable mutating func currentBytes() -> Int {
+            bytes += ledger.take()
+            return bytes
+        }
 
         /// Stores `shape` under `entry` unless another thread did first (then returns that one), evicting
         /// the oldest entries to stay within `maxBytes`.
         @inlinable mutating func store(_ shape: GlyphShape, _ entry: Entry, maxBytes: Int) -> GlyphShape {
             if let existing = shapes[entry] { return existing }
             let size = shape.byteCount
+            bytes += ledger.take()
             while bytes + size > maxBytes && head < order.count {
                 let old = order[head]
                 head += 1
-                if let s = shapes.removeValue(forKey: old) { bytes -= s.byteCount }
+                if let s = shapes.removeValue(forKey: old) {
+                    s.report(to: nil)                        // first, so no later promotion is counted for it
+                    bytes -= s.byteCount
+                }
             }
             if head > 1024 && head * 2 > order.count { order.removeFirst(head); head = 0 }
             guard bytes + size <= maxBytes else { return shape }     // larger than the whole budget
             shapes[entry] = shape
             order.append(entry)
             bytes += size
+            shape.report(to: ledger)
             return shape
         }
     }
@@ -143,7 +157,7 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
     /// Number of cached shapes.
     public var count: Int { table.withLock { $0.shapes.count } }
     /// Bytes held by the cached shapes (`GlyphShape.byteCount` summed).
-    public var byteCount: Int { table.withLock { $0.bytes } }
+    public var byteCount: Int { table.withLock { $0.currentBytes() } }
     /// Drops every cached shape (indexes that hold shapes keep them alive).
     public func removeAll() { table.withLock { $0 = Table() } }
 }

@@ -159,3 +159,39 @@ struct ShapeFormsTests {
         #expect(shape.edgeCount > 2000)
     }
 }
+
+extension ShapeFormsTests {
+    /// A cached shape's full form counts against its cache's budget: `byteCount` grows when a second index
+    /// promotes the shape, and a shape evicted before its promotion is no longer counted.
+    @Test func fullFormsCountInTheCache() throws {
+        let cache = ShapeCache<Int>()
+        func blob(_ k: Int) throws -> GlyphShape {
+            try cache.shape(for: k, viewTolerance: 0.01, maxScale: 0.01) { sink in
+                var rng = SplitMix64(seed: UInt64(k))
+                let poly = TestShapes.randomBlob(&rng, size: 1000)
+                for c in poly.contours {
+                    sink.move(to: c[0]); for p in c.dropFirst() { sink.addLine(to: p) }; sink.closeSubpath()
+                }
+            }
+        }
+        let a = try blob(1), b = try blob(2)
+        let lean = cache.byteCount
+        #expect(lean == a.byteCount + b.byteCount)
+        a.promote()
+        #expect(cache.byteCount == a.byteCount + b.byteCount)
+        #expect(cache.byteCount > lean)
+
+        // A cache just big enough for one promoted shape evicts the older one to make room for a third.
+        let small = ShapeCache<Int>(maxBytes: a.byteCount + 1)
+        let first = try small.shape(for: 1, viewTolerance: 0.01, maxScale: 1) { sink in
+            sink.move(to: Point(0, 0)); sink.addLine(to: Point(1, 0)); sink.addLine(to: Point(0, 1)); sink.closeSubpath()
+        }
+        first.promote()
+        #expect(small.byteCount == first.byteCount)
+        _ = try small.shape(for: 2, viewTolerance: 0.01, maxScale: 1) { sink in
+            sink.move(to: Point(0, 0)); sink.addLine(to: Point(2, 0)); sink.addLine(to: Point(0, 2)); sink.closeSubpath()
+        }
+        #expect(small.count == 1 || small.byteCount <= a.byteCount + 1)
+        #expect(small.byteCount <= small.maxBytes)
+    }
+}

@@ -205,6 +205,16 @@ if args.first == "profile", args.dropFirst().first == "layout" {
     exit(0)
 }
 
+if args.first == "profile", let kind = args.dropFirst().first, kind == "first-sight" || kind == "freetype" {
+    // One pass of a cold glyph set, for callgrind (instruction counts do not depend on the machine's load):
+    // `first-sight SET` creates the set's shapes from a fresh cache and font (`FontShapeCache.shape`),
+    // `freetype SET` loads and renders them with FreeType; SET is cjk16, cjk48, dejavu or cantarell.
+    //   valgrind --tool=callgrind --toggle-collect='*ColdProfile*run*' .build/release/ink-bench-summary profile first-sight cjk16
+    let name = args.dropFirst(2).first ?? "cjk16"
+    try ColdProfile.run(kind: kind, set: name)
+    exit(0)
+}
+
 if args.first == "profile", let kind = args.dropFirst().first, kind == "cold" || kind == "warm" {
     // Page builds in a loop, for perf: cold (fresh Font + FontShapeCache each time) or warm (the workload's
     // cache: `Builder.add(_:cache:)` per glyph + build).
