@@ -72,6 +72,9 @@ let package = Package(
             path: "Benchmarks/InkHitBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Not API: runs one command as a child of a small process and prints its wall time and peak RSS
+        // (`ink-bench-summary cold --process`; see its main.c for why a process of its own).
+        .executableTarget(name: "ink-bench-spawn"),
         // One run → the whole table of BENCHMARKS.md (medians, ratios, wrong answers, memory, peak RSS);
         // also a small driver for perf / callgrind (`ink-bench-summary profile`).
         // Also `ink-bench-summary compare`, the machine-readable subset scripts/bench-compare.sh runs on two
@@ -81,11 +84,13 @@ let package = Package(
             dependencies: [
                 "InkBenchSupport", "InkBenchRaster", "CMallocCounter",
                 "InkBenchCABI",  // issue 11: `ink-bench-summary cabi` (CABI.swift)
+                "ink-bench-spawn",  // issue 19: built with it, for `cold --process` (Cold+Process.swift)
                 .product(name: "InkGeometry", package: "InkHit"),
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
                 .product(name: "InkText", package: "InkHit"),
                 .product(name: "InkScene", package: "InkHit"),
+                .product(name: "InkJobs", package: "InkHit"),  // issue 19: JSONValue.quoted for `cold --process`'s jobs
             ]
         ),
     ]

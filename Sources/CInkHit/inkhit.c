@@ -1,6 +1,7 @@
 // The functions of inkhit.h written in C (the rest are Swift, Sources/InkHitC), and compile-time checks of
 // the ABI: the sizes and offsets below are what the library was released with. A change that breaks one
-// breaks the ABI rule in inkhit.h: add a new struct instead.
+// breaks the ABI rule in inkhit.h: add a new struct instead (or, for a struct with a size field such as
+// inkhit_layout_options, new fields after the ones it had).
 #include "inkhit.h"
 #include "inkhit_runtime.h"
 
@@ -59,8 +60,15 @@ _Static_assert(sizeof(inkhit_hit) == 24, "inkhit_hit");
 _Static_assert(sizeof(inkhit_index_info) == 64, "inkhit_index_info");
 _Static_assert(sizeof(inkhit_text_link) == 16, "inkhit_text_link");
 _Static_assert(sizeof(inkhit_text_attachment) == 40, "inkhit_text_attachment");
-_Static_assert(sizeof(inkhit_layout_options) == 160, "inkhit_layout_options");
 _Static_assert(offsetof(inkhit_layout_options, max_lines) == 144, "inkhit_layout_options.max_lines");
+// inkhit_layout_options grew in 1.1: version 1.0's 160 bytes keep their offsets; `struct_size` lies in what
+// was 1.0's tail padding, so a 1.0 caller's struct holds it.
+_Static_assert(offsetof(inkhit_layout_options, struct_size) == 156, "inkhit_layout_options.struct_size");
+_Static_assert(offsetof(inkhit_layout_options, runs) == 160, "inkhit_layout_options.runs (1.0 ended at 160)");
+_Static_assert(sizeof(inkhit_layout_options) == 216, "inkhit_layout_options");
+_Static_assert(sizeof(inkhit_text_run) == 72, "inkhit_text_run");
+_Static_assert(sizeof(inkhit_exclusion) == 56, "inkhit_exclusion");
+_Static_assert(sizeof(inkhit_layout_decoration) == 64, "inkhit_layout_decoration");
 _Static_assert(sizeof(inkhit_layout_info) == 80, "inkhit_layout_info");
 _Static_assert(sizeof(inkhit_layout_glyph) == 72, "inkhit_layout_glyph");
 _Static_assert(sizeof(inkhit_layout_line) == 88, "inkhit_layout_line");

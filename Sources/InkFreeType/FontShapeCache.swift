@@ -84,7 +84,20 @@ extension ShapeCache where Key == FontGlyph {
     public func shape(font: Font, glyph: GlyphID, rendering: OutlineRendering = .exact,
                       viewTolerance: Double = HitIndex.defaultTolerance, maxScale: Double) throws(FontError) -> GlyphShape {
         let pxPerEm = maxScale * Double(font.unitsPerEm)
-        let ink = try font.ink(of: glyph)
+        // A glyph's first sight decides its ink and, for an exact outline, draws it into a sink straight from
+        // FreeType's arrays, in one load (the shape is then made from the sink).
+        let ink: GlyphInk
+        var drawn: GlyphShape.Sink? = nil
+        if let known = font.face.knownInk(of: glyph) {
+            ink = known
+        } else {
+            let t = viewTolerance / maxScale
+            var sink = GlyphShape.Sink(tolerance: t.isNormal && t > 0 ? Self.toleranceClass(t) : 1, limits: limits)
+            let (k, isDrawn) = try font.face.firstSight(glyph: glyph, rendering: rendering,
+                                                        maxPoints: Font.defaultMaximumPoints, into: &sink)
+            ink = k
+            if isDrawn { drawn = sink }
+        }
         let key = FontGlyph(font: font, glyph: glyph, ink: ink, rendering: rendering, viewPxPerEm: pxPerEm)
         guard ink == .outline else {
             let r = key.rendering
@@ -104,9 +117,17 @@ extension ShapeCache where Key == FontGlyph {
         return try shape(for: key, viewTolerance: viewTolerance,
                          maxScale: maxScale, invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
             (tolerance, fastDistance) throws(FontError) -> GlyphShape in
+            if let drawn, drawn.tolerance == tolerance {
+                do throws(ShapeError) {
+                    return try GlyphShape(drawn: drawn, limits: limits, fastDistance: fastDistance)
+                } catch {
+                    throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
+                }
+            }
             let outline = try font.outline(glyph: glyph, rendering: rendering)
             do throws(ShapeError) {
                 return try GlyphShape(tolerance: tolerance, limits: limits, fastDistance: fastDistance) { sink in
+                    sink.reserveCapacity(vertices: 2 * outline.points.count + 2 * outline.contourCount)
                     outline.decompose(into: &sink)
                 }
             } catch {

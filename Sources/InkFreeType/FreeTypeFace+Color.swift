@@ -8,11 +8,32 @@ import InkGeometry
 /// What a face learnt about its color glyphs (guarded by `FreeTypeFace.lock`).
 struct ColorState {
     /// Each glyph's ink, once decided.
-    var kinds: [UInt32: GlyphInk] = [:]
+    var kinds = GlyphKinds()
     /// The `COLR` v1 table: nil until read, then `.some(nil)` when the face has none (or no `CPAL`).
     var colr: ColrV1??
     /// The glyph ranges of the `SVG ` table's documents, sorted: nil until read.
     var svgRanges: [ClosedRange<UInt32>]?
+}
+
+/// Each glyph's ink once decided: one byte per glyph (0: not yet), allocated on the first glyph decided.
+struct GlyphKinds {
+    private var codes: [UInt8] = []
+    private static let all = GlyphInk.allCases
+
+    /// The ink of `glyph`, nil when not decided yet (or beyond the face's glyphs).
+    subscript(glyph: UInt32) -> GlyphInk? {
+        get {
+            let g = Int(glyph)
+            guard g < codes.count, codes[g] != 0 else { return nil }
+            return Self.all[Int(codes[g]) - 1]
+        }
+        set {
+            guard let newValue, let k = Self.all.firstIndex(of: newValue) else { return }
+            let g = Int(glyph)
+            if g >= codes.count { codes += [UInt8](repeating: 0, count: max(g + 1, 2 * codes.count, 256) - codes.count) }
+            codes[g] = UInt8(k + 1)
+        }
+    }
 }
 
 /// A bitmap glyph's alpha, rows from the top, with FreeType's placement of it at its strike.
@@ -59,8 +80,13 @@ extension FreeTypeFace {
         }
     }
 
+    /// `glyph`'s ink if it was decided before (nil: not yet, or out of range).
+    func knownInk(of glyph: GlyphID) -> GlyphInk? {
+        lock.withLock { color.kinds[glyph.rawValue] }
+    }
+
     /// Decides `glyph`'s ink. Call with `lock` held.
-    private func classify(_ glyph: GlyphID) throws(FontError) -> GlyphInk {
+    func classify(_ glyph: GlyphID) throws(FontError) -> GlyphInk {
         let g = FT_UInt(glyph.rawValue)
         if colrTable()?.rootPaint(of: glyph) != nil { return .colorPaint }
         var iterator = FT_LayerIterator(num_layers: 0, layer: 0, p: nil)
@@ -81,6 +107,14 @@ extension FreeTypeFace {
         if let outlineError { throw outlineError }
         guard isScalable else { throw .noOutline(glyph: glyph) }
         return .outline
+    }
+
+    /// True when the glyph has `COLR` data (a version 1 paint graph or version 0 layers). Call with `lock` held.
+    func hasColorLayers(_ glyph: GlyphID) -> Bool {
+        if colrTable()?.rootPaint(of: glyph) != nil { return true }
+        var iterator = FT_LayerIterator(num_layers: 0, layer: 0, p: nil)
+        var layer: FT_UInt = 0, colorIndex: FT_UInt = 0
+        return FT_Get_Color_Glyph_Layer(face, FT_UInt(glyph.rawValue), &layer, &colorIndex, &iterator) != 0
     }
 
     /// True when one of the strikes has a bitmap for glyph `g` (metrics only: no image is decoded). Call

@@ -5,6 +5,16 @@ import InkGeometry
 // The FreeType calls and pointers of InkFreeType live in this file and, for color glyphs (COLR layers,
 // bitmap strikes, color tables), in FreeTypeFace+Color.swift.
 
+/// FreeType's outline arrays read in place (unscaled loads: points are font units).
+struct FreeTypePoints: OutlinePointSource {
+    let points: UnsafeMutablePointer<FT_Vector>
+    let tags: UnsafeMutablePointer<CChar>
+    @inline(__always) func point(_ i: Int) -> Point { Point(Double(points[i].x), Double(points[i].y)) }
+    @inline(__always) func tag(_ i: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: tags[i]) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit)
+    }
+}
+
 /// One FreeType face with its own `FT_Library`, the bytes it reads, and the lock that serialises every
 /// FreeType call on it. Facts that never change (counts, names, metrics) are read once in `init`.
 ///
@@ -272,32 +282,85 @@ final class FreeTypeFace: @unchecked Sendable {
     /// Loads the glyph as `rendering` says and copies its outline out of the glyph slot, in font units.
     func outline(glyph: GlyphID, maxPoints: Int, rendering: OutlineRendering = .exact) throws(FontError) -> GlyphOutline {
         try checkRange(glyph)
-        let k = rendering.isExact ? 1 : Double(unitsPerEm) / Double(rendering.charSize64)
         return try lock.withLock { () throws(FontError) -> GlyphOutline in
-            let outline = try loadOutline(glyph, rendering)
-            let n = Int(outline.n_points), contours = Int(outline.n_contours)
-            guard n >= 0, contours >= 0 else {
-                throw .brokenOutline(glyph: glyph, reason: "FreeType reports \(n) points and \(contours) contours")
-            }
-            guard n <= maxPoints else { throw .tooManyPoints(glyph: glyph, count: n, limit: maxPoints) }
-            if n == 0 && contours == 0 { return .empty }
-            guard let rawPoints = outline.points, let rawTags = outline.tags, let rawEnds = outline.contours else {
-                throw .brokenOutline(glyph: glyph, reason: "FreeType returned an outline without point arrays")
-            }
-            var points: [Point] = []
-            var tags: [UInt8] = []
-            points.reserveCapacity(n)
-            tags.reserveCapacity(n)
-            for i in 0..<n {
-                points.append(Point(FreeTypeFace.fontUnits(rawPoints[i].x) * k, FreeTypeFace.fontUnits(rawPoints[i].y) * k))
-                tags.append(UInt8(truncatingIfNeeded: rawTags[i]) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit))
-            }
-            let ends = (0..<contours).map { Int(rawEnds[$0]) }
-            if let problem = GlyphOutline.problem(points: points, tags: tags, contourEnds: ends) {
-                throw .brokenOutline(glyph: glyph, reason: problem)
-            }
-            return GlyphOutline(unchecked: points, tags: tags, contourEnds: ends)
+            try copyOutline(try loadOutline(glyph, rendering), glyph: glyph, maxPoints: maxPoints, rendering: rendering)
         }
+    }
+
+    /// A glyph's first sight, for the shape cache: its ink, decided and remembered, and, when it is an exact
+    /// plain outline (no hinting or emboldening), that outline drawn into `sink` straight from FreeType's
+    /// arrays (checked by `GlyphOutline`'s rules first; nothing is copied). Returns nil for the drawing when the
+    /// ink was already known, is not an outline, or `rendering` is not exact (the caller then loads the outline
+    /// the usual way).
+    func firstSight(glyph: GlyphID, rendering: OutlineRendering, maxPoints: Int,
+                    into sink: inout GlyphShape.Sink) throws(FontError) -> (GlyphInk, Bool) {
+        try checkRange(glyph)
+        return try lock.withLock { () throws(FontError) -> (GlyphInk, Bool) in
+            if let k = color.kinds[glyph.rawValue] { return (k, false) }
+            // The order of `classify`: color data first, then an outline with points from one load.
+            if isScalable && !hasColorLayers(glyph),
+               FT_Load_Glyph(face, FT_UInt(glyph.rawValue), FreeTypeFace.loadFlags) == 0,
+               let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE,
+               slot.pointee.outline.n_points > 0 {
+                color.kinds[glyph.rawValue] = .outline
+                guard rendering.isExact else { return (.outline, false) }
+                try drawInPlace(slot.pointee.outline, glyph: glyph, maxPoints: maxPoints, into: &sink)
+                return (.outline, true)
+            }
+            let k = try classify(glyph)
+            color.kinds[glyph.rawValue] = k
+            return (k, false)
+        }
+    }
+
+    /// Draws the outline FreeType left in the glyph slot (font units, unscaled) into `sink` without copying it,
+    /// after the checks `GlyphOutline` makes. Call with `lock` held.
+    private func drawInPlace(_ outline: FT_Outline, glyph: GlyphID, maxPoints: Int,
+                             into sink: inout GlyphShape.Sink) throws(FontError) {
+        let n = Int(outline.n_points), contours = Int(outline.n_contours)
+        guard n >= 0, contours >= 0 else {
+            throw .brokenOutline(glyph: glyph, reason: "FreeType reports \(n) points and \(contours) contours")
+        }
+        guard n <= maxPoints else { throw .tooManyPoints(glyph: glyph, count: n, limit: maxPoints) }
+        guard let rawPoints = outline.points, let rawTags = outline.tags, let rawEnds = outline.contours else {
+            throw .brokenOutline(glyph: glyph, reason: "FreeType returned an outline without point arrays")
+        }
+        let ends = UnsafeBufferPointer(start: rawEnds, count: contours).lazy.map { Int($0) }
+        let mask = GlyphOutline.onCurveBit | GlyphOutline.cubicBit
+        if let problem = GlyphOutline.contourEndProblem(count: n, contourEnds: ends)
+            ?? GlyphOutline.cubicPairingProblem(tags: { UInt8(truncatingIfNeeded: rawTags[$0]) & mask }, contourEnds: ends) {
+            throw .brokenOutline(glyph: glyph, reason: problem)
+        }
+        sink.reserveCapacity(vertices: 2 * n + 2 * contours)
+        OutlineWalk(source: FreeTypePoints(points: rawPoints, tags: rawTags)).all(contourEnds: ends, into: &sink)
+    }
+
+    /// The outline FreeType left in the glyph slot, copied out in font units and checked. Call with `lock` held.
+    private func copyOutline(_ outline: FT_Outline, glyph: GlyphID, maxPoints: Int,
+                             rendering: OutlineRendering) throws(FontError) -> GlyphOutline {
+        let k = rendering.isExact ? 1 : Double(unitsPerEm) / Double(rendering.charSize64)
+        let n = Int(outline.n_points), contours = Int(outline.n_contours)
+        guard n >= 0, contours >= 0 else {
+            throw .brokenOutline(glyph: glyph, reason: "FreeType reports \(n) points and \(contours) contours")
+        }
+        guard n <= maxPoints else { throw .tooManyPoints(glyph: glyph, count: n, limit: maxPoints) }
+        if n == 0 && contours == 0 { return .empty }
+        guard let rawPoints = outline.points, let rawTags = outline.tags, let rawEnds = outline.contours else {
+            throw .brokenOutline(glyph: glyph, reason: "FreeType returned an outline without point arrays")
+        }
+        var points: [Point] = []
+        var tags: [UInt8] = []
+        points.reserveCapacity(n)
+        tags.reserveCapacity(n)
+        for i in 0..<n {
+            points.append(Point(FreeTypeFace.fontUnits(rawPoints[i].x) * k, FreeTypeFace.fontUnits(rawPoints[i].y) * k))
+            tags.append(UInt8(truncatingIfNeeded: rawTags[i]) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit))
+        }
+        let ends = (0..<contours).map { Int(rawEnds[$0]) }
+        if let problem = GlyphOutline.problem(points: points, tags: tags, contourEnds: ends) {
+            throw .brokenOutline(glyph: glyph, reason: problem)
+        }
+        return GlyphOutline(unchecked: points, tags: tags, contourEnds: ends)
     }
 
     /// FreeType's own control box of the glyph's outline (`FT_Outline_Get_CBox`), in font units;

@@ -38,19 +38,56 @@ extension GlyphOutline {
         return recorded
     }
 
-    @inline(__always)
-    private func isOn(_ i: Int) -> Bool { tags[i] & GlyphOutline.onCurveBit != 0 }
-    @inline(__always)
-    private func isCubic(_ i: Int) -> Bool {
-        tags[i] & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit) == GlyphOutline.cubicBit
+    /// Drives `sink` with contour `first ..< first + count` (≥ 2 points) of `self`.
+    private func decomposeContour<S: OutlineSink>(first: Int, count: Int, into sink: inout S) {
+        OutlineWalk(source: self).contour(first: first, count: count, into: &sink)
     }
-    @inline(__always)
-    private static func midpoint(_ a: Point, _ b: Point) -> Point {
+}
+
+/// Points and tags an outline walk reads: a `GlyphOutline`'s arrays, or FreeType's own in place.
+protocol OutlinePointSource {
+    /// Point `i`, font units (y-up).
+    func point(_ i: Int) -> Point
+    /// Tag `i`: `GlyphOutline.onCurveBit`, `.cubicBit`.
+    func tag(_ i: Int) -> UInt8
+}
+
+extension GlyphOutline: OutlinePointSource {
+    @inline(__always) func point(_ i: Int) -> Point { points[i] }
+    @inline(__always) func tag(_ i: Int) -> UInt8 { tags[i] }
+}
+
+/// The TrueType / CFF contour rules of `GlyphOutline.decompose(into:)` over any point source (one walk for
+/// copied outlines and for FreeType's arrays read in place).
+struct OutlineWalk<Source: OutlinePointSource> {
+    let source: Source
+
+    @inline(__always) private func isOn(_ i: Int) -> Bool { source.tag(i) & GlyphOutline.onCurveBit != 0 }
+    @inline(__always) private func isCubic(_ i: Int) -> Bool {
+        source.tag(i) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit) == GlyphOutline.cubicBit
+    }
+    @inline(__always) private static func midpoint(_ a: Point, _ b: Point) -> Point {
         Point((a.x + b.x) * 0.5, (a.y + b.y) * 0.5)
     }
 
+    /// Every contour (`contourEnds`: the index of each one's last point).
+    @inline(__always) func all<S: OutlineSink>(contourEnds: some Collection<Int>, into sink: inout S) {
+        var first = 0
+        for end in contourEnds {
+            defer { first = end + 1 }
+            let count = end - first + 1
+            guard count > 0 else { continue }
+            if count == 1 {
+                sink.move(to: source.point(first))
+                sink.closeSubpath()
+                continue
+            }
+            contour(first: first, count: count, into: &sink)
+        }
+    }
+
     /// One contour of `count >= 2` points starting at index `first`.
-    private func decomposeContour<S: OutlineSink>(first: Int, count: Int, into sink: inout S) {
+    func contour<S: OutlineSink>(first: Int, count: Int, into sink: inout S) {
         let last = first + count - 1
         // Where the contour starts, which point (as an offset `rotation`) is visited first, and
         // how many points are visited after the start.
@@ -58,18 +95,18 @@ extension GlyphOutline {
         let rotation: Int
         let visits: Int
         if isOn(first) {
-            start = points[first]; rotation = 1; visits = count - 1
+            start = source.point(first); rotation = 1; visits = count - 1
         } else if isOn(last) {
-            start = points[last]; rotation = 0; visits = count - 1
+            start = source.point(last); rotation = 0; visits = count - 1
         } else if !isCubic(first) && !isCubic(last) {
-            start = GlyphOutline.midpoint(points[last], points[first]); rotation = 0; visits = count
+            start = Self.midpoint(source.point(last), source.point(first)); rotation = 0; visits = count
         } else {
             // Both seam points are cubic controls (a pair split by the contour's seam; FreeType would
             // reject this): start at the first on-curve point, which validation guarantees exists.
             var k = 0
             while k < count && !isOn(first + k) { k += 1 }
             guard k < count else { return }
-            start = points[first + k]; rotation = k + 1; visits = count - 1
+            start = source.point(first + k); rotation = k + 1; visits = count - 1
         }
 
         sink.move(to: start)
@@ -78,10 +115,11 @@ extension GlyphOutline {
         var cubic1: Point? = nil, cubic2: Point? = nil   // pending cubic control points
 
         // Visits every point after the start, then the start itself as the closing on-curve point.
+        var i = first + rotation
         for v in 0...visits {
             let isClosing = v == visits
-            let i = isClosing ? -1 : first + (rotation + v) % count
-            let p = isClosing ? start : points[i]
+            if i > last { i -= count }
+            let p = isClosing ? start : source.point(i)
             if isClosing || isOn(i) {
                 if let c = conic {
                     sink.addQuadCurve(to: p, control: c)
@@ -96,12 +134,13 @@ extension GlyphOutline {
                 if cubic1 == nil { cubic1 = p } else { cubic2 = p }
             } else {
                 if let c = conic {
-                    let implied = GlyphOutline.midpoint(c, p)
+                    let implied = Self.midpoint(c, p)
                     sink.addQuadCurve(to: implied, control: c)
                     current = implied
                 }
                 conic = p
             }
+            i += 1
         }
         sink.closeSubpath()
     }

@@ -103,11 +103,16 @@ public struct GlyphOutline: Sendable, Hashable {
         for (i, t) in tags.enumerated() where t > 3 {
             return "point \(i) has tag \(t); only tags 0…3 are allowed"
         }
-        // Cubic control points: in pairs, each pair between two on-curve points (cyclically).
+        return cubicPairingProblem(tags: { tags[$0] }, contourEnds: contourEnds)
+    }
+
+    /// The first cubic control point that is not one of a pair between on-curve points (cyclically within its
+    /// contour), as a sentence; nil when every one is. `contourEnds` must already be valid.
+    static func cubicPairingProblem(tags: (Int) -> UInt8, contourEnds: some Collection<Int>) -> String? {
         var start = 0
         for end in contourEnds {
             let count = end - start + 1
-            func tag(_ k: Int) -> UInt8 { tags[start + ((k % count) + count) % count] }
+            func tag(_ k: Int) -> UInt8 { tags(start + ((k % count) + count) % count) }
             func isOn(_ k: Int) -> Bool { tag(k) & onCurveBit != 0 }
             func isCubic(_ k: Int) -> Bool { tag(k) & (onCurveBit | cubicBit) == cubicBit }
             for k in 0..<count where isCubic(k) {
@@ -118,6 +123,26 @@ public struct GlyphOutline: Sendable, Hashable {
                 }
             }
             start = end + 1
+        }
+        return nil
+    }
+
+    /// The first broken rule of FreeType's contour ends (`n` points): strictly increasing, within the points,
+    /// the last one at `n − 1`.
+    static func contourEndProblem(count n: Int, contourEnds: some Collection<Int>) -> String? {
+        var lastEnd = -1
+        for end in contourEnds { lastEnd = end }
+        guard lastEnd >= 0 || !contourEnds.isEmpty else { return "\(n) points but no contours" }
+        var previous = -1
+        for (i, end) in contourEnds.enumerated() {
+            guard end > previous else {
+                return "contour \(i) ends at point \(end), not after the previous contour's end \(previous)"
+            }
+            guard end < n else { return "contour \(i) ends at point \(end), but there are only \(n) points" }
+            previous = end
+        }
+        guard lastEnd == n - 1 else {
+            return "the last contour ends at point \(lastEnd), leaving points \(lastEnd + 1)..<\(n) outside any contour"
         }
         return nil
     }

@@ -20,7 +20,9 @@
 /// covers the rest.
 public enum BuildDeadline {
     /// The instant (monotonic clock) after which builds started on this thread or task give up; nil: none.
-    @TaskLocal public static var current: ContinuousClock.Instant?
+    public static var current: ContinuousClock.Instant? { limit }
+
+    @TaskLocal static var limit: ContinuousClock.Instant?
 
     /// Runs `body` with `deadline` as the limit of every build it starts. A nested call keeps the earlier of
     /// the two limits; nil keeps the enclosing one.
@@ -31,7 +33,7 @@ public enum BuildDeadline {
         case (let c, nil): effective = c
         case (let c?, let d?): effective = min(c, d)
         }
-        let result: Result<R, E> = $current.withValue(effective) {
+        let result: Result<R, E> = $limit.withValue(effective) {
             do throws(E) { return .success(try body()) } catch { return .failure(error) }
         }
         return try result.get()

@@ -111,6 +111,8 @@ struct ShapeGridBuilder {
         g.invCell = 1 / cell
         g.originX = bounds.minX - Double(m) * cell
         g.originY = bounds.minY - Double(m) * cell
+        g.windingOriginX = bounds.minX
+        g.windingOriginY = bounds.minY
         g.margin = m
         g.wx = Int((bounds.width / cell).rounded(.down)) + 1
         g.wy = Int((bounds.height / cell).rounded(.down)) + 1

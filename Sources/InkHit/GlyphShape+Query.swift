@@ -10,23 +10,31 @@ import InkGeometry
 }
 
 /// A plain view of a shape's storage for the query path: pointers and scalars only (no reference
-/// counting in hot loops). Valid while the owning `GlyphShape` is alive.
+/// counting in hot loops). Valid while the owning `GlyphShape` (and the form it was made from) is alive.
+///
+/// It reads either form of a shape (see `GlyphShape`): the full form (`FullForm`: crossing lists of edge
+/// copies, a distance grid with near lists) or the lean form (`LeanForm`: crossing lists of vertex indices,
+/// distances by a ring search of the winding grid), told apart by `cold` (nil for a lean form).
 struct ShapeView: @unchecked Sendable {
     // Two 64-byte lines (the index allocates views 64-byte aligned; 128 bytes a view): the winding test
     // reads only the first, distance queries both.
     // Line 0 — winding: cells and crossing lists, `wx × wy` cells from (wOriginX, wOriginY); distance cells.
     let hot: UnsafePointer<HotCell>
-    let cross: UnsafePointer<CrossEdge>
+    /// Full form: `CrossEdge`s; lean form: `UInt32` start vertices.
+    private let crossRaw: UnsafeRawPointer
     let wOriginX: Double, wOriginY: Double
     let invCell: Double
-    let cold: UnsafePointer<ColdCell>
+    /// Full form: its distance grid's cells; nil for a lean form.
+    let cold: UnsafePointer<ColdCell>?
     let near: UnsafePointer<NearRef>
     // Grid sizes fit 16 bits (`ShapeLimits.maxCellsPerAxis` ≤ 1024).
     private let wx16: UInt16, wy16: UInt16, nx16: UInt16, ny16: UInt16
-    // Line 1 — the whole grid (`nx × ny` cells from (originX, originY)), edges, the glyph box (exact as
-    // Float: it is the box of the Float edges).
-    let prepared: UnsafePointer<NearEdge>
-    let edges: UnsafePointer<FEdge>
+    // Line 1 — the whole grid (`nx × ny` cells from (originX, originY); a lean form's is its winding grid),
+    // edges, the glyph box (exact as Float: it is the box of the Float edges).
+    /// Full form: `NearEdge`s; lean form: the `UInt32` contour starts.
+    private let preparedRaw: UnsafeRawPointer
+    /// Full form: `FEdge`s; lean form: the `Float` vertices.
+    private let edgesRaw: UnsafeRawPointer
     let originX: Double, originY: Double
     let cellSize: Double
     private let minX32: Float, minY32: Float, maxX32: Float, maxY32: Float
@@ -43,24 +51,46 @@ struct ShapeView: @unchecked Sendable {
     var minY: Double { Double(minY32) }
     var maxX: Double { Double(maxX32) }
     var maxY: Double { Double(maxY32) }
+    /// True for a view of a lean form.
+    var isLean: Bool { cold == nil }
+    var cross: UnsafePointer<CrossEdge> { crossRaw.assumingMemoryBound(to: CrossEdge.self) }
+    var prepared: UnsafePointer<NearEdge> { preparedRaw.assumingMemoryBound(to: NearEdge.self) }
+    var edges: UnsafePointer<FEdge> { edgesRaw.assumingMemoryBound(to: FEdge.self) }
+    var leanCross: UnsafePointer<UInt32> { crossRaw.assumingMemoryBound(to: UInt32.self) }
+    var verts: UnsafePointer<Float> { edgesRaw.assumingMemoryBound(to: Float.self) }
+    var contours: UnsafePointer<UInt32> { preparedRaw.assumingMemoryBound(to: UInt32.self) }
 
-    init(_ s: GlyphShape) {
-        // Arena buffers always have a base address, also when empty.
-        edges = UnsafePointer(s.edges.baseAddress!)
-        edgeCount32 = UInt32(s.edges.count)           // ShapeLimits caps edges below 2³¹
-        hot = UnsafePointer(s.hot.baseAddress!)
-        cold = UnsafePointer(s.cold.baseAddress!)
-        cross = UnsafePointer(s.crossEdges.baseAddress!)
-        near = UnsafePointer(s.nearEdges.baseAddress!)
-        prepared = UnsafePointer(s.prepared.baseAddress!)
+    /// A view of `s`'s full form when `full` is given, else of its lean form.
+    init(_ s: GlyphShape, full: FullForm?) {
         windingMask = s.fillRule == .nonZero ? -1 : 1
-        originX = s.grid.originX; originY = s.grid.originY; invCell = s.grid.invCell; cellSize = s.grid.cellSize
-        nx16 = UInt16(s.grid.nx); ny16 = UInt16(s.grid.ny)
-        wOriginX = s.grid.windingOriginX; wOriginY = s.grid.windingOriginY
-        wx16 = UInt16(s.grid.wx); wy16 = UInt16(s.grid.wy)
+        edgeCount32 = UInt32(s.edgeCount)             // ShapeLimits caps edges below 2³¹
         if s.bounds.isEmpty { minX32 = 1; minY32 = 1; maxX32 = -1; maxY32 = -1 } else {
             minX32 = Float(s.bounds.minX); minY32 = Float(s.bounds.minY)
             maxX32 = Float(s.bounds.maxX); maxY32 = Float(s.bounds.maxY)
+        }
+        // Arena buffers always have a base address, also when empty.
+        if let f = full {
+            edgesRaw = UnsafeRawPointer(f.edges.baseAddress!)
+            hot = UnsafePointer(f.hot.baseAddress!)
+            cold = UnsafePointer(f.cold.baseAddress!)
+            crossRaw = UnsafeRawPointer(f.crossEdges.baseAddress!)
+            near = UnsafePointer(f.nearEdges.baseAddress!)
+            preparedRaw = UnsafeRawPointer(f.prepared.baseAddress!)
+            originX = f.grid.originX; originY = f.grid.originY; invCell = f.grid.invCell; cellSize = f.grid.cellSize
+            nx16 = UInt16(f.grid.nx); ny16 = UInt16(f.grid.ny)
+            wOriginX = f.grid.windingOriginX; wOriginY = f.grid.windingOriginY
+            wx16 = UInt16(f.grid.wx); wy16 = UInt16(f.grid.wy)
+        } else {
+            let l = s.lean
+            edgesRaw = UnsafeRawPointer(l.verts.baseAddress!)
+            hot = UnsafePointer(l.hot.baseAddress!)
+            cold = nil
+            crossRaw = UnsafeRawPointer(l.cross.baseAddress!)
+            near = UnsafePointer(bitPattern: 64)!        // never read: lean views have no near lists
+            preparedRaw = UnsafeRawPointer(l.contours.baseAddress!)
+            originX = l.originX; originY = l.originY; invCell = l.invCell; cellSize = l.cellSize
+            wOriginX = l.originX; wOriginY = l.originY
+            nx16 = UInt16(l.wx); ny16 = UInt16(l.wy); wx16 = UInt16(l.wx); wy16 = UInt16(l.wy)
         }
     }
 
@@ -93,6 +123,7 @@ struct ShapeView: @unchecked Sendable {
     /// Winding number at (x, y) in winding cell `c`: the cell's reference winding plus the signed crossings
     /// of the segment from the reference point to (x, y) with the cell's edges (no branch per edge).
     @inline(__always) func winding(hotCell c: Int, _ x: Double, _ y: Double) -> Int32 {
+        if isLean { return leanWinding(hotCell: c, x, y) }
         let cell = hot[c]
         var k = Int(cell.crossStart)
         let end = Int(hot[c + 1].crossStart)
@@ -141,7 +172,8 @@ struct ShapeView: @unchecked Sendable {
     /// (its fields share the view's cache line with the grid's, so most radius candidates end here without
     /// loading a cell), then the lower bound of cell `c` (`cellIndex(x, y)`, -1 outside the grid).
     @inline(__always) func isBeyond(cell c: Int, _ x: Double, _ y: Double, bound: Double) -> Bool {
-        boxDistance2(x, y) > bound * bound || (c >= 0 && Double(cold[c].lower) > bound)
+        guard let cold else { return boxDistance2(x, y) > bound * bound }
+        return boxDistance2(x, y) > bound * bound || (c >= 0 && Double(cold[c].lower) > bound)
     }
 
     /// Distance (shape units) from (x, y) to the glyph box: a lower bound that reads no cell.
@@ -167,6 +199,7 @@ struct ShapeView: @unchecked Sendable {
     @inline(__always) func distance(cell c: Int, _ x: Double, _ y: Double, bound: Double) -> Double {
         if edgeCount == 0 { return .infinity }
         if isBeyond(cell: c, x, y, bound: bound) { return .infinity }
+        guard let cold else { return leanDistance(x, y, bound: bound) }
         if c >= 0 && cold[c].hasNear {
             // Near edges come sorted by their distance from the block centre (the far corner of the block's
             // first cell); minus |p − centre| that bounds the distance from p: stop at the first edge whose
@@ -216,8 +249,7 @@ struct ShapeView: @unchecked Sendable {
         // it, a far point could be refused its truly nearest placement for a rival 3e-9 farther).
         if isBeyond(cell: c, x, y, bound: bound / (minScale * (1 - 1e-6))) { return .infinity }
         var best2 = Double.infinity
-        for k in 0..<edgeCount {
-            let e = edges[k]
+        forEachEdge { e in
             let ax = Double(e.x0) - x, ay = Double(e.y0) - y, bx = Double(e.x1) - x, by = Double(e.y1) - y
             let vax = la * ax + lc * ay, vay = lb * ax + ld * ay
             let vbx = la * bx + lc * by, vby = lb * bx + ld * by
@@ -237,13 +269,13 @@ extension GlyphShape {
     /// by `fillRule`. Non-finite points are not.
     public func contains(_ p: Point) -> Bool {
         guard p.isFinite else { return false }
-        return withExtendedLifetime(self) { ShapeView(self).contains(p.x, p.y) }
+        return withExtendedLifetime(self) { ShapeView(self, full: currentFull).contains(p.x, p.y) }
     }
 
     /// Winding number of the stored polygon at `p` (shape units); 0 for non-finite points.
     public func winding(at p: Point) -> Int {
         guard p.isFinite else { return 0 }
-        return withExtendedLifetime(self) { Int(ShapeView(self).windingNumber(p.x, p.y)) }
+        return withExtendedLifetime(self) { Int(ShapeView(self, full: currentFull).windingNumber(p.x, p.y)) }
     }
 
     /// Unsigned distance (shape units) from `p` to the stored polygon's outline; ∞ for an empty shape
@@ -251,7 +283,7 @@ extension GlyphShape {
     public func distance(to p: Point) -> Double {
         guard p.isFinite else { return .infinity }
         return withExtendedLifetime(self) {
-            let v = ShapeView(self)
+            let v = ShapeView(self, full: currentFull)
             return v.distance(cell: v.cellIndex(p.x, p.y), p.x, p.y, bound: .infinity)
         }
     }

@@ -45,29 +45,29 @@ public final class GlyphShape: @unchecked Sendable {
     /// Bounds of the polygon (the ink), in the shape's units. Empty for a shape without edges.
     public let bounds: Rect
     /// Number of polygon edges.
-    public var edgeCount: Int { edges.count }
+    public var edgeCount: Int { lean.edgeCount }
 
-    // Buffers handed out by `arena` (one allocation, freed with the shape), so raw views stay valid for
-    // the object's life.
-    private let arena: Arena
-    let edges: UnsafeMutableBufferPointer<FEdge>
-    /// Winding data per winding cell (+1 sentinel whose `crossStart` ends the last cell's list): 16 bytes a cell.
-    let hot: UnsafeMutableBufferPointer<HotCell>
-    /// Distance data per cell of the whole grid.
-    let cold: UnsafeMutableBufferPointer<ColdCell>
-    let crossEdges: UnsafeMutableBufferPointer<CrossEdge>
-    /// Near lists: references into `prepared`, sorted per cell by their lower bound.
-    let nearEdges: UnsafeMutableBufferPointer<NearRef>
-    /// Every edge prepared for distance queries (start, direction, 1/|direction|²).
-    let prepared: UnsafeMutableBufferPointer<NearEdge>
-    let grid: ShapeGrid
-    /// The shape's footprints in page rasters (`HitIndex`'s class raster), cached per linear map: built by
-    /// the first index that needs them, reused by every later one (bounded: see `StampCache`).
-    let stamps = StampCache()
+    /// The form every shape has from the start (`LeanForm`): its polygon and a coarse winding grid.
+    let lean: LeanForm
+    /// What the full form is built with.
+    private let limits: ShapeLimits
+    private let fastDistance: Double?
+    /// Guards `full`, `builds` and `fullFailed` (one of a few locks shared by all shapes: a lock per shape
+    /// would cost an allocation per glyph, and promotions are rare).
+    private var promotionLock: Lock { GlyphShape.promotionLocks[Int(bitPattern: UInt(bitPattern: ObjectIdentifier(self).hashValue) &>> 6) & 63] }
+    private static let promotionLocks = (0..<64).map { _ in Lock() }
+    /// The full form (`FullForm`), built when the shape is placed by its second index.
+    private var full: FullForm?
+    /// Index builds that placed this shape so far.
+    private var builds = 0
+    private var fullFailed = false
 
-    /// Bytes of storage this shape holds (edges, grid cells and their lists; not the raster stamps cached
-    /// for indexes, which `StampCache` bounds).
-    public var byteCount: Int { arena.byteCount }
+    /// Bytes of storage this shape holds: its lean form and, once it has one, its full form (not the raster
+    /// stamps cached for indexes, which `StampCache` bounds).
+    public var byteCount: Int {
+        let f = promotionLock.withLock { full }
+        return 128 + lean.byteCount + (f?.byteCount ?? 0)
+    }
 
     /// Builds a shape from outline calls in the shape's units, flattening curves within `tolerance` of
     /// those units.
@@ -78,20 +78,36 @@ public final class GlyphShape: @unchecked Sendable {
     ///   - fillRule: which winding numbers are ink.
     ///   - limits: bounds on the shape's edges, grid and bytes.
     ///   - fastDistance: how far around the outline's box distance queries are answered from precomputed
-    ///     lists, shape units (default: 30 % of the box's longer side); farther points are still exact,
-    ///     only slower.
+    ///     lists once the shape has its full form, shape units (default: 30 % of the box's longer side);
+    ///     farther points are still exact, only slower.
     ///   - draw: draws the outline into the sink, in shape units.
     /// - Throws: `ShapeError.invalidTolerance` for a tolerance that is not finite and > 0,
     ///   `.nonFiniteCoordinate` when the outline has NaN/∞ points, `.toleranceNotMet` when a curve would
     ///   need more than `Flattening.maxSegmentsPerCurve` segments, `.tooManyEdges` / `.tooLarge` beyond
-    ///   `limits`, `.coordinateOutOfRange` beyond `Float`'s range.
+    ///   `limits` (checked before the work: a curve's segments are counted from its control points),
+    ///   `.coordinateOutOfRange` beyond `Float`'s range, `.timeLimit` past `BuildDeadline.current`.
     public convenience init(tolerance: Double, fillRule: FillRule = .nonZero, limits: ShapeLimits = .default,
                             fastDistance: Double? = nil, outline draw: (inout Sink) -> Void) throws(ShapeError) {
         guard tolerance.isFinite, tolerance > 0 else { throw .invalidTolerance(tolerance) }
-        var sink = Sink(tolerance: tolerance)
+        var sink = Sink(tolerance: tolerance, maxEdges: limits.maxEdges)
         draw(&sink)
-        let (polygon, achieved) = try sink.finish()
-        try self.init(polygon: polygon, tolerance: achieved, fillRule: fillRule, limits: limits, fastDistance: fastDistance)
+        let (verts, contours, achieved) = try sink.finish()
+        try self.init(verts: verts, contours: contours, tolerance: achieved, fillRule: fillRule, limits: limits,
+                      fastDistance: fastDistance)
+    }
+
+    /// Builds a shape from an outline already drawn into `sink` (`Sink.init(tolerance:limits:)`), flattened at
+    /// the sink's tolerance: for a caller that draws where the outline lives (under a font's lock, say) and
+    /// builds the shape afterwards.
+    ///
+    /// - Throws: as `init(tolerance:fillRule:limits:fastDistance:outline:)`.
+    public convenience init(drawn sink: GlyphShape.Sink, fillRule: FillRule = .nonZero, limits: ShapeLimits = .default,
+                            fastDistance: Double? = nil) throws(ShapeError) {
+        guard sink.tolerance.isFinite, sink.tolerance > 0 else { throw .invalidTolerance(sink.tolerance) }
+        var s = sink
+        let (verts, contours, achieved) = try s.finish()
+        try self.init(verts: verts, contours: contours, tolerance: achieved, fillRule: fillRule, limits: limits,
+                      fastDistance: fastDistance)
     }
 
     /// Builds a shape from outline calls for placements whose largest scale (view px per shape unit) is at
@@ -105,7 +121,7 @@ public final class GlyphShape: @unchecked Sendable {
     ///   - fillRule: which winding numbers are ink.
     ///   - limits: bounds on the shape's edges, grid and bytes.
     ///   - fastDistancePx: view px around the outline's box within which distance queries (touch radii) are
-    ///     answered from precomputed lists, at `maxScale`.
+    ///     answered from precomputed lists once the shape has its full form, at `maxScale`.
     ///   - draw: draws the outline into the sink, in shape units.
     /// - Throws: as `init(tolerance:fillRule:limits:fastDistance:outline:)`; `.invalidTolerance` also when
     ///   `viewTolerance / maxScale` is not a positive normal number.
@@ -131,120 +147,88 @@ public final class GlyphShape: @unchecked Sendable {
     /// in the polygon's units (0 when the polygon *is* the shape).
     ///
     /// - Throws: `ShapeError.nonFiniteCoordinate`, `.coordinateOutOfRange`, `.tooManyEdges`, `.tooLarge`,
-    ///   `.invalidTolerance` (negative or non-finite).
-    public init(polygon: Polygon, tolerance: Double = 0, fillRule: FillRule = .nonZero, limits: ShapeLimits = .default,
-                fastDistance: Double? = nil) throws(ShapeError) {
+    ///   `.invalidTolerance` (negative or non-finite), `.timeLimit`.
+    public convenience init(polygon: Polygon, tolerance: Double = 0, fillRule: FillRule = .nonZero,
+                            limits: ShapeLimits = .default, fastDistance: Double? = nil) throws(ShapeError) {
         guard tolerance.isFinite, tolerance >= 0 else { throw .invalidTolerance(tolerance) }
-        let list = try Self.storedEdges(of: polygon, limits: limits)
-        let built = try ShapeGridBuilder(edges: list, limits: limits, margin: fastDistance).build()
-        self.tolerance = tolerance
-        self.fillRule = fillRule
-        self.bounds = built.bounds
-        self.grid = built.grid
-
-        // Winding cells cover the glyph box only (the margin is for distances); their crossing lists are
-        // re-packed in winding-grid order.
-        let g = built.grid
-        var hotCells: [HotCell] = []
-        var packed: [CrossEdge] = []
-        hotCells.reserveCapacity(g.wx * g.wy + 1)
-        packed.reserveCapacity(built.crossEdges.count)
-        for j in 0..<g.wy {
-            for i in 0..<g.wx {
-                let c = built.cells[(j + g.margin) * g.nx + i + g.margin]
-                hotCells.append(HotCell(refX: c.refX, refY: c.refY, crossStart: UInt32(packed.count), winding: c.winding))
-                let lo = Int(c.crossStart)
-                for e in built.crossEdges[lo..<(lo + Int(c.crossCount))] {
-                    packed.append(CrossEdge(e, refX: Double(c.refX), refY: Double(c.refY)))
-                }
-            }
+        var points = 0
+        for c in polygon.contours where c.count >= 2 { points += c.count }
+        guard points <= limits.maxEdges else { throw .tooManyEdges(limit: limits.maxEdges) }
+        var sink = Sink(tolerance: 1, maxEdges: limits.maxEdges)
+        for c in polygon.contours where c.count >= 2 {
+            guard c.allSatisfy(\.isFinite) else { throw .nonFiniteCoordinate }
+            sink.move(to: c[0])
+            for p in c.dropFirst() { sink.addLine(to: p) }
+            sink.closeSubpath()
         }
-        hotCells.append(HotCell(refX: 0, refY: 0, crossStart: UInt32(packed.count), winding: 0))
-        let coldCells = built.cells.map {
-            ColdCell(nearStart: $0.nearStart, nearEnd: $0.nearStart + ($0.hasNear ? $0.nearCount : 0),
-                     lower: $0.lower, hasNear: $0.hasNear)
-        }
-
-        var layout = Arena.Layout()
-        let hotSlot = layout.reserve(HotCell.self, count: hotCells.count, alignment: 64)
-        let edgeSlot = layout.reserve(FEdge.self, count: list.count)
-        let crossSlot = layout.reserve(CrossEdge.self, count: packed.count)
-        let coldSlot = layout.reserve(ColdCell.self, count: coldCells.count)
-        let nearSlot = layout.reserve(NearRef.self, count: built.nearEdges.count)
-        let preparedSlot = layout.reserve(NearEdge.self, count: list.count)
-        arena = Arena(layout)
-        hot = arena.buffer(hotSlot, from: hotCells)
-        edges = arena.buffer(edgeSlot, from: list)
-        crossEdges = arena.buffer(crossSlot, from: packed)
-        cold = arena.buffer(coldSlot, from: coldCells)
-        nearEdges = arena.buffer(nearSlot, from: built.nearEdges)
-        prepared = arena.buffer(preparedSlot, from: list.lazy.map(NearEdge.init))
+        let (verts, contours, _) = try sink.finish()
+        try self.init(verts: verts, contours: contours, tolerance: tolerance, fillRule: fillRule, limits: limits,
+                      fastDistance: fastDistance)
     }
 
-    /// The polygon's edges as `Float` (zero-length ones dropped), checked against `limits`.
-    private static func storedEdges(of polygon: Polygon, limits: ShapeLimits) throws(ShapeError) -> [FEdge] {
-        var list: [FEdge] = []
-        for c in polygon.contours where c.count >= 2 {
-            for i in 0..<c.count {
-                let a = c[i], b = c[(i + 1) % c.count]
-                guard a.isFinite, b.isFinite else { throw .nonFiniteCoordinate }
-                let e = FEdge(x0: Float(a.x), y0: Float(a.y), x1: Float(b.x), y1: Float(b.y))
-                guard e.x0.isFinite, e.y0.isFinite, e.x1.isFinite, e.y1.isFinite else { throw .coordinateOutOfRange }
-                if e.x0 == e.x1 && e.y0 == e.y1 { continue }
-                list.append(e)
-                if list.count > limits.maxEdges { throw .tooManyEdges(limit: limits.maxEdges) }
-            }
-        }
-        return list
+    /// The designated initializer: a shape of `Float` vertices (contours closed by a copy of their first
+    /// vertex, starting at `contours`), with its lean form.
+    private init(verts: [Float], contours: [UInt32], tolerance: Double, fillRule: FillRule, limits: ShapeLimits,
+                 fastDistance: Double?) throws(ShapeError) {
+        lean = try LeanBuilder(verts: verts, contourStarts: contours, limits: limits).build()
+        self.tolerance = tolerance
+        self.fillRule = fillRule
+        self.bounds = lean.bounds
+        self.limits = limits
+        self.fastDistance = fastDistance
     }
 
     /// The polygon edges as stored, in the shape's units. For tests and oracles.
     public var storedEdges: [Segment] {
-        edges.map { Segment(Point(Double($0.x0), Double($0.y0)), Point(Double($0.x1), Double($0.y1))) }
+        lean.edges.map { Segment(Point(Double($0.x0), Double($0.y0)), Point(Double($0.x1), Double($0.y1))) }
     }
 
-    /// An SVG path string of the stored polygon, in the shape's units (edges merged into contours).
+    /// An SVG path string of the stored polygon, in the shape's units (one subpath per contour).
     public var svgPath: String {
         var s = SVGPathSink(decimals: 2)
-        var last: Point? = nil
-        var start: Point? = nil
-        for e in storedEdges {
-            if last != e.start {
-                if start != nil { s.closeSubpath() }
-                s.move(to: e.start); start = e.start
-            }
-            s.addLine(to: e.end); last = e.end
-            if e.end == start { s.closeSubpath(); start = nil; last = nil }
+        let v = lean.verts, c = lean.contours
+        for k in 0..<(c.count - 1) {
+            let lo = Int(c[k]), hi = Int(c[k + 1]) - 1
+            s.move(to: Point(Double(v[2 * lo]), Double(v[2 * lo + 1])))
+            for i in (lo + 1)..<hi { s.addLine(to: Point(Double(v[2 * i]), Double(v[2 * i + 1]))) }
+            s.closeSubpath()
         }
-        if start != nil { s.closeSubpath() }
         return s.path
     }
 }
 
+// MARK: - Promotion
+
 extension GlyphShape {
-    /// The sink a shape's outline is drawn into: it normalizes the stream (lazy move-to, open contours
-    /// closed, degenerate segments dropped) and flattens curves within the shape's tolerance.
-    public struct Sink: OutlineSink {
-        private var inner: FlatteningSink<NormalizingSink<PolygonSink>>
-
-        init(tolerance: Double) { inner = FlatteningSink(NormalizingSink(PolygonSink()), tolerance: tolerance) }
-
-        public mutating func move(to p: Point) { inner.move(to: p) }
-        public mutating func addLine(to p: Point) { inner.addLine(to: p) }
-        public mutating func addQuadCurve(to p: Point, control c: Point) { inner.addQuadCurve(to: p, control: c) }
-        public mutating func addCurve(to p: Point, control1 c1: Point, control2 c2: Point) {
-            inner.addCurve(to: p, control1: c1, control2: c2)
-        }
-        public mutating func closeSubpath() { inner.closeSubpath() }
-
-        /// The polygon drawn and the Hausdorff bound its curves achieved.
-        mutating func finish() throws(ShapeError) -> (Polygon, Double) {
-            inner.base.finish()
-            if inner.base.droppedNonFinite > 0 { throw .nonFiniteCoordinate }
-            if inner.cappedCurves > 0 { throw .toleranceNotMet(curves: inner.cappedCurves) }
-            return (inner.base.base.result, inner.achievedTolerance)
+    /// The full form an index build should read, counting the build: a shape's first index reads its lean
+    /// form; from its second on, the shape is worth its full form, which is built then (once, under the
+    /// shape's lock, so concurrent builds wait for it rather than build it twice) and read by every later
+    /// index. Shapes without edges, and shapes whose full form cannot be built within their limits, keep the
+    /// lean form (nil). Never called on the query path.
+    func formForBuild(_ forms: ShapeForms = .whenReused) -> FullForm? {
+        promotionLock.withLock {
+            builds += 1
+            if forms == .lean { return nil }
+            if full == nil && !fullFailed && (builds >= 2 || forms == .full) && lean.edgeCount > 0 {
+                do throws(ShapeError) {
+                    full = try FullForm(edges: lean.edges, limits: limits, fastDistance: fastDistance)
+                } catch {
+                    fullFailed = true
+                }
+            }
+            return full
         }
     }
+
+    /// The full form if the shape has one (for its own queries: `contains`, `distance(to:)`).
+    var currentFull: FullForm? { promotionLock.withLock { full } }
+
+    /// Not API: gives the shape its full form now, as a second index would. For tests and benchmarks that
+    /// compare the two forms.
+    @_spi(InkInternals) public func promote() { _ = formForBuild(.full) }
+
+    /// Not API: whether the shape has its full form.
+    @_spi(InkInternals) public var hasFullForm: Bool { currentFull != nil }
 }
 
 /// Limits on the work and memory one shape may take. Exceeding one is a typed error, never a crash.
@@ -386,6 +370,15 @@ struct ShapeGrid: Sendable {
     /// at cell (margin, margin), i.e. at `winding origin = origin + margin * cellSize`.
     var margin: Int = 0
     var wx: Int = 0, wy: Int = 0
-    var windingOriginX: Double { originX + Double(margin) * cellSize }
-    var windingOriginY: Double { originY + Double(margin) * cellSize }
+    /// The winding grid's corner: exactly the glyph box's (the lean form's too, so a placement's anchor, and
+    /// with it every point mapped into the shape, is the same whichever form an index reads); `origin` is it
+    /// moved out by the margin, to within rounding.
+    var windingOriginX: Double = 0, windingOriginY: Double = 0
+}
+
+extension GlyphShape {
+    /// Not API: the lean form's winding grid (cells per axis) and its crossing-list entries. For benchmarks.
+    @_spi(InkInternals) public var leanGridStats: (wx: Int, wy: Int, entries: Int) {
+        (lean.wx, lean.wy, lean.cross.count)
+    }
 }

@@ -351,8 +351,10 @@ extension ClassRaster {
     }
 
     /// The geometry for a page grid, or nil when the grid gets no raster.
-    static func geometry(_ grid: HitIndex.PageGrid, inked: Int) -> Geometry? {
-        guard inked > 0, grid.nx > 0, grid.cellSize <= maxTile else { return nil }
+    /// Placements without a full form (`stamped` counts those with one) get no stamp and make their page
+    /// cells `mixed` or `touch`: a raster pays only when at least half the placements have stamps.
+    static func geometry(_ grid: HitIndex.PageGrid, inked: Int, stamped: Int) -> Geometry? {
+        guard inked > 0, stamped * 2 >= inked, grid.nx > 0, grid.cellSize <= maxTile else { return nil }
         var m = 2
         while m < maxCellsPerTile && grid.cellSize / Double(2 * m) >= minCell { m *= 2 }
         // Coarser cells while over the byte cap; none at all when even 2 × 2 per page cell is over.
@@ -396,6 +398,8 @@ extension ClassRaster {
         for k in items.indices {
             let rec = table.records[k]
             if rec.shape == UInt32.max { continue }
+            // A shape read in its lean form has no stamps: its page cells take it whole.
+            guard let form = table.forms[Int(rec.shape)] else { continue }
             let pk = Int(rec.shape) &* mapCount &+ Int(rec.map)
             var pi = direct ? Int(pairOf[pk]) : (pairSlots[pk] ?? -1)
             let item = items[k]
@@ -411,7 +415,7 @@ extension ClassRaster {
                                          cell: cell.bitPattern, radius: radius.bitPattern)
                 pairStamps.withUnsafeMutableBufferPointer { st in
                     pairMade.withUnsafeMutableBufferPointer { md in
-                        item.shape.stamps.copy(key, buckets: q * q, into: st.baseAddress! + pi * q * q, made: md.baseAddress! + pi * q * q)
+                        form.stamps.copy(key, buckets: q * q, into: st.baseAddress! + pi * q * q, made: md.baseAddress! + pi * q * q)
                     }
                 }
             }
@@ -425,9 +429,9 @@ extension ClassRaster {
                 let grow = 0.5 / Double(q) + margin(extent: max(box.width, box.height), radius: radius) * invCell
                 let key = StampCache.Key(a: t.a.bitPattern, b: t.b.bitPattern, c: t.c.bitPattern, d: t.d.bitPattern,
                                          cell: cell.bitPattern, radius: radius.bitPattern)
-                pairStamps[slot] = shape.stamps.stamp(key, bucket: by * q + bx, buckets: q * q) {
-                    withExtendedLifetime(shape) {
-                        Stamp.make(edges: UnsafeBufferPointer(shape.edges), windingMask: shape.fillRule == .nonZero ? -1 : 1,
+                pairStamps[slot] = form.stamps.stamp(key, bucket: by * q + bx, buckets: q * q) {
+                    withExtendedLifetime(form) {
+                        Stamp.make(edges: UnsafeBufferPointer(form.edges), windingMask: shape.fillRule == .nonZero ? -1 : 1,
                                    a: t.a, b: t.b, c: t.c, d: t.d, cell: cell, radius: radius,
                                    phaseX: (Double(bx) + 0.5) / Double(q), phaseY: (Double(by) + 0.5) / Double(q),
                                    grow: grow, maxCells: maxStampCells)

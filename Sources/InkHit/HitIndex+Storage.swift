@@ -40,11 +40,11 @@ extension HitIndex {
         /// Bytes of the arena: records, views and page grid.
         var byteCount: Int { arena.byteCount }
 
-        init(items: [Builder.Item], tolerance: Double, preparedRadius: Double) {
+        init(items: [Builder.Item], tolerance: Double, preparedRadius: Double, forms: ShapeForms) {
             self.tolerance = tolerance
             self.preparedRadius = preparedRadius
             self.count = items.count
-            var table = PlacementTable(items, grow: preparedRadius)
+            var table = PlacementTable(items, grow: preparedRadius, forms: forms)
             let grid = PageGrid(table)
             let (starts, entries) = grid.bin(&table)
 
@@ -54,11 +54,11 @@ extension HitIndex {
             let mapSlot = layout.reserve(LinearMap.self, count: table.maps.count)
             let startSlot = layout.reserve(UInt32.self, count: starts.count)
             let itemSlot = layout.reserve(UInt32.self, count: entries.count)
-            let rg = ClassRaster.geometry(grid, inked: table.inked)
+            let rg = ClassRaster.geometry(grid, inked: table.inked, stamped: table.inkedFull)
             let rasterSlot = rg.map { layout.reserve(UInt8.self, count: grid.nx * grid.ny * $0.tileBytes, alignment: 64) }
             arena = Arena(layout)
             assert(MemoryLayout<ShapeView>.stride % 64 == 0, "ShapeView must stay a whole number of cache lines")
-            viewBase = arena.buffer(viewSlot, from: table.shapes.map(ShapeView.init)).baseAddress!
+            viewBase = arena.buffer(viewSlot, from: zip(table.shapes, table.forms).map { ShapeView($0, full: $1) }).baseAddress!
             placements = arena.buffer(recordSlot, from: table.records)
             maps = arena.buffer(mapSlot, from: table.maps)
             cellStart = arena.buffer(startSlot, from: starts)
@@ -98,6 +98,12 @@ extension HitIndex {
         /// the glyph box, so its offset from the placement's first page cell is small.
         var anchors: [Point] = []
         var shapes: [GlyphShape] = []
+        /// Per shape, the full form this index reads (nil: the lean form; see `GlyphShape.formForBuild()`).
+        var forms: [FullForm?] = []
+        /// Per shape, its winding origin (the corner of the box its view's coordinates are relative to).
+        var origins: [Point] = []
+        /// Placements with ink whose shape this index reads in its full form (they get raster stamps).
+        var inkedFull = 0
         /// Union of the ink boxes (not grown).
         var bounds = Rect.empty
         /// Union of the grown boxes: the page grid's extent.
@@ -110,7 +116,7 @@ extension HitIndex {
         /// The radius the boxes are grown by (before margins).
         var grow = 0.0
 
-        init(_ items: [Builder.Item], grow: Double) {
+        init(_ items: [Builder.Item], grow: Double, forms wanted: ShapeForms) {
             self.grow = grow
             var shapeIndex: [ObjectIdentifier: UInt32] = [:]
             var recent = [(id: ObjectIdentifier?, index: UInt32)](repeating: (nil, 0), count: 64)
@@ -133,8 +139,13 @@ extension HitIndex {
                     else if let s = shapeIndex[id] { si = s; recent[slot] = (id, s) }
                     else {
                         si = UInt32(shapes.count); shapeIndex[id] = si; shapes.append(shape)
+                        let full = shape.formForBuild(wanted)
+                        forms.append(full)
+                        origins.append(full.map { Point($0.grid.windingOriginX, $0.grid.windingOriginY) }
+                                       ?? Point(shape.lean.originX, shape.lean.originY))
                         recent[slot] = (id, si)
                     }
+                    if forms[Int(si)] != nil { inkedFull += 1 }
                     let ink = shape.bounds.applying(t)
                     bounds = bounds.union(ink)
                     sumSize += (ink.width + ink.height) / 2
@@ -159,8 +170,7 @@ extension HitIndex {
                 lastMap = Int(mi)
                 records.append(PlacementRecord(dx: 0, dy: 0, map: mi, shape: si,
                                                cellMinX: 0, cellMinY: 0, cellMaxX: 0, cellMaxY: 0))
-                anchors.append(shape.bounds.isEmpty ? Point(t.tx, t.ty)
-                               : Point(shape.grid.windingOriginX, shape.grid.windingOriginY).applying(t))
+                anchors.append(si == UInt32.max ? Point(t.tx, t.ty) : origins[Int(si)].applying(t))
             }
             meanSize = inked > 0 ? sumSize / Double(inked) : 0
         }

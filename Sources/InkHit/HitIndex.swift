@@ -70,6 +70,20 @@ public struct HitIndex: Sendable {
     @_spi(InkInternals) public func isSame(as other: HitIndex) -> Bool { storage === other.storage }
 }
 
+/// Which form of its shapes an index reads. Every shape has a lean form from the start (its polygon and a
+/// coarse winding grid: a few KiB and a few µs for a glyph at text sizes); a full form adds a finer grid,
+/// near lists for touch radii and raster stamps (several times the memory and build time of the lean form),
+/// and answers queries faster, radius queries most. Both answer exactly alike.
+public enum ShapeForms: Sendable, Hashable {
+    /// A shape's first index reads its lean form; from the second index that places it on, every index reads
+    /// its full form, built then. Glyphs seen once stay cheap; glyphs that come back get fast. The default.
+    case whenReused
+    /// Every shape's full form, built now if it has none: for an index that will answer many queries.
+    case full
+    /// Lean forms only (the full forms shapes already have are not used).
+    case lean
+}
+
 /// What the builder refuses, with the offending placement.
 public enum HitIndexError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The builder's tolerance (view px) is not finite and > 0.
@@ -192,6 +206,9 @@ extension HitIndex {
         /// values above `maxPreparedRadius` as that.
         public var preparedRadius: Double = HitIndex.defaultPreparedRadius
 
+        /// Which form of its shapes the index reads (see `GlyphShape`): `.whenReused` by default.
+        public var shapeForms: ShapeForms = .whenReused
+
         /// A placement as added: its shape, its transform, and what `add` worked out from the transform
         /// (computed once: the build reuses them).
         struct Item {
@@ -260,7 +277,7 @@ extension HitIndex {
         /// Builds the immutable index (the builder can go on collecting for another).
         public func build() -> HitIndex {
             let r = preparedRadius >= 0 ? min(preparedRadius, Self.maxPreparedRadius) : 0    // NaN → 0
-            return HitIndex(storage: Storage(items: items, tolerance: tolerance, preparedRadius: r))
+            return HitIndex(storage: Storage(items: items, tolerance: tolerance, preparedRadius: r, forms: shapeForms))
         }
     }
 }

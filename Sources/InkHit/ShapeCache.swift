@@ -48,7 +48,9 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
         @usableFromInline var order: [Entry] = []
         @usableFromInline var head = 0
         @usableFromInline var bytes = 0
-        @usableFromInline init() {}
+        /// Room for a page of distinct glyphs from the start (a cache filled from empty would otherwise grow
+        /// its table several times while the first page is laid out).
+        @usableFromInline init() { shapes.reserveCapacity(128); order.reserveCapacity(128) }
 
         /// Stores `shape` under `entry` unless another thread did first (then returns that one), evicting
         /// the oldest entries to stay within `maxBytes`.

@@ -88,10 +88,13 @@ extension CError {
     init(_ e: TextError) {
         let status: Int
         switch e {
-        case .noFonts, .invalidSize, .invalidWidth, .invalidMaxLines, .invalidOrigin, .invalidTransform, .glyphStyle:
+        case .noFonts, .invalidSize, .invalidWidth, .invalidMaxLines, .invalidOrigin, .invalidTransform, .glyphStyle,
+             .invalidParagraph:
             status = INKHIT_ERROR_INVALID_ARGUMENT
-        case .linkOutOfRange, .attachmentNotOnPlaceholder, .invalidAttachment:
+        case .linkOutOfRange, .attachmentNotOnPlaceholder, .invalidAttachment, .invalidRun, .invalidExclusion:
             status = INKHIT_ERROR_LAYOUT
+        case .decoration:
+            status = INKHIT_ERROR_PLACEMENT
         case .tooLong, .shapeBytes, .pastDeadline:
             status = INKHIT_ERROR_LIMIT
         case .glyph(_, _, let f):

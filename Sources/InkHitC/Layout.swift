@@ -7,16 +7,12 @@ import InkText
 // Text layouts (inkhit.h, "Text layout"). Links and attachments are given to `TextLayout` with their index as
 // the tag ("0", "1", …: short strings, stored inline), so a hit names them by index without a table.
 
-/// `inkhit_layout_options_init` (inkhit.h).
+/// `inkhit_layout_options_init` (inkhit.h): version 1.0's fields only (a 1.0 caller's struct is that long).
 @_cdecl("inkhit_layout_options_init")
 public func inkhit_layout_options_init(_ options: UnsafeMutablePointer<inkhit_layout_options>?) -> inkhit_status {
     call("inkhit_layout_options_init") { () throws(CError) in
         guard let options else { throw .null("options") }
-        options.pointee = inkhit_layout_options(
-            fonts: nil, font_count: 0, size: 16, width: 0, origin: inkhit_point(x: 0, y: 0),
-            transform: inkhit_transform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0), tolerance: 0,
-            links: nil, link_count: 0, attachments: nil, attachment_count: 0, cache: nil,
-            max_lines: 0, alignment: Int32(INKHIT_ALIGN_LEFT), direction: Int32(INKHIT_DIRECTION_AUTO))
+        writeDefaults(options, bytes: LayoutOptionsLayout.size10, structSize: 0)
     }
 }
 
@@ -50,7 +46,7 @@ struct OffsetMap {
 private func makeLayout(_ text: String, isUTF8: Bool, length: Int,
                         _ optionsIn: UnsafePointer<inkhit_layout_options>?) throws(CError) -> LayoutBox {
     guard let optionsIn else { throw .null("options") }
-    let o = optionsIn.pointee
+    let o = readOptions(optionsIn)
     let fontHandles = try buffer(o.fonts, o.font_count, "options->fonts", countName: "options->font_count")
     guard !fontHandles.isEmpty else { throw .argument("options->font_count is 0: a layout needs at least one font") }
     var fonts: [Font] = []
@@ -105,11 +101,12 @@ private func makeLayout(_ text: String, isUTF8: Bool, length: Int,
                                           descent: try finite(a.descent, name + ".descent"), tag: String(i),
                                           cornerRadius: try finite(a.corner_radius, name + ".corner_radius")))
     }
-    let paragraph = ParagraphStyle(width: width > 0 ? width : nil, alignment: alignment,
+    var paragraph = ParagraphStyle(width: width > 0 ? width : nil, alignment: alignment,
                                    maxLines: o.max_lines > 0 ? Int(o.max_lines) : nil, direction: direction, origin: origin)
+    let runs = try richText(o, offsets: offsets, fontCount: fonts.count, paragraph: &paragraph)
     let layout: TextLayout
     do throws(TextError) {
-        layout = try TextLayout(text: text, style: TextStyle(fonts: fonts, size: size), paragraph: paragraph, links: links,
+        layout = try TextLayout(text: text, style: TextStyle(fonts: fonts, size: size), runs: runs, paragraph: paragraph, links: links,
                                 attachments: attachments, transform: t, tolerance: tol, cache: cache)
     } catch {
         throw CError(error)

@@ -1,6 +1,7 @@
 import InkGeometry
 import InkHit
 import InkFreeType
+import InkText
 
 /// One `ink-hit query` glyph job, parsed and validated (the format is in the README and
 /// `ink-hit query --help`).
@@ -48,6 +49,9 @@ public struct GlyphJob: Sendable {
     public var fonts: [FontRef]
     /// The glyphs, bottom first (later glyphs lie on top).
     public var glyphs: [Glyph]
+    /// Decoration strokes (underlines, strikethrough, overlines) hit as ink under the glyphs, as
+    /// `ink-hit layout` writes them (`"decorations": [{"kind", "rect": [x, y, w, h], "utf16": [a, b]}]`).
+    public var decorations: [TextDecoration]
     /// Layout px → view px.
     public var transform: AffineTransform
     /// Touch radius, view px (≥ 0).
@@ -94,6 +98,7 @@ extension GlyphJob {
             let style = try JobFields.style(of: g, "glyphs[\(i)].", base: fonts[font].style)
             glyphs.append(Glyph(font: font, id: GlyphID(UInt32(gid)), x: x, y: y, size: gsize, style: style))
         }
+        decorations = try Self.decorations(of: v, glyphs: glyphs.count, limit: limits.maxGlyphs)
         transform = try JobFields.transform(of: v)
         radius = try JobFields.radius(of: v)
         points = try JobFields.points(of: v, limits: limits)
@@ -111,17 +116,25 @@ extension GlyphJob {
         case .index(let i)?: s += ",\"instance\":" + String(i)
         case nil: break
         }
-        if !ref.style.isPlain {
-            switch ref.style.embolden {
+        return s + styleJSON(ref.style) + "}"
+    }
+
+    /// A style's members (`,"embolden":…,"oblique":…,"hinting":…` when it is not plain, and
+    /// `,"alphaThreshold":…` when not the default; all four with `explicit`), so an entry means the same
+    /// whatever encloses it.
+    static func styleJSON(_ style: GlyphStyle, explicit: Bool = false) -> String {
+        var s = ""
+        if explicit || !style.isPlain {
+            switch style.embolden {
             case .none: s += ",\"embolden\":0"
             case .freeType: s += ",\"embolden\":\"freetype\""
             case .strength(let x, let y): s += x == y ? ",\"embolden\":\(x)" : ",\"embolden\":[\(x),\(y)]"
             }
-            s += ref.style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(ref.style.oblique)"
-            s += ",\"hinting\":\"" + ref.style.hinting.rawValue + "\""
+            s += style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(style.oblique)"
+            s += ",\"hinting\":\"" + style.hinting.rawValue + "\""
         }
-        if ref.style.alphaThreshold != GlyphStyle.defaultAlphaThreshold { s += ",\"alphaThreshold\":\(ref.style.alphaThreshold)" }
-        return s + "}"
+        if explicit || style.alphaThreshold != GlyphStyle.defaultAlphaThreshold { s += ",\"alphaThreshold\":\(style.alphaThreshold)" }
+        return s
     }
 
     /// The placement of glyph `i` with its font loaded.

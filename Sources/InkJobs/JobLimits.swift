@@ -20,6 +20,8 @@ public struct JobLimits: Sendable, Hashable {
     public var maxTextLength = 1_000_000
     /// Most links plus attachments in one text job.
     public var maxLinks = 100_000
+    /// Most styled runs plus exclusions in one text job (or scene text shape).
+    public var maxRunsAndExclusions = 100_000
     /// Most nodes in one scene job.
     public var maxNodes = 100_000
     /// Most query points in one job.

@@ -18,10 +18,12 @@ extension JobRunner {
         let layout: TextLayout
         do {
             layout = try TextLayout(text: job.text, style: TextStyle(fonts: fonts, size: job.size, glyphStyles: job.fonts.map(\.style)),
-                                    paragraph: job.paragraph,
+                                    runs: job.runs, paragraph: job.paragraph,
                                     links: job.links, attachments: job.attachments, transform: job.transform,
                                     tolerance: tolerance, cache: cache,
-                                    budget: LayoutBudget(maxShapeBytes: limits.maxShapeBytesPerJob, deadline: deadline.instant))
+                                    budget: LayoutBudget(maxShapeBytes: limits.maxShapeBytesPerJob, deadline: deadline.instant),
+                                    // The text's length bounds its distinct glyphs.
+                                    shapeForms: Self.shapeForms(points: job.points.count, shapes: min(job.text.utf16.count, 512)))
         } catch .pastDeadline(let during) {
             throw .timeLimit(seconds: limits.maxSecondsPerJob, during: during)
         } catch {
@@ -42,9 +44,15 @@ extension JobRunner {
                 return ",\"hit\":false,\"glyph\":null" + Self.characterFields(nil) + ",\"distance\":null}"
             }
             let ink = h.glyph.flatMap { try? layout.placement(of: $0).ink }
-            return ",\"hit\":true,\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.inkField(ink) + Self.characterFields(h)
+            return ",\"hit\":true,\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.inkField(ink) + Self.decorationField(h.decoration)
+                + Self.characterFields(h)
                 + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
         }
+    }
+
+    /// `,"decoration":"underline"` (or `strikethrough`, `overline`) on a hit on a decoration; nothing otherwise.
+    static func decorationField(_ d: TextDecoration.Kind?) -> String {
+        d.map { ",\"decoration\":\"" + $0.rawValue + "\"" } ?? ""
     }
 
     /// `,"utf16":[a,b],"char":c,"line":l,"link":…,"attachment":…` of a text answer (all null without one).
@@ -56,7 +64,7 @@ extension JobRunner {
     }
 
     /// The glyph job equivalent to a text job (each glyph's `cluster` is the UTF-16 offset of its cluster
-    /// start). `ink-hit query` on it gives the same hit/glyph answers for points that are not on attachments
+    /// start, its `size`, and its style where a run changed it; the decorations as `"decorations"`). `ink-hit query` on it gives the same hit/glyph answers for points that are not on attachments
     /// (glyph jobs have no boxes; the attachments are listed under "attachments" for reference and ignored
     /// by `query`).
     public func glyphJobJSON(_ job: TextJob, _ layout: TextLayout) -> String {
@@ -72,8 +80,16 @@ extension JobRunner {
         for f in job.fonts { fontRefs.append(GlyphJob.fontJSON(f)) }
         var gl: [String] = []
         gl.reserveCapacity(layout.glyphs.count)
-        for g in layout.glyphs {
-            gl.append("{\"font\":\(g.font),\"id\":\(g.id),\"x\":\(num(g.x, digits)),\"y\":\(num(g.y, digits)),\"cluster\":\(g.utf16.lowerBound)}")
+        for (gi, g) in layout.glyphs.enumerated() {
+            // The glyph's size, and its style where a run changed it from its font entry's.
+            let gs = layout.glyphStyle(of: gi)
+            let style = gs == job.fonts[g.font].style ? "" : GlyphJob.styleJSON(gs, explicit: true)
+            gl.append("{\"font\":\(g.font),\"id\":\(g.id),\"x\":\(num(g.x, digits)),\"y\":\(num(g.y, digits)),\"size\":\(exact(g.size))"
+                      + style + ",\"cluster\":\(g.utf16.lowerBound)}")
+        }
+        let decorations = layout.decorations.map { d in
+            "{\"kind\":\"\(d.kind.rawValue)\",\"rect\":[\(num(d.rect.minX, digits)),\(num(d.rect.minY, digits)),"
+                + "\(num(d.rect.width, digits)),\(num(d.rect.height, digits))],\"utf16\":[\(d.utf16.lowerBound),\(d.utf16.upperBound)]}"
         }
         let t = layout.transform
         let tr = [t.a, t.b, t.c, t.d, t.tx, t.ty].map(exact).joined(separator: ",")
@@ -82,7 +98,9 @@ extension JobRunner {
             "{\"at\":\($0.attachment.at),\"tag\":\(JSONValue.quoted($0.attachment.tag)),\"box\":[\(num($0.box.minX, 6)),\(num($0.box.minY, 6)),\(num($0.box.maxX, 6)),\(num($0.box.maxY, 6))]}"
         }.joined(separator: ",")
         return "{\"id\":" + job.idJSON + ",\"fonts\":[" + fontRefs.joined(separator: ",") + "],\"size\":" + exact(job.size)
-            + ",\"glyphs\":[" + gl.joined(separator: ",") + "],\"transform\":[" + tr + "],\"radius\":" + exact(job.radius)
+            + ",\"glyphs\":[" + gl.joined(separator: ",") + "]"
+            + (decorations.isEmpty ? "" : ",\"decorations\":[" + decorations.joined(separator: ",") + "]")
+            + ",\"transform\":[" + tr + "],\"radius\":" + exact(job.radius)
             + ",\"points\":[" + pts + "],\"attachments\":[" + atts + "]}"
     }
 }

@@ -11,8 +11,8 @@ import InkScene
 ///   "minSize"?: [w, h], "shape"?, "children"?: [NODE]}` and a shape `"box"`, `{"roundRect": r}`,
 /// `{"ellipse": true}`, `{"path": "M … Z", "fillRule"?: "nonzero"|"evenodd"}`,
 /// `{"glyphs": {"size", "glyphs": [{"font", "id", "x", "y", "size"?}], "holes"?}}` or
-/// `{"text": {text-job members: "text", "size", "width", "origin", "maxLines", "alignment", "links",
-///   "attachments"; "holes"?}}` (fonts: the job's `fonts`, in fallback order) or
+/// `{"text": {text-job members: "text", "size", "width", "origin", "maxLines", "alignment", "lineHeight",
+///   "paragraphSpacing", "firstLineIndent", "runs", "exclusions", "links", "attachments"; "holes"?}}` (fonts: the job's `fonts`, in fallback order) or
 /// `{"mask": {"width", "height", "alpha": base64 of width × height bytes, "threshold"?: 1…255}}` (stretched over
 /// the bounds). Local px everywhere; points
 /// and the radius in root px.
@@ -296,7 +296,7 @@ extension JobRunner {
             var s = ",\"hit\":true,\"node\":" + JSONValue.quoted(h.node)
             s += ",\"path\":[" + h.path.map(JSONValue.quoted).joined(separator: ",") + "]"
             s += ",\"local\":[" + n(h.local.x) + "," + n(h.local.y) + "]"
-            s += ",\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.characterFields(h.text)
+            s += ",\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.decorationField(h.text?.decoration) + Self.characterFields(h.text)
             return s + ",\"distance\":" + n(h.distance) + "}"
         }
     }

@@ -5,7 +5,11 @@ import InkText
 
 /// One `ink-hit query` text job, parsed and validated:
 /// `{"id", "text", "fonts": [{"path", "index"}, …fallbacks in order], "size", "width"?, "origin"?: [x, y],
-///   "maxLines"?, "alignment"?, "links"?: [{"start", "end", "tag"}], "attachments"?: [{"at", "width",
+///   "maxLines"?, "alignment"?, "lineHeight"?, "paragraphSpacing"?, "firstLineIndent"?,
+///   "runs"?: [{"start", "end", "fonts"?, "size"?, "underline"?, "strikethrough"?, "overline"?,
+///   "baselineShift"?, "letterSpacing"?, "embolden"?, "oblique"?, "hinting"?}],
+///   "exclusions"?: [{"rect" | "ellipse": [x, y, w, h]} | {"path": "M … Z"}],
+///   "links"?: [{"start", "end", "tag"}], "attachments"?: [{"at", "width",
 ///   "ascent", "descent", "tag", "cornerRadius"?}], "transform"?, "radius"?, "points"}` — offsets are UTF-16,
 /// sizes layout px, points view px.
 public struct TextJob: Sendable {
@@ -17,8 +21,10 @@ public struct TextJob: Sendable {
     public var fonts: [GlyphJob.FontRef]
     /// px per em, layout px.
     public var size: Double
-    /// Wrap width, alignment, line limit, origin.
+    /// Wrap width, alignment, line limit, origin, line height, paragraph spacing, indent, exclusions.
     public var paragraph: ParagraphStyle
+    /// Styled runs (font chains index `fonts`).
+    public var runs: [TextRun]
     /// Links (UTF-16 ranges and tags).
     public var links: [TextLink]
     /// Inline attachments on U+FFFC placeholders.
@@ -64,6 +70,10 @@ extension TextJob {
             }
             p.alignment = al
         }
+        try Self.paragraphMembers(v, into: &p)
+        var styleItems = 0
+        runs = try Self.runs(of: v, fontCount: fonts.count, limits: limits, counted: &styleItems)
+        p.exclusions = try Self.exclusions(of: v, limits: limits, counted: &styleItems)
         paragraph = p
         links = []
         var linkCount = 0

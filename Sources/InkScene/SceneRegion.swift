@@ -22,6 +22,8 @@ final class Region: @unchecked Sendable {
         case words([Range<Int>])
         /// A text leaf's attachments: placement `k` is attachment `k`.
         case attachments
+        /// A text leaf's decorations (under its glyphs): placement `k` is decoration `k`.
+        case decorations
     }
     struct Layer: Sendable {
         var index: HitIndex
@@ -185,7 +187,12 @@ extension Region {
             let own = layout.sceneIndexes
             if holes == .ink && linear == .identity && own.ink.tolerance <= tolerance * (1 + 1e-9)
                 && own.attachments.tolerance <= tolerance * (1 + 1e-9) {
-                // The layout's own indexes are already in this space.
+                // The layout's own indexes are already in this space; decorations lie under the glyphs.
+                let decorations = layout.sceneDecorations
+                if decorations.count > 0 {
+                    region.layers.append(Layer(index: decorations, kind: .decorations))
+                    region.bounds = region.bounds.union(decorations.bounds)
+                }
                 if own.ink.count > 0 {
                     region.layers.append(Layer(index: own.ink, kind: .glyphs(own.glyph)))
                     region.bounds = region.bounds.union(own.ink.bounds)
@@ -195,8 +202,14 @@ extension Region {
                     region.bounds = region.bounds.union(own.attachments.bounds)
                 }
             } else {
-                try glyphs(layout.glyphs.indices.map { layout.placement(of: $0) }, lines: layout.glyphs.map(\.line), holes)
                 let toL = layout.transform.concatenating(linear)
+                for (k, d) in layout.decorations.enumerated() {
+                    do { try TextLayout.addRect(d.rect, to: &builder, transform: toL) } catch {
+                        throw .invalidNode(id: node.id, reason: "decoration \(k): \(error)")
+                    }
+                }
+                finish(.decorations)
+                try glyphs(layout.glyphs.indices.map { layout.placement(of: $0) }, lines: layout.glyphs.map(\.line), holes)
                 for k in layout.attachments.indices {
                     let shape: GlyphShape
                     do { shape = try layout.attachmentShape(k, maxScale: toL.maxScale, viewTolerance: tolerance) } catch {

@@ -20,10 +20,10 @@ public struct SceneHit: Sendable {
     /// True when the point is inside the node's region.
     public var isInside: Bool
     /// For a text or glyph-run node: the index of the glyph hit (into `TextLayout.glyphs` or the run); nil
-    /// for an attachment or the enlarged box.
+    /// for an attachment, a decoration or the enlarged box.
     public var glyph: Int?
-    /// For a text node hit on a glyph or an attachment: the character, its UTF-16 range, line, link and
-    /// attachment tag, as `TextLayout.hit` gives them.
+    /// For a text node hit on a glyph, a decoration or an attachment: the character, its UTF-16 range, line,
+    /// link, attachment tag and decoration, as `TextLayout.hit` gives them.
     public var text: TextHit?
 }
 
@@ -116,6 +116,10 @@ public struct SceneSnapshot: Sendable {
             case .attachments:
                 if case .text(let layout, _) = node.shape {
                     text = layout.attachmentHit(placement, distance: f.answer.distance, isInside: f.answer.isInside)
+                }
+            case .decorations:
+                if case .text(let layout, _) = node.shape {
+                    text = layout.decorationHit(placement, at: f.local, distance: f.answer.distance, isInside: f.answer.isInside)
                 }
             }
         }

@@ -12,7 +12,7 @@ public struct TextHit: Sendable, Hashable {
         /// A box fallback mode (character or line boxes) decided.
         case box
     }
-    /// Index into `TextLayout.glyphs` (nil for attachments and line boxes).
+    /// Index into `TextLayout.glyphs` (nil for attachments, decorations and line boxes).
     public var glyph: Int?
     /// UTF-16 range of the character under the point (NSRange-compatible offsets): inside a ligature, the
     /// component under the point; on the ellipsis, the truncated range.
@@ -27,6 +27,10 @@ public struct TextHit: Sendable, Hashable {
     public var link: String?
     /// Tag of the attachment hit, nil when the hit is on text.
     public var attachment: String?
+    /// The decoration hit (underline, strikethrough, overline), nil when the hit is on a glyph or an
+    /// attachment. On a decoration, `glyph` is nil and the character is the one whose advance on that
+    /// line holds the point's x (or the nearest one).
+    public var decoration: TextDecoration.Kind?
     /// Signed distance to the hit outline (or box), view px, negative inside.
     public var distance: Double
     /// Ink, radius or box: how the hit was decided.
@@ -107,53 +111,70 @@ extension TextLayout {
     /// The character, link and attachment under `point` (view px), within `radius` (view px).
     ///
     /// Attachments first (their boxes, also inside a link range); then the glyph by the hit rule of
-    /// `HitIndex` (topmost ink containing the point, else the nearest outline within the radius). A
-    /// negative or NaN radius counts as 0; a non-finite point is a miss. Allocates nothing beyond the answer.
+    /// `HitIndex` (topmost ink containing the point, else the nearest outline within the radius); then the
+    /// decorations (underlines, strikethrough, overlines) as ink under the glyphs: at radius 0 a decoration
+    /// answers only where no glyph's ink holds the point, and within a radius the nearest ink wins (on a
+    /// tie: an attachment, then a glyph, then a decoration). A negative or NaN radius counts as 0; a
+    /// non-finite point is a miss. Allocates nothing beyond the answer.
     public func hit(at point: Point, radius: Double = 0, mode: TextHitMode = .ink) -> TextHit? {
         guard point.isFinite else { return nil }
         // Attachments lie on top of the text: a box containing the point wins; otherwise ink containing the
-        // point; otherwise the nearest of attachment boxes and outlines within the radius (ties → attachment).
+        // point; otherwise a decoration containing it; otherwise the nearest of attachment boxes, outlines and
+        // decorations within the radius.
         let a = attachmentIndex.hit(at: point, radius: radius)
-        func attachmentHit(_ a: Hit) -> TextHit {
-            let pa = attachments[a.placement]
-            return makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
-                           attachment: pa.attachment.tag, distance: a.distance, kind: a.isInside ? .ink : .radius)
-        }
         if let a, a.isInside { return attachmentHit(a) }
-        if case .ink = mode, let a {
-            if let h = inkIndex.hit(at: point, radius: radius), h.isInside || h.distance < a.distance {
-                let gi = inkGlyph[h.placement]
-                return makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line,
-                               attachment: nil, distance: h.distance, kind: h.isInside ? .ink : .radius)
-            }
-            return attachmentHit(a)
+        guard case .ink(let boxes) = mode else { return boxHit(at: point, mode: mode) }
+        let g = inkIndex.hit(at: point, radius: radius)
+        if let g, g.isInside { return glyphHit(g, at: point) }
+        let d = decorations.isEmpty ? nil : decorationIndex.hit(at: point, radius: radius)
+        if let d, d.isInside { return decorationHit(d.placement, at: point, distance: d.distance, isInside: true) }
+        // The nearest: 0 attachment, 1 glyph, 2 decoration; ties to the lower kind (no allocation).
+        var kind = -1, best = Double.infinity
+        if let a { kind = 0; best = a.distance }
+        if let g, kind < 0 || g.distance < best { kind = 1; best = g.distance }
+        if let d, kind < 0 || d.distance < best { kind = 2 }
+        switch kind {
+        case 0: return attachmentHit(a!)
+        case 1: return glyphHit(g!, at: point)
+        case 2: return decorationHit(d!.placement, at: point, distance: d!.distance, isInside: false)
+        default: break
         }
-        switch mode {
-        case .ink(let boxes):
-            if let h = inkIndex.hit(at: point, radius: radius) {
-                let gi = inkGlyph[h.placement]
-                return makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line,
-                               attachment: nil, distance: h.distance, kind: h.isInside ? .ink : .radius)
-            }
-            if boxes, let l = layoutPoint(point) {
-                for (gi, g) in glyphs.enumerated().reversed() where !glyphHasInk[gi] {
-                    let line = lines[g.line]
-                    let r = Rect(minX: g.x, minY: line.box.minY, maxX: g.x + g.advance, maxY: line.baseline + (line.box.maxY - line.baseline))
-                    if r.contains(l) {
-                        return makeHit(glyph: gi, range: g.utf16, line: g.line, attachment: nil, distance: 0, kind: .box)
-                    }
+        if boxes, let l = layoutPoint(point) {
+            for (gi, gl) in glyphs.enumerated().reversed() where !glyphHasInk[gi] {
+                let line = lines[gl.line]
+                let r = Rect(minX: gl.x, minY: line.box.minY, maxX: gl.x + gl.advance, maxY: line.baseline + (line.box.maxY - line.baseline))
+                if r.contains(l) {
+                    return makeHit(glyph: gi, range: gl.utf16, line: gl.line, attachment: nil, distance: 0, kind: .box)
                 }
             }
-            return nil
+        }
+        return nil
+    }
+
+    func attachmentHit(_ a: Hit) -> TextHit {
+        let pa = attachments[a.placement]
+        return makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
+                       attachment: pa.attachment.tag, distance: a.distance, kind: a.isInside ? .ink : .radius)
+    }
+
+    func glyphHit(_ h: Hit, at point: Point) -> TextHit {
+        let gi = inkGlyph[h.placement]
+        return makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line,
+                       attachment: nil, distance: h.distance, kind: h.isInside ? .ink : .radius)
+    }
+
+    /// The answers of the box modes.
+    func boxHit(at point: Point, mode: TextHitMode) -> TextHit? {
+        guard let l = layoutPoint(point) else { return nil }
+        switch mode {
+        case .ink: return nil
         case .characterBoxes:
-            guard let l = layoutPoint(point) else { return nil }
             for c in charBoxes where c.box.contains(l) {
                 return makeHit(glyph: glyphIndex(at: c.utf16.lowerBound), range: c.utf16, line: c.line, attachment: nil,
                                distance: 0, kind: .box)
             }
             return nil
         case .lineBoxes:
-            guard let l = layoutPoint(point) else { return nil }
             for (li, line) in lines.enumerated() where line.box.contains(l) {
                 return makeHit(glyph: nil, range: line.utf16, line: li, attachment: nil, distance: 0, kind: .box)
             }
@@ -161,20 +182,62 @@ extension TextLayout {
         }
     }
 
+    /// Not API: the answer for decoration `k` hit at `point` (this layout's view px) at signed `distance`:
+    /// the character whose advance on the decoration's line holds the point's x, else the nearest one (for
+    /// InkScene's text leaves, as `hit(at:)` gives it).
+    @_spi(InkInternals) public func decorationHit(_ k: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
+        let d = decorations[k]
+        let x = layoutPoint(point)?.x ?? d.rect.minX
+        let range = character(onLine: d.line, atX: x, point: point) ?? d.utf16
+        return makeHit(glyph: nil, range: range, line: d.line, attachment: nil, distance: distance,
+                       kind: isInside ? .ink : .radius, decoration: d.kind)
+    }
+
+    /// The character (grapheme, or a ligature's component by its carets) whose advance on line `line`
+    /// holds layout x `x`, else the one nearest it; nil for a line without characters. O(log n).
+    func character(onLine line: Int, atX x: Double, point: Point, within: ClosedRange<Double>? = nil) -> Range<Int>? {
+        let lo = lineSpans[line], hi = lineSpans[line + 1]
+        guard lo < hi else { return nil }
+        var x = x
+        if let w = within { x = min(max(x, w.lowerBound), w.upperBound) }
+        var a = lo, b = hi                                       // the first span with x1 > x
+        while a < b {
+            let mid = (a + b) / 2
+            if spans[mid].x1 <= x { a = mid + 1 } else { b = mid }
+        }
+        var k = min(a, hi - 1)
+        if spans[k].x0 > x, k > lo, x - spans[k - 1].x1 < spans[k].x0 - x { k -= 1 }
+        let s = spans[k]
+        if s.glyphs.count == 1 { return component(of: s.glyphs.lowerBound, at: point, x: x) }
+        let (first, parts) = graphemeSpan(of: s.utf16)
+        guard parts > 1, s.x1 > s.x0 else { return s.utf16 }
+        let f = min(max((x - s.x0) / (s.x1 - s.x0), 0), 0.999999)
+        let rtl = s.glyphs.first.map { glyphs[$0].isRightToLeft } ?? false
+        return graphemePart(min(parts - 1, Int((rtl ? 1 - f : f) * Double(parts))), first: first, of: s.utf16)
+    }
+
     /// The link under `point` (view px) within `radius`: the topmost link glyph (or attachment in a link)
     /// whose ink contains the point, else the one whose outline is nearest within the radius (ties → topmost).
-    /// Whitespace has no ink, so the space after a link never hits it.
+    /// Whitespace has no ink, so the space after a link never hits it; a decoration under link characters
+    /// (a link's underline) is ink of the link.
     public func link(at point: Point, radius: Double = 0) -> LinkHit? {
         guard let h = linkIndex.hit(at: point, radius: radius) else { return nil }
-        let item = linkItem[h.placement]
         let hit: TextHit
-        if item >= 0 {
-            hit = makeHit(glyph: item, range: component(of: item, at: point), line: glyphs[item].line, attachment: nil,
+        switch linkItem[h.placement] {
+        case .glyph(let gi):
+            hit = makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
                           distance: h.distance, kind: h.isInside ? .ink : .radius)
-        } else {
-            let pa = attachments[-1 - item]
+        case .attachment(let ai):
+            let pa = attachments[ai]
             hit = makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
                           attachment: pa.attachment.tag, distance: h.distance, kind: h.isInside ? .ink : .radius)
+        case .decoration(let di, let x0, let x1):
+            // The character under the point within the linked part of the stroke.
+            let d = decorations[di]
+            let x = layoutPoint(point)?.x ?? x0
+            let range = character(onLine: d.line, atX: x, point: point, within: x0...x1.nextDown) ?? d.utf16
+            hit = makeHit(glyph: nil, range: range, line: d.line, attachment: nil, distance: h.distance,
+                          kind: h.isInside ? .ink : .radius, decoration: d.kind)
         }
         guard let l = linkMap.lastLink(overlapping: hit.utf16) else { return nil }
         return LinkHit(link: links[l], hit: hit)
@@ -325,12 +388,12 @@ extension TextLayout {
     /// The component of glyph `gi`'s cluster under `point`: the whole cluster, or for a ligature (a cluster
     /// of several graphemes) the grapheme whose share of the advance is under the point — by the font's
     /// GDEF carets when it has them, else equal shares. O(log n + carets), no allocation.
-    func component(of gi: Int, at point: Point) -> Range<Int> {
+    func component(of gi: Int, at point: Point, x: Double? = nil) -> Range<Int> {
         let g = glyphs[gi]
         if g.isEllipsis { return g.utf16 }
         let (first, parts) = graphemeSpan(of: g.utf16)
-        guard parts > 1, g.advance > 0, let l = layoutPoint(point) else { return g.utf16 }
-        var f = (l.x - g.x) / g.advance
+        guard parts > 1, g.advance > 0, let lx = x ?? layoutPoint(point)?.x else { return g.utf16 }
+        var f = (lx - g.x) / g.advance
         if g.isRightToLeft { f = 1 - f }
         f = min(max(f, 0), 0.999999)
         if let cs = carets[gi], cs.count == parts - 1 {
@@ -343,12 +406,13 @@ extension TextLayout {
     }
 
     func makeHit(glyph: Int?, range: Range<Int>, line: Int, attachment: String?, distance: Double,
-                 kind: TextHit.Kind) -> TextHit {
-        // The ellipsis stands for cut text: it is not part of a link.
-        let isEllipsis = glyph.map { glyphs[$0].isEllipsis } ?? false
+                 kind: TextHit.Kind, decoration: TextDecoration.Kind? = nil) -> TextHit {
+        // The ellipsis stands for cut text: it is not part of a link. (A decoration's character is the
+        // ellipsis only when its range is the truncated one: cut text is never on a line.)
+        let isEllipsis = glyph.map { glyphs[$0].isEllipsis } ?? (truncated.map { $0 == range && decoration != nil } ?? false)
         let link = isEllipsis ? nil : linkMap.lastLink(overlapping: range).map { links[$0].tag }
         return TextHit(glyph: glyph, utf16: range, utf8: map.utf8Range(range), character: map.grapheme(at: range.lowerBound),
-                       line: line, link: link, attachment: attachment, distance: distance, kind: kind)
+                       line: line, link: link, attachment: attachment, decoration: decoration, distance: distance, kind: kind)
     }
 }
 
@@ -364,9 +428,20 @@ extension TextLayout {
         (inkIndex, inkGlyph, attachmentIndex)
     }
 
+    /// Not API: the layout's decorations' index, in the layout's view space (placement `k` is
+    /// `decorations[k]`).
+    @_spi(InkInternals) public var sceneDecorations: HitIndex { decorationIndex }
+
+    /// Not API: decoration `k`'s rectangle as a shape in layout px (exact), for a transform of largest scale
+    /// `maxScale`.
+    @_spi(InkInternals) public func decorationShape(_ k: Int, maxScale: Double, viewTolerance: Double) throws(ShapeError) -> GlyphShape {
+        try Self.rectShape(decorations[k].rect, maxScale: maxScale, viewTolerance: viewTolerance)
+    }
+
     /// Not API: whether both values come from one layout (the same built indexes and transform), cheaply.
     @_spi(InkInternals) public func isSameLayout(as other: TextLayout) -> Bool {
-        inkIndex.isSame(as: other.inkIndex) && attachmentIndex.isSame(as: other.attachmentIndex) && transform == other.transform
+        inkIndex.isSame(as: other.inkIndex) && attachmentIndex.isSame(as: other.attachmentIndex)
+            && decorationIndex.isSame(as: other.decorationIndex) && transform == other.transform
     }
 
     /// Not API: attachment `k`'s (rounded) box as a shape in layout px, flattened for `viewTolerance` under a

@@ -26,13 +26,15 @@ public struct TextLayout: Sendable {
         public var font: Int
         /// The glyph in that font.
         public var id: GlyphID
-        /// Origin on the baseline, layout px.
+        /// Index into the layout's table of glyph styles (`TextLayout.glyphStyle(of:)` reads it).
+        var styleID: Int32
+        /// Origin on the baseline, layout px (a run's baseline shift included).
         public var x: Double, y: Double
         /// px per em.
         public var size: Double
         /// UTF-16 range of the glyph's cluster (for the ellipsis: the truncated range).
         public var utf16: Range<Int>
-        /// Advance along the line, layout px.
+        /// Advance along the line, layout px (letter spacing not included).
         public var advance: Double
         /// Index into `lines`.
         public var line: Int
@@ -52,6 +54,10 @@ public struct TextLayout: Sendable {
         /// Box of the inked and advancing content (no trailing spaces), layout px: from the top of the
         /// line box to the descent below the baseline.
         public var contentBox: Rect
+        /// The line's fragments (TextKit's line fragments), layout px, in logical order: the parts of the
+        /// line the exclusions leave, each as tall as the line box (one fragment, the whole width, when no
+        /// exclusion reaches the line; without a width, a fragment's right edge is where its text ends).
+        public var fragments: [Rect]
     }
     /// An attachment as placed.
     public struct PlacedAttachment: Sendable, Hashable {
@@ -62,13 +68,26 @@ public struct TextLayout: Sendable {
         /// Index into `lines`.
         public var line: Int
     }
+    /// Where a cluster's advance lies on its line (for the character under a decoration): 40 bytes.
+    struct ClusterSpan: Sendable {
+        /// Pen before and after the cluster, layout px (letter spacing included).
+        var x0: Double, x1: Double
+        var start: Int32, end: Int32
+        /// Its first glyph (an index into `glyphs`) and how many it has (0 for an attachment).
+        var glyph: Int32, glyphCount: Int32
+        var isEllipsis: Bool
+        var utf16: Range<Int> { Int(start)..<Int(end) }
+        var glyphs: Range<Int> { Int(glyph)..<Int(glyph + glyphCount) }
+    }
 
     /// The text laid out.
     public let text: String
     /// Fonts referenced by `glyphs[i].font`.
     public let fonts: [Font]
-    /// How each font's glyphs are drawn (one per font of `fonts`).
+    /// How each font's glyphs are drawn (one per font of `fonts`) where no run says otherwise.
     public let glyphStyles: [GlyphStyle]
+    /// The distinct styles glyphs are drawn with (`Glyph.styleID` indexes it).
+    let styleTable: [GlyphStyle]
     /// Every glyph, line by line in visual order (left to right).
     public let glyphs: [Glyph]
     /// The lines, top to bottom.
@@ -77,6 +96,12 @@ public struct TextLayout: Sendable {
     public let attachments: [PlacedAttachment]
     /// The links as given.
     public let links: [TextLink]
+    /// The styled runs as given.
+    public let runs: [TextRun]
+    /// The underline, strikethrough and overline strokes, line by line: ink, hit after the glyphs.
+    public let decorations: [TextDecoration]
+    /// The shapes the lines flowed around (`ParagraphStyle.exclusions`), layout px.
+    public let exclusions: [TextExclusion]
     /// Layout → view.
     public let transform: AffineTransform
     /// View → layout (the transform is checked invertible at init).
@@ -91,15 +116,30 @@ public struct TextLayout: Sendable {
     /// glyph index → has an outline in `inkIndex`.
     let glyphHasInk: [Bool]
     let attachmentIndex: HitIndex
+    /// The decorations' rectangles (placement `k` is `decorations[k]`).
+    let decorationIndex: HitIndex
     let linkIndex: HitIndex
-    /// placement → (glyph index or -1 - attachment index), for `linkIndex`.
-    let linkItem: [Int]
+    /// placement → what it is, for `linkIndex`.
+    let linkItem: [LinkItem]
     let carets: [Int: [Double]]   // glyph index → ligature caret fractions (0...1) along the advance
     let charBoxes: [CharacterBox]
     /// UTF-16 offset → first glyph whose cluster holds it (-1: none).
     let glyphAt: [Int32]
     /// UTF-16 offset → last link covering it.
     let linkMap: LinkMap
+    /// Every placed cluster's advance, line by line, each line's sorted by x (only when the layout has
+    /// decorations: they are what asks).
+    let spans: [ClusterSpan]
+    /// Line `l`'s spans are `spans[lineSpans[l] ..< lineSpans[l + 1]]`.
+    let lineSpans: [Int]
+
+    /// What a placement of the link index is.
+    enum LinkItem: Sendable {
+        case glyph(Int)
+        case attachment(Int)
+        /// Decoration `decoration`'s part over the link characters from `x0` to `x1` (layout px).
+        case decoration(Int, x0: Double, x1: Double)
+    }
 
     /// Most UTF-16 units one layout accepts.
     public static let maxLength = 1 << 22
@@ -109,7 +149,10 @@ public struct TextLayout: Sendable {
     /// - Parameters:
     ///   - text: the text; offsets everywhere are UTF-16 offsets into it.
     ///   - style: the font fallback chain and the size.
-    ///   - paragraph: wrap width, alignment, line limit, direction and origin.
+    ///   - runs: styled ranges over `style` (fonts, size, glyph style, decorations, baseline shift, letter
+    ///     spacing); for each attribute the last run setting it wins.
+    ///   - paragraph: wrap width, alignment, line limit, direction, origin, line height, paragraph spacing,
+    ///     first-line indent and exclusions.
     ///   - links: UTF-16 ranges with tags; a range must be non-empty and inside the text.
     ///   - attachments: inline boxes, each on a U+FFFC of the text.
     ///   - transform: layout → view (the space of query points and radii).
@@ -117,12 +160,78 @@ public struct TextLayout: Sendable {
     ///   - cache: glyph shapes are shared through it (one per font, glyph and size class); the process-wide
     ///     `FontShapeCache.shared` unless given another.
     ///   - budget: most bytes of glyph shapes and a deadline, for untrusted text (unbounded by default).
-    /// - Throws: `TextError` for invalid settings, links or attachments, (as `.glyph`) a font's error for a
-    ///   glyph that cannot be placed, `.shapeBytes` / `.pastDeadline` when the budget runs out.
-    public init(text: String, style: TextStyle, paragraph: ParagraphStyle = ParagraphStyle(),
+    ///   - shapeForms: which form of the glyph shapes the layout's hit indexes read (`HitIndex.Builder.shapeForms`):
+    ///     `.full` for a layout that will answer many queries, `.whenReused` (cheapest on first sight) by default.
+    /// - Throws: `TextError` for invalid settings, runs, exclusions, links or attachments, (as `.glyph`) a
+    ///   font's error for a glyph that cannot be placed, `.shapeBytes` / `.pastDeadline` when the budget runs
+    ///   out.
+    public init(text: String, style: TextStyle, runs: [TextRun] = [], paragraph: ParagraphStyle = ParagraphStyle(),
                 links: [TextLink] = [], attachments: [TextAttachment] = [],
                 transform: AffineTransform = .identity, tolerance: Double = HitIndex.defaultTolerance,
-                cache: FontShapeCache = .shared, budget: LayoutBudget = LayoutBudget()) throws(TextError) {
+                cache: FontShapeCache = .shared, budget: LayoutBudget = LayoutBudget(),
+                shapeForms: ShapeForms = .whenReused) throws(TextError) {
+        try Self.validate(style: style, paragraph: paragraph)
+        let map = TextIndexMap(text)
+        guard map.length <= Self.maxLength else { throw .tooLong(length: map.length, limit: Self.maxLength) }
+        for (i, l) in links.enumerated() where l.range.isEmpty || l.range.lowerBound < 0 || l.range.upperBound > map.length {
+            throw .linkOutOfRange(index: i, range: l.range, length: map.length)
+        }
+        let attachmentAt = try Self.validate(attachments: attachments, map: map)
+        let styles = try StyleMap(runs: runs, base: style, length: map.length)
+        try Self.validateGlyphStyles(styles, base: style)
+        let exclusions = try ExclusionMap(paragraph.exclusions)
+        var builder: HitIndex.Builder
+        do { builder = try HitIndex.Builder(tolerance: tolerance) } catch { throw .index(error) }
+        builder.shapeForms = shapeForms
+        guard let inverse = transform.inverted() else { throw .invalidTransform(transform) }
+        var engine = LayoutEngine(map: map, style: style, paragraph: paragraph, attachmentAt: attachmentAt,
+                                  attachments: attachments, styles: styles, exclusions: exclusions, budget: budget)
+        engine.run()
+        if let during = engine.stoppedDuring { throw .pastDeadline(during: during) }
+
+        self.text = text
+        self.map = map
+        self.fonts = style.fonts
+        self.glyphStyles = style.fonts.indices.map(style.glyphStyle)
+        self.styleTable = engine.styleTable
+        self.glyphs = engine.glyphs
+        self.lines = engine.lines
+        self.attachments = engine.placedAttachments
+        self.links = links
+        self.runs = runs
+        self.decorations = engine.decorations
+        self.exclusions = paragraph.exclusions
+        self.transform = transform
+        self.inverse = inverse
+        self.truncated = engine.truncated
+        self.carets = engine.carets
+        self.charBoxes = Self.computeCharacterBoxes(glyphs: engine.glyphs, lines: engine.lines,
+                                                    attachments: engine.placedAttachments, map: map, transform: transform)
+        self.glyphAt = Self.firstGlyphs(engine.glyphs, length: map.length)
+        self.linkMap = LinkMap(links: links, length: map.length)
+        self.spans = engine.spans
+        self.lineSpans = engine.lineSpans
+
+        let indexes = try IndexBuild(glyphs: engine.glyphs, fonts: style.fonts, styles: engine.styleTable,
+                                     attachments: engine.placedAttachments,
+                                     attachmentAt: attachmentAt, decorations: engine.decorations, spans: self.spans,
+                                     lineSpans: self.lineSpans, linkMap: self.linkMap, transform: transform,
+                                     tolerance: tolerance).run(builder: builder, cache: cache, budget: budget)
+        self.inkIndex = indexes.ink
+        self.inkGlyph = indexes.inkGlyph
+        var hasInk = [Bool](repeating: false, count: engine.glyphs.count)
+        for gi in indexes.inkGlyph { hasInk[gi] = true }
+        self.glyphHasInk = hasInk
+        self.attachmentIndex = indexes.attachments
+        self.decorationIndex = indexes.decorations
+        self.linkIndex = indexes.links
+        self.linkItem = indexes.linkItem
+    }
+
+    // MARK: Steps of init
+
+    /// Checks the style and the paragraph settings.
+    static func validate(style: TextStyle, paragraph: ParagraphStyle) throws(TextError) {
         guard !style.fonts.isEmpty else { throw .noFonts }
         guard style.size.isFinite, style.size > 0 else { throw .invalidSize(style.size) }
         guard style.glyphStyles.isEmpty || style.glyphStyles.count == style.fonts.count else {
@@ -134,11 +243,19 @@ public struct TextLayout: Sendable {
         if let w = paragraph.width, !(w.isFinite && w > 0) { throw .invalidWidth(w) }
         if let m = paragraph.maxLines, m < 1 { throw .invalidMaxLines(m) }
         guard paragraph.origin.isFinite else { throw .invalidOrigin }
-        let map = TextIndexMap(text)
-        guard map.length <= Self.maxLength else { throw .tooLong(length: map.length, limit: Self.maxLength) }
-        for (i, l) in links.enumerated() where l.range.isEmpty || l.range.lowerBound < 0 || l.range.upperBound > map.length {
-            throw .linkOutOfRange(index: i, range: l.range, length: map.length)
+        guard paragraph.lineHeight.isFinite, paragraph.lineHeight > 0, paragraph.lineHeight <= 1000 else {
+            throw .invalidParagraph(reason: "lineHeight must be finite, > 0 and at most 1000 (got \(paragraph.lineHeight))")
         }
+        guard paragraph.paragraphSpacing.isFinite, paragraph.paragraphSpacing >= 0, paragraph.paragraphSpacing <= 1e6 else {
+            throw .invalidParagraph(reason: "paragraphSpacing must be finite, ≥ 0 and at most 1e6 px (got \(paragraph.paragraphSpacing))")
+        }
+        guard paragraph.firstLineIndent.isFinite, abs(paragraph.firstLineIndent) <= 1e6 else {
+            throw .invalidParagraph(reason: "firstLineIndent must be finite and at most 1e6 px in magnitude (got \(paragraph.firstLineIndent))")
+        }
+    }
+
+    /// Checks the attachments; returns the attachment standing on each placeholder offset.
+    static func validate(attachments: [TextAttachment], map: TextIndexMap) throws(TextError) -> [Int: Int] {
         var attachmentAt: [Int: Int] = [:]
         for (i, a) in attachments.enumerated() {
             guard a.at >= 0, a.at < map.length, map.utf16[a.at] == 0xFFFC else {
@@ -154,116 +271,53 @@ public struct TextLayout: Sendable {
             if attachmentAt[a.at] != nil { throw .invalidAttachment(index: i, reason: "two attachments at offset \(a.at)") }
             attachmentAt[a.at] = i
         }
-        let indexTolerance: HitIndex.Builder
-        do { indexTolerance = try HitIndex.Builder(tolerance: tolerance) } catch { throw .index(error) }
-        guard let inverse = transform.inverted() else { throw .invalidTransform(transform) }
-        var engine = LayoutEngine(map: map, style: style, paragraph: paragraph, attachmentAt: attachmentAt,
-                                  attachments: attachments, budget: budget)
-        engine.run()
-        if let during = engine.stoppedDuring { throw .pastDeadline(during: during) }
+        return attachmentAt
+    }
 
-        self.text = text
-        self.map = map
-        self.fonts = style.fonts
-        self.glyphStyles = style.fonts.indices.map(style.glyphStyle)
-        self.glyphs = engine.glyphs
-        self.lines = engine.lines
-        self.attachments = engine.placedAttachments
-        self.links = links
-        self.transform = transform
-        self.inverse = inverse
-        self.truncated = engine.truncated
-        self.carets = engine.carets
-        self.charBoxes = Self.computeCharacterBoxes(glyphs: engine.glyphs, lines: engine.lines,
-                                                    attachments: engine.placedAttachments, map: map, transform: transform)
-        // The glyphs of a cluster are contiguous and share its range: each range is walked once, so this is
-        // linear in the text even for one letter under 100,000 combining marks.
-        var glyphAt = [Int32](repeating: -1, count: map.length + 1)
+    /// Checks that every glyph style the runs bring, and every font's style, can be drawn at the sizes the
+    /// runs give.
+    static func validateGlyphStyles(_ styles: StyleMap, base: TextStyle) throws(TextError) {
+        for (id, r) in styles.styles.enumerated() {
+            if let gs = r.glyphStyle {
+                do { try gs.validate(size: r.size) } catch {
+                    throw .invalidRun(index: styles.glyphStyleRun[id] ?? 0, reason: "glyph style: \(error)")
+                }
+            } else if r.size != base.size {
+                for f in r.chain {
+                    do { try base.glyphStyle(f).validate(size: r.size) } catch {
+                        throw .glyphStyle(font: f, count: base.glyphStyles.count, error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// UTF-16 offset → the first glyph whose cluster holds it. The glyphs of a cluster are contiguous and
+    /// share its range: each range is walked once, so this is linear in the text even for one letter under
+    /// 100,000 combining marks.
+    static func firstGlyphs(_ glyphs: [Glyph], length: Int) -> [Int32] {
+        var glyphAt = [Int32](repeating: -1, count: length + 1)
         var lastRange: Range<Int>? = nil
-        for (gi, g) in engine.glyphs.enumerated() where !g.isEllipsis && g.utf16 != lastRange {
+        for (gi, g) in glyphs.enumerated() where !g.isEllipsis && g.utf16 != lastRange {
             lastRange = g.utf16
             for o in g.utf16 where o >= 0 && o < glyphAt.count && glyphAt[o] < 0 { glyphAt[o] = Int32(gi) }
         }
-        self.glyphAt = glyphAt
-        let linkMap = LinkMap(links: links, length: map.length)
-        self.linkMap = linkMap
-
-        // Hit indexes: ink of every glyph; attachment boxes; link glyphs and attachments in link ranges.
-        var inLinkCache: (Range<Int>, Bool)? = nil
-        func inLink(_ r: Range<Int>) -> Bool {
-            if let (cr, v) = inLinkCache, cr == r { return v }
-            let v = linkMap.lastLink(overlapping: r) != nil
-            inLinkCache = (r, v)
-            return v
-        }
-        var ink = indexTolerance, linkB = indexTolerance
-        var inkGlyph: [Int] = [], linkItem: [Int] = []
-        var seenShapes = Set<ObjectIdentifier>()
-        var shapeBytes = 0
-        for (gi, g) in engine.glyphs.enumerated() {
-            if budget.deadline != nil, budget.isPastDeadline {
-                throw .pastDeadline(during: "placing glyph \(gi) of \(engine.glyphs.count)")
-            }
-            let placement = Self.placement(g, fonts: style.fonts, styles: glyphStyles, transform: transform)
-            let shape: GlyphShape, t: AffineTransform, sv: SingularValues
-            do throws(FontError) {
-                (shape, t, sv) = try placement.shape(cache: cache, viewTolerance: tolerance)
-            } catch .noOutline {
-                continue                                          // no ink source at all: nothing to hit
-            } catch {
-                throw .glyph(glyph: gi, utf16: g.utf16.lowerBound, error)
-            }
-            if seenShapes.insert(ObjectIdentifier(shape)).inserted {
-                shapeBytes += shape.byteCount
-                if shapeBytes > budget.maxShapeBytes {
-                    throw .shapeBytes(glyph: gi, utf16: g.utf16.lowerBound, limit: budget.maxShapeBytes)
-                }
-            }
-            if shape.bounds.isEmpty { continue }
-            do { try ink.add(shape, transform: t, singularValues: sv) } catch {
-                throw .glyph(glyph: gi, utf16: g.utf16.lowerBound, .placement(error))
-            }
-            inkGlyph.append(gi)
-            if inLink(g.utf16) && !g.isEllipsis {
-                do { try linkB.add(shape, transform: t, singularValues: sv) } catch {
-                    throw .glyph(glyph: gi, utf16: g.utf16.lowerBound, .placement(error))
-                }
-                linkItem.append(gi)
-            }
-        }
-        var att = indexTolerance
-        for (ai, pa) in engine.placedAttachments.enumerated() {
-            let shape = try Self.boxShape(pa.box, cornerRadius: pa.attachment.cornerRadius, maxScale: transform.maxScale,
-                                          viewTolerance: tolerance, attachment: attachmentAt[pa.attachment.at] ?? ai)
-            do throws(HitIndexError) {
-                try att.add(shape, transform: transform)
-                if inLink(pa.attachment.at..<(pa.attachment.at + 1)) {
-                    try linkB.add(shape, transform: transform)
-                    linkItem.append(-1 - ai)
-                }
-            } catch {
-                throw .attachmentPlacement(index: ai, error)
-            }
-        }
-        self.inkIndex = ink.build()
-        self.inkGlyph = inkGlyph
-        var hasInk = [Bool](repeating: false, count: engine.glyphs.count)
-        for gi in inkGlyph { hasInk[gi] = true }
-        self.glyphHasInk = hasInk
-        self.attachmentIndex = att.build()
-        self.linkIndex = linkB.build()
-        self.linkItem = linkItem
+        return glyphAt
     }
 
-    /// Glyph `index` of `glyphs` as a placement: its font, id, size and origin, seen through `transform`.
-    /// Its `outline(into:)` draws the glyph in view px; `fontUnitsToView` is the map the hit index uses.
+    /// Glyph `index` of `glyphs` as a placement: its font, id, size, style and origin, seen through
+    /// `transform`. Its `outline(into:)` draws the glyph in view px; `fontUnitsToView` is the map the hit
+    /// index uses.
     public func placement(of index: Int) -> GlyphPlacement {
-        Self.placement(glyphs[index], fonts: fonts, styles: glyphStyles, transform: transform)
+        Self.placement(glyphs[index], fonts: fonts, styles: styleTable, transform: transform)
     }
+
+    /// How glyph `index` of `glyphs` is drawn: its run's glyph style, else its font's (`glyphStyles[font]`).
+    public func glyphStyle(of index: Int) -> GlyphStyle { styleTable[Int(glyphs[index].styleID)] }
 
     static func placement(_ g: Glyph, fonts: [Font], styles: [GlyphStyle], transform: AffineTransform) -> GlyphPlacement {
         GlyphPlacement(font: fonts[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: transform,
-                       style: styles[g.font])
+                       style: styles[Int(g.styleID)])
     }
 
     /// A (rounded) box as a shape in layout px, flattened for `viewTolerance` under a transform of largest

@@ -82,6 +82,18 @@ public struct ParagraphStyle: Sendable, Hashable {
     public var direction: Direction
     /// Top-left of the text box in layout px.
     public var origin: Point
+    /// A multiple of the natural line height (finite, > 0, at most 1000; default 1): each line's ascent,
+    /// descent and line gap — the largest of the primary fonts and sizes on it — are multiplied by it.
+    public var lineHeight: Double
+    /// Layout px added after each paragraph but the last (finite, ≥ 0, at most 1e6; default 0).
+    public var paragraphSpacing: Double
+    /// Layout px the first line of each paragraph is indented by, at its start edge (the left in a
+    /// left-to-right paragraph, the right in a right-to-left one with a width); finite, at most 1e6 in
+    /// magnitude; default 0.
+    public var firstLineIndent: Double
+    /// Shapes, in layout px (the space of `origin`), that lines flow around: a line may be split into
+    /// fragments left and right of them, and no glyph's ink box or attachment overlaps them.
+    public var exclusions: [TextExclusion]
     /// A paragraph's base direction.
     public enum Direction: Sendable, Hashable {
         /// From the first strong character (UAX #9 rules P2–P3), left to right when there is none.
@@ -93,11 +105,14 @@ public struct ParagraphStyle: Sendable, Hashable {
     }
 
     /// Paragraph settings; the defaults: no wrapping, left aligned, no line limit, automatic direction,
-    /// origin (0, 0).
+    /// origin (0, 0), natural line height, no paragraph spacing, no indent, no exclusions.
     public init(width: Double? = nil, alignment: Alignment = .left, maxLines: Int? = nil,
-                direction: Direction = .auto, origin: Point = .zero) {
+                direction: Direction = .auto, origin: Point = .zero, lineHeight: Double = 1,
+                paragraphSpacing: Double = 0, firstLineIndent: Double = 0, exclusions: [TextExclusion] = []) {
         self.width = width; self.alignment = alignment; self.maxLines = maxLines
         self.direction = direction; self.origin = origin
+        self.lineHeight = lineHeight; self.paragraphSpacing = paragraphSpacing
+        self.firstLineIndent = firstLineIndent; self.exclusions = exclusions
     }
 }
 
@@ -158,6 +173,16 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     case shapeBytes(glyph: Int, utf16: Int, limit: Int)
     /// The layout passed `LayoutBudget.deadline`; `during` says what it was doing.
     case pastDeadline(during: String)
+    /// Run `index` (of the runs given) is out of range, empty, names an unknown font or has a value out of
+    /// range; `reason` says which.
+    case invalidRun(index: Int, reason: String)
+    /// Exclusion `index` has a negative or non-finite size, coordinates beyond ±1e9 px, or a path too
+    /// complex to flatten; `reason` says which.
+    case invalidExclusion(index: Int, reason: String)
+    /// `lineHeight`, `paragraphSpacing` or `firstLineIndent` is out of range; `reason` says which.
+    case invalidParagraph(reason: String)
+    /// Decoration `index` (of `TextLayout.decorations`) could not be placed in the hit index.
+    case decoration(index: Int, reason: String)
 
     /// A sentence for a user.
     public var description: String {
@@ -184,6 +209,10 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
             return "glyph \(g) (the character at UTF-16 offset \(o)): the layout's glyph shapes need more than \(l) bytes "
                 + "(the limit; each distinct glyph and size class has its own shape)"
         case .pastDeadline(let during): return "the layout ran past its deadline while \(during)"
+        case .invalidRun(let i, let why): return "runs[\(i)]: \(why)"
+        case .invalidExclusion(let i, let why): return "exclusions[\(i)]: \(why)"
+        case .invalidParagraph(let why): return why
+        case .decoration(let i, let why): return "decoration \(i): \(why)"
         }
     }
 }

@@ -22,6 +22,8 @@ struct JobOptions: ParsableArguments {
     var maxTextLength: Int = JobLimits().maxTextLength
     @Option(help: "Most links plus attachments per text job.")
     var maxLinks: Int = JobLimits().maxLinks
+    @Option(help: "Most styled runs plus exclusions per text job (or scene text shape).")
+    var maxRunsAndExclusions: Int = JobLimits().maxRunsAndExclusions
     @Option(help: "Most nodes per scene job.")
     var maxNodes: Int = JobLimits().maxNodes
     @Option(help: "Most query points per job.")
@@ -42,6 +44,7 @@ struct JobOptions: ParsableArguments {
     private static var limitFlags: [(flag: String, option: KeyPath<JobOptions, Int>, field: WritableKeyPath<JobLimits, Int>)] { [
         ("--max-line-bytes", \.maxLineBytes, \.maxLineBytes), ("--max-glyphs", \.maxGlyphs, \.maxGlyphs),
         ("--max-text-length", \.maxTextLength, \.maxTextLength), ("--max-links", \.maxLinks, \.maxLinks),
+        ("--max-runs-and-exclusions", \.maxRunsAndExclusions, \.maxRunsAndExclusions),
         ("--max-nodes", \.maxNodes, \.maxNodes), ("--max-points", \.maxPoints, \.maxPoints), ("--max-fonts", \.maxFonts, \.maxFonts),
         ("--max-string-bytes", \.maxStringBytes, \.maxStringBytes),
         ("--max-output-bytes", \.maxOutputBytes, \.maxOutputBytesPerJob),

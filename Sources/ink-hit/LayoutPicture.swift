@@ -3,8 +3,8 @@ import InkFreeType
 import InkText
 
 /// The one SVG drawing of the CLI (demo and render): a laid-out text in view px with its line boxes, the
-/// region within the radius of its ink, its outlines (links in blue), attachments, sample points coloured
-/// by their answers and named probes.
+/// region within the radius of its ink, its outlines and decorations (links in blue), attachments, the
+/// exclusions it flowed around (dashed red), sample points coloured by their answers and named probes.
 struct LayoutPicture {
     let layout: TextLayout
     let radius: Double
@@ -26,6 +26,25 @@ struct LayoutPicture {
     }
 
     typealias Failure = SVGFile.Failure
+
+    /// An exclusion's outline in layout px (an ellipse as four cubic arcs).
+    static func outline<S: OutlineSink>(_ e: TextExclusion, into sink: inout S) {
+        switch e {
+        case .rect(let r):
+            sink.move(to: Point(r.minX, r.minY)); sink.addLine(to: Point(r.maxX, r.minY))
+            sink.addLine(to: Point(r.maxX, r.maxY)); sink.addLine(to: Point(r.minX, r.maxY)); sink.closeSubpath()
+        case .ellipse(let r):
+            let cx = r.center.x, cy = r.center.y, rx = r.width / 2, ry = r.height / 2, k = 0.5522847498
+            sink.move(to: Point(cx + rx, cy))
+            sink.addCurve(to: Point(cx, cy + ry), control1: Point(cx + rx, cy + k * ry), control2: Point(cx + k * rx, cy + ry))
+            sink.addCurve(to: Point(cx - rx, cy), control1: Point(cx - k * rx, cy + ry), control2: Point(cx - rx, cy + k * ry))
+            sink.addCurve(to: Point(cx, cy - ry), control1: Point(cx - rx, cy - k * ry), control2: Point(cx - k * rx, cy - ry))
+            sink.addCurve(to: Point(cx + rx, cy), control1: Point(cx + k * rx, cy - ry), control2: Point(cx + rx, cy - k * ry))
+            sink.closeSubpath()
+        case .path(let elements):
+            elements.replay(into: &sink)
+        }
+    }
 
     /// Writes the SVG to `path` as it is made (never held whole in memory), at most `maxBytes` bytes, giving
     /// up when `isPastDeadline()` turns true (checked every glyph and every 256 points). A picture that
@@ -70,6 +89,7 @@ struct LayoutPicture {
         if radius > 0 {
             try out.put("<path d=\"")
             try outlines(linked: nil)
+            for d in layout.decorations { try out.put(polygon(d.rect) + " ") }
             try out.put("\" fill=\"#ffe2b0\" stroke=\"#ffe2b0\" stroke-width=\"\(n(2 * radius))\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>\n")
         }
         try out.put("<path d=\"")
@@ -77,6 +97,7 @@ struct LayoutPicture {
         try out.put("\" fill=\"#20242a\" fill-opacity=\"0.85\"/>\n<path d=\"")
         try outlines(linked: true)
         try out.put("\" fill=\"\(Self.linkColor)\" fill-opacity=\"0.9\"/>\n")
+        try drawDecorationsAndExclusions(&out, isPastDeadline: isPastDeadline)
         for a in layout.attachments {
             try out.put("<path d=\"\(polygon(a.box))\" fill=\"#b07ad8\" fill-opacity=\"0.5\" stroke=\"\(Self.attachmentColor)\" stroke-width=\"0.8\"><title>\(SVGFile.escape(a.attachment.tag))</title></path>\n")
         }
@@ -93,5 +114,31 @@ struct LayoutPicture {
             try out.put("<text x=\"6\" y=\"\(n(bounds.height + captionHeight - 5))\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\">\(SVGFile.escape(caption))</text>\n")
         }
         try out.put("</svg>\n")
+    }
+
+    /// The decorations (ink like the glyphs: blue under link characters, as the link glyphs) and the
+    /// exclusions' outlines (dashed red), in view px.
+    private func drawDecorationsAndExclusions(_ out: inout SVGFile.Writer, isPastDeadline: () -> Bool) throws(Failure) {
+        let t = layout.transform
+        func polygon(_ r: Rect) -> String {
+            let c = [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)].map { $0.applying(t) }
+            return "M " + c.map { DecimalText.string($0.x, maxFractionDigits: 2) + " " + DecimalText.string($0.y, maxFractionDigits: 2) }
+                .joined(separator: " L ") + " Z"
+        }
+        for (k, d) in layout.decorations.enumerated() {
+            if k & 255 == 255, isPastDeadline() { throw .pastDeadline }
+            let linked = layout.lastLink(overlapping: d.utf16) != nil
+            try out.put("<path d=\"\(polygon(d.rect))\" fill=\"\(linked ? Self.linkColor : "#20242a")\" fill-opacity=\"0.85\">"
+                        + "<title>\(SVGFile.escape("\(d.kind.rawValue) \(d.utf16.lowerBound)..<\(d.utf16.upperBound)"))</title></path>\n")
+        }
+        // Exclusions: the shapes the lines flowed around, outlined.
+        for e in layout.exclusions {
+            var sink = SVGPathSink(decimals: 2)
+            var tsink = TransformingSink(sink, transform: t)
+            Self.outline(e, into: &tsink)
+            sink = tsink.base
+            try out.put("<path d=\"\(sink.path)\" fill=\"#c0392b\" fill-opacity=\"0.06\" stroke=\"#c0392b\" "
+                        + "stroke-width=\"1\" stroke-dasharray=\"4 2\"><title>exclusion</title></path>\n")
+        }
     }
 }

@@ -9,10 +9,12 @@ struct Layout: ParsableCommand {
         abstract: "Write each text job as the equivalent glyph job.",
         discussion: """
         Reads text jobs (one JSON object per line, see `ink-hit query --help`) and writes, per job, the glyph
-        job that places the same glyphs: fonts, size, glyphs (font, id, x, y in layout px; "cluster" = UTF-16
-        offset of the glyph's cluster start), transform, radius and points. `ink-hit query` on the output gives
-        the same hit and glyph answers, except for points on attachments (glyph jobs have no boxes; their
-        boxes are listed under "attachments", which `query` ignores). A glyph job, or any job that cannot be
+        job that places the same glyphs: fonts, size, glyphs (font, id, x, y in layout px, size, and the glyph
+        style where a run changed it; "cluster" = UTF-16 offset of the glyph's cluster start), decorations
+        ({"kind", "rect": [x, y, w, h], "utf16": [a, b]}, hit as ink under the glyphs), transform, radius and
+        points. `ink-hit query` on the output gives the same hit, glyph and decoration answers, except for
+        points on attachments (glyph jobs have no boxes; their boxes are listed under "attachments", which
+        `query` ignores). A glyph job, or any job that cannot be
         laid out, gets an error line; the exit status is 1 if any job failed.
         """
     )
@@ -44,9 +46,10 @@ struct Render: ParsableCommand {
         scene job that can be drawn (a glyph job, or a job that fails, gets its error line and the next one \
         is tried).
 
-        A text job: glyph outlines, the region within the job's radius of the ink, link ranges (blue), \
-        attachments (purple boxes), line boxes (dashed), and each query point coloured by its answer (green \
-        on ink, orange within the radius, blue for links, purple for attachments, grey for misses).
+        A text job: glyph outlines and decorations (underlines, strikethrough, overlines), the region within \
+        the job's radius of the ink, link ranges (blue), attachments (purple boxes), line boxes (dashed), the \
+        exclusions the lines flow around (dashed red outlines), and each query point coloured by its answer \
+        (green on ink, orange within the radius, blue for links, purple for attachments, grey for misses).
 
         A scene job: every node in pre-order (parents under children), through its transforms to the root. \
         Each node that may be the answer gets a colour (a hash of its id into a palette): boxes, round rects, \

@@ -37,6 +37,12 @@ struct Query: ParsableCommand {
            "size": 16, "width": 300,             optional wrap width, layout px
            "origin": [0, 0],                     optional top-left of the text box, layout px
            "maxLines": 2, "alignment": "left",   optional; cut text ends with "…"
+           "lineHeight": 1.25, "paragraphSpacing": 6, "firstLineIndent": 12,   optional
+           "runs": [{"start": 0, "end": 4, "fonts": [1, 0], "size": 20, "underline": "single"|"double"|false,
+                     "strikethrough": true, "overline": true, "baselineShift": 2, "letterSpacing": 0.5,
+                     "embolden": "freetype", "oblique": 0.2, "hinting": "light"}],  optional; later runs win
+           "exclusions": [{"rect": [x, y, w, h]}, {"ellipse": [x, y, w, h]}, {"path": "M0 0 L40 0 L0 40 Z"}],
+                                                 optional, layout px: lines flow around them
            "links": [{"start": 8, "end": 12, "tag": "url"}],                 UTF-16 offsets, half-open
            "attachments": [{"at": 5, "width": 20, "ascent": 16, "descent": 4, "tag": "img"}],  at = offset of a U+FFFC
            "transform": [...], "radius": 3.5, "points": [[x, y], ...]}
@@ -45,7 +51,9 @@ struct Query: ParsableCommand {
           {"job":"t1","i":0,"hit":true,"glyph":9,"utf16":[8,9],"char":8,"line":0,"link":"url","attachment":null,"distance":-0.3}
         "glyph" indexes the laid-out glyphs (`ink-hit layout` lists them), "utf16" is the character under the
         point (inside a ligature, its component; on the ellipsis, the cut range), "char" its grapheme index.
-        Attachments are hit as their boxes, before text.
+        Attachments are hit as their boxes, before text. Decorations (underlines, strikethrough, overlines)
+        are ink under the glyphs: a hit on one answers "glyph": null, "decoration": "underline" (or
+        "strikethrough", "overline") and the character whose advance holds the point's x, with its link.
 
         A job that cannot be answered (malformed JSON, unreadable font, glyph id or font index out of range,
         wrong types, singular transform, negative radius, a line over the limit) gets one
@@ -54,7 +62,7 @@ struct Query: ParsableCommand {
 
         Limits (each exceeded limit fails that job only, with an error naming it; each has a flag that can
         lower it): lines of 64 MiB, 1,000,000 glyphs, 1,000,000 UTF-16 units of text, 100,000 links and
-        attachments, 10,000,000 points and 256 fonts per job, ids/tags/paths of 4 KiB, 1 GiB of output,
+        attachments, 100,000 runs and exclusions, 10,000,000 points and 256 fonts per job, ids/tags/paths of 4 KiB, 1 GiB of output,
         of font files and of glyph shapes per job, and --time-limit seconds per job (parsing to the last line
         of output). A job that runs out of time or output while writing keeps the answers written and ends
         with its error line.

@@ -313,8 +313,8 @@ struct ScenePicture {
         try out.put("<path d=\"\(boundsPath)\" fill=\"none\" stroke-opacity=\"0.35\" stroke-width=\"0.6\"/>\n")
     }
 
-    /// A text leaf's glyph outlines (layout → local by the layout's transform, then `t` to the root) and
-    /// its links underlined below the baseline.
+    /// A text leaf's glyph outlines and decorations (layout → local by the layout's transform, then `t` to
+    /// the root) and its links underlined below the baseline.
     private func drawText(_ layout: TextLayout, _ t: AffineTransform, _ out: inout SVGFile.Writer,
                           isPastDeadline: () -> Bool) throws(SVGFile.Failure) {
         let toRoot = layout.transform.concatenating(t)
@@ -326,6 +326,14 @@ struct ScenePicture {
             p.transform = toRoot
             try? p.inkOutline(into: &sink)                      // a glyph without ink draws nothing
             if !sink.path.isEmpty { try out.put(sink.path + " ") }
+        }
+        // Decorations are ink too.
+        for d in layout.decorations {
+            let r = d.rect
+            try out.put(Self.path(toRoot) { s in
+                s.move(to: Point(r.minX, r.minY)); s.addLine(to: Point(r.maxX, r.minY))
+                s.addLine(to: Point(r.maxX, r.maxY)); s.addLine(to: Point(r.minX, r.maxY)); s.closeSubpath()
+            } + " ")
         }
         try out.put("\"/>\n<path fill=\"none\" stroke-width=\"1\" d=\"")
         for (gi, g) in layout.glyphs.enumerated() where !g.isEllipsis && layout.lastLink(overlapping: g.utf16) != nil {

@@ -58,6 +58,22 @@ print(layout.characterBoxes().count)             // per-character frames, layout
 """##, run: README_3),
         Snippet(file: "README.md", index: 4, source: ##"""
 import InkGeometry
+import InkFreeType
+import InkText
+
+let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+let bold = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+let layout = try TextLayout(text: "Read more about the ink", style: TextStyle(fonts: [sans, bold], size: 16),
+                            runs: [TextRun(range: 0..<4, fonts: [1], size: 20),
+                                   TextRun(range: 16..<23, underline: .single, baselineShift: 2)],
+                            paragraph: ParagraphStyle(width: 200, lineHeight: 1.25,
+                                                      exclusions: [.rect(Rect(x: 150, y: 0, width: 50, height: 30))]),
+                            links: [TextLink(range: 16..<23, tag: "url")])
+let stroke = layout.decorations[0].rect                  // the underline, layout px
+print(layout.hit(at: stroke.center)?.link as Any)        // "url": the link, hit through its underline
+"""##, run: README_4),
+        Snippet(file: "README.md", index: 5, source: ##"""
+import InkGeometry
 import InkHit
 
 // An SVG-style path with an even-odd fill: a frame whose inner square (same direction) is a hole.
@@ -73,8 +89,8 @@ try builder.add(shape, transform: toView)
 let index = builder.build()
 print(index.hit(at: Point(12, 48)) as Any)              // nil: the hole
 print(index.hit(at: Point(3, 48), radius: 2) as Any)    // on the frame's ink
-"""##, run: README_4),
-        Snippet(file: "README.md", index: 5, source: ##"""
+"""##, run: README_5),
+        Snippet(file: "README.md", index: 6, source: ##"""
 import InkGeometry
 import InkScene
 
@@ -87,7 +103,7 @@ let snapshot = try scene.snapshot()                          // immutable, Senda
 print(snapshot.hit(at: Point(12, 12))?.node as Any)          // nil: the avatar's corner is outside its ellipse
 print(snapshot.hit(at: Point(12, 12), radius: 8)?.node as Any)   // Optional("avatar"): 5.5 px from its ellipse
 print(snapshot.hit(at: Point(52, 30))?.path as Any)          // Optional(["screen", "like"]): inside the grown box
-"""##, run: README_5),
+"""##, run: README_6),
         Snippet(file: "Sources/InkFreeType/InkFreeType.docc/FontFidelity.md", index: 1, source: ##"""
 import InkGeometry
 import InkFreeType
@@ -323,6 +339,30 @@ import InkFreeType
 import InkText
 
 let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+let bold = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+let text = "Read more about the ink, and tap the link below the picture."
+let layout = try TextLayout(
+    text: text,
+    style: TextStyle(fonts: [sans, bold], size: 16),
+    runs: [TextRun(range: 0..<4, fonts: [1], size: 22),                          // "Read": bold, 22 px
+           TextRun(range: 5..<9, strikethrough: true),                           // "more"
+           TextRun(range: 37..<41, underline: .single, letterSpacing: 0.5),      // "link"
+           TextRun(range: 16..<23, baselineShift: 3)],                           // "the ink", raised 3 px
+    paragraph: ParagraphStyle(width: 240, lineHeight: 1.2, firstLineIndent: 12,
+                              exclusions: [.ellipse(Rect(minX: 150, minY: 0, maxX: 240, maxY: 60))]),
+    links: [TextLink(range: 37..<41, tag: "link")])
+let underline = layout.decorations.first { $0.kind == .underline }!
+// A tap on the underline between two letters: no glyph's ink there, the stroke answers, with the link.
+let tap = Point(underline.rect.center.x, underline.rect.center.y)
+print(layout.hit(at: tap)?.decoration as Any, layout.link(at: tap)?.link.tag as Any)
+print(layout.lines.map(\.fragments.count))                                       // fragments beside the ellipse
+"""##, run: InkText_InkText_LayingOutText_2),
+        Snippet(file: "Sources/InkText/InkText.docc/LayingOutText.md", index: 3, source: ##"""
+import InkGeometry
+import InkFreeType
+import InkText
+
+let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 let layout = try TextLayout(text: "office hours", style: TextStyle(fonts: [sans], size: 40),
                             links: [TextLink(range: 7..<12, tag: "hours")])
 let p = Point(30, 30)
@@ -333,7 +373,7 @@ print(layout.link(at: Point(200, 30), radius: 6)?.link.tag as Any)
 // 3. Where does a caret go? The nearest character edge on the nearest line — a different question.
 print(layout.caret(at: p) as Any)
 print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 offset 3, layout and view px
-"""##, run: InkText_InkText_LayingOutText_2),
+"""##, run: InkText_InkText_LayingOutText_3),
     ]
 
     /// README.md, Swift block 2.
@@ -377,6 +417,21 @@ print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 
     /// README.md, Swift block 4.
     @Sendable static func README_4() throws {
 
+        let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let bold = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+        let layout = try TextLayout(text: "Read more about the ink", style: TextStyle(fonts: [sans, bold], size: 16),
+                                    runs: [TextRun(range: 0..<4, fonts: [1], size: 20),
+                                           TextRun(range: 16..<23, underline: .single, baselineShift: 2)],
+                                    paragraph: ParagraphStyle(width: 200, lineHeight: 1.25,
+                                                              exclusions: [.rect(Rect(x: 150, y: 0, width: 50, height: 30))]),
+                                    links: [TextLink(range: 16..<23, tag: "url")])
+        let stroke = layout.decorations[0].rect                  // the underline, layout px
+        print(layout.hit(at: stroke.center)?.link as Any)        // "url": the link, hit through its underline
+    }
+
+    /// README.md, Swift block 5.
+    @Sendable static func README_5() throws {
+
         // An SVG-style path with an even-odd fill: a frame whose inner square (same direction) is a hole.
         let frame: [PathElement] = [.move(Point(0, 0)), .line(Point(1, 0)), .line(Point(1, 1)), .line(Point(0, 1)), .close,
                                     .move(Point(0.3, 0.3)), .line(Point(0.7, 0.3)), .line(Point(0.7, 0.7)), .line(Point(0.3, 0.7)), .close]
@@ -392,8 +447,8 @@ print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 
         print(index.hit(at: Point(3, 48), radius: 2) as Any)    // on the frame's ink
     }
 
-    /// README.md, Swift block 5.
-    @Sendable static func README_5() throws {
+    /// README.md, Swift block 6.
+    @Sendable static func README_6() throws {
 
         var scene = Scene(root: Node(id: "screen", bounds: Rect(minX: 0, minY: 0, maxX: 320, maxY: 480), pointerEvents: .boxNone))
         try scene.add(Node(id: "avatar", bounds: Rect(minX: 0, minY: 0, maxX: 40, maxY: 40), transform: .translation(10, 10),
@@ -636,6 +691,29 @@ print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 
 
     /// Sources/InkText/InkText.docc/LayingOutText.md, Swift block 2.
     @Sendable static func InkText_InkText_LayingOutText_2() throws {
+
+        let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let bold = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+        let text = "Read more about the ink, and tap the link below the picture."
+        let layout = try TextLayout(
+            text: text,
+            style: TextStyle(fonts: [sans, bold], size: 16),
+            runs: [TextRun(range: 0..<4, fonts: [1], size: 22),                          // "Read": bold, 22 px
+                   TextRun(range: 5..<9, strikethrough: true),                           // "more"
+                   TextRun(range: 37..<41, underline: .single, letterSpacing: 0.5),      // "link"
+                   TextRun(range: 16..<23, baselineShift: 3)],                           // "the ink", raised 3 px
+            paragraph: ParagraphStyle(width: 240, lineHeight: 1.2, firstLineIndent: 12,
+                                      exclusions: [.ellipse(Rect(minX: 150, minY: 0, maxX: 240, maxY: 60))]),
+            links: [TextLink(range: 37..<41, tag: "link")])
+        let underline = layout.decorations.first { $0.kind == .underline }!
+        // A tap on the underline between two letters: no glyph's ink there, the stroke answers, with the link.
+        let tap = Point(underline.rect.center.x, underline.rect.center.y)
+        print(layout.hit(at: tap)?.decoration as Any, layout.link(at: tap)?.link.tag as Any)
+        print(layout.lines.map(\.fragments.count))                                       // fragments beside the ellipse
+    }
+
+    /// Sources/InkText/InkText.docc/LayingOutText.md, Swift block 3.
+    @Sendable static func InkText_InkText_LayingOutText_3() throws {
 
         let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
         let layout = try TextLayout(text: "office hours", style: TextStyle(fonts: [sans], size: 40),

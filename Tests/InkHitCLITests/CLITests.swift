@@ -270,6 +270,24 @@ struct CLITests {
         #expect((doc.counts["path"] ?? 0) >= 3)
     }
 
+    /// A styled text job draws its decorations (one path each, titled by kind) and the outlines of its
+    /// exclusions (one path each).
+    @Test func renderDrawsDecorationsAndExclusions() async throws {
+        let s = try Scratch()
+        defer { s.remove() }
+        let svg = s.path + "/rich.svg"
+        let job = #"{"id":"rich","text":"Read more about the ink and where it flows","fonts":[{"path":"\#(s.font)"}],"size":16,"width":200,"#
+            + #""runs":[{"start":5,"end":9,"underline":"double"},{"start":16,"end":23,"strikethrough":true}],"#
+            + #""exclusions":[{"ellipse":[0,0,40,40]},{"path":"M150 20 L200 20 L200 60 Z"}],"radius":2,"points":[[1,1],[30,30]]}"#
+        let r = try await CLI.run(["render", try s.file("r.jsonl", job + "\n"), "--svg", svg])
+        #expect(r.status == 0, "\(r.summary)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(SVGCounter.parse(Data(text.utf8)).error == nil)
+        #expect(text.components(separatedBy: "<title>underline 5..&lt;9</title>").count - 1 == 2, "a double underline: two strokes")
+        #expect(text.components(separatedBy: "<title>strikethrough 16..&lt;23</title>").count - 1 == 1)
+        #expect(text.components(separatedBy: "<title>exclusion</title>").count - 1 == 2)
+    }
+
     @Test func renderWithIdDrawsThatJobAndSkipsTheOthers() async throws {
         let s = try Scratch()
         defer { s.remove() }

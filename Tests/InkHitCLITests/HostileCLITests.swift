@@ -56,7 +56,7 @@ struct HostileCLITests {
                  line: #"{"id":"fonts","text":"Hi 漢字","fonts":[{"path":\#(sans)},{"path":\#(cjk)}],"size":20,"points":[[5,10]]}"#,
                  args: ["--max-font-bytes", "2000000"], error: "fonts have more than 2000000 bytes (the limit)"),
             Case(name: "shapes beyond --max-shape-bytes", line: text("shapes", letters, #","size":900"#),
-                 args: ["--max-shape-bytes", "400000"], error: "the layout's glyph shapes need more than 400000 bytes"),
+                 args: ["--max-shape-bytes", "50000"], error: "the layout's glyph shapes need more than 50000 bytes"),
             Case(name: "text beyond --max-text-length", line: text("long", String(repeating: "ab ", count: 400)),
                  args: ["--max-text-length", "1000"], error: "more than 1000 UTF-16 code units (the limit)"),
             Case(name: "links beyond --max-links",

@@ -94,15 +94,16 @@ struct HarfBuzzArraysTests {
         let t = c.transform
         run.transform = inkhit_transform(a: t[0], b: t[1], c: t[2], d: t[3], tx: t[4], ty: t[5])
         run.position_scale = k
-        var builder: inkhit_builder?
+        var builder: inkhit_builder?, cache: inkhit_shape_cache?    // each side's shapes in a cache of its own
         ok(inkhit_builder_create(0, &builder))
-        defer { ok(inkhit_builder_release(builder)) }
+        ok(inkhit_shape_cache_create(Int.max, &cache))
+        defer { ok(inkhit_builder_release(builder)); ok(inkhit_shape_cache_release(cache)) }
         var added = 0
         withUnsafePointer(to: &style) { s in
             run.style = s
             infos.withMemoryRebound(to: inkhit_hb_glyph_info.self, capacity: count) { i in
                 positions.withMemoryRebound(to: inkhit_hb_glyph_position.self, capacity: count) { p in
-                    ok(inkhit_builder_add_shaped(builder, nil, &run, i, p, count, nil, &added))
+                    ok(inkhit_builder_add_shaped(builder, cache, &run, i, p, count, nil, &added))
                 }
             }
         }
@@ -141,9 +142,10 @@ struct HarfBuzzArraysTests {
         var swiftFont = try Font(path: c.path)
         if c.wght > 0 { swiftFont = try swiftFont.withVariations([FontVariation("wght", Double(c.wght))]) }
         var b = HitIndex.Builder()
+        let swiftCache = FontShapeCache()
         for g in job.glyphs {
             try b.add(GlyphPlacement(font: swiftFont, glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: job.transform,
-                                     style: g.style))
+                                     style: g.style), cache: swiftCache)
         }
         let swift = b.build()
         var differ = 0, hits = 0

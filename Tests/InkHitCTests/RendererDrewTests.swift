@@ -18,6 +18,14 @@ struct RendererDrewTests {
         return index
     }
 
+    /// A shape cache of the test's own: C and Swift sides each build their shapes independently (a shape a
+    /// second index reuses may be read in another form, equal up to the last bit of a distance).
+    static func newCache() -> inkhit_shape_cache? {
+        var c: inkhit_shape_cache?
+        ok(inkhit_shape_cache_create(Int.max, &c))
+        return c
+    }
+
     static func newBuilder() -> inkhit_builder? {
         var b: inkhit_builder?
         ok(inkhit_builder_create(0, &b))
@@ -77,12 +85,12 @@ struct RendererDrewTests {
             ids.append(g)
         }
         let glyphs = ids.enumerated().map { inkhit_run_glyph(glyph: $1, reserved: 0, x: Double($0) * 23, y: 0, tag: 1000 + UInt64($0)) }
-        let builder = Self.newBuilder()
-        defer { ok(inkhit_builder_release(builder)) }
+        let builder = Self.newBuilder(), cache = Self.newCache()
+        defer { ok(inkhit_builder_release(builder)); ok(inkhit_shape_cache_release(cache)) }
         var added = 0
         try withUnsafePointer(to: &style) { s in
             run.style = s
-            ok(inkhit_builder_add_run(builder, nil, &run, glyphs, glyphs.count, &added))
+            ok(inkhit_builder_add_run(builder, cache, &run, glyphs, glyphs.count, &added))
             try #require(added == glyphs.count)
         }
         let index = Self.build(builder)
@@ -94,7 +102,8 @@ struct RendererDrewTests {
         var b = HitIndex.Builder()
         for (i, g) in ids.enumerated() {
             try b.add(GlyphPlacement(font: swiftFont, glyph: GlyphID(g), size: 22, origin: Point(8 + Double(i) * 23, 30),
-                                     transform: AffineTransform(a: 1.5, b: 0, c: 0, d: 1.5, tx: 3, ty: 1), style: swiftStyle))
+                                     transform: AffineTransform(a: 1.5, b: 0, c: 0, d: 1.5, tx: 3, ty: 1), style: swiftStyle),
+                      cache: FontShapeCache())
         }
         let swift = b.build()
         Self.expectSameAnswers(index, swift, Self.grid(swift.bounds.outsetBy(2), step: 0.37), radius: 0)
@@ -136,22 +145,23 @@ struct RendererDrewTests {
         run.position_scale = 18 / upem
         run.origin = inkhit_point(x: 5, y: 40)
         run.tag_base = 7_000_000_000
-        let builder = Self.newBuilder()
-        defer { ok(inkhit_builder_release(builder)) }
+        let builder = Self.newBuilder(), cache = Self.newCache()
+        defer { ok(inkhit_builder_release(builder)); ok(inkhit_shape_cache_release(cache)) }
         var pen = inkhit_point(x: -1, y: -1)
         var added = 0
-        ok(inkhit_builder_add_shaped(builder, nil, &run, infos, positions, infos.count, &pen, &added))
+        ok(inkhit_builder_add_shaped(builder, cache, &run, infos, positions, infos.count, &pen, &added))
         #expect(added == ids.count)
         let index = Self.build(builder)
         defer { ok(inkhit_index_release(index)) }
 
         let swiftFont = try TestFonts.load(TestFonts.sans)
         var b = HitIndex.Builder()
+        let swiftCache = FontShapeCache()
         var px: Int64 = 0, py: Int64 = 0
         let k = 18 / upem
         for (g, p) in zip(ids, positions) {
             let x = 5 + Double(px + Int64(p.x_offset)) * k, y = 40 - Double(py + Int64(p.y_offset)) * k
-            try b.add(GlyphPlacement(font: swiftFont, glyph: GlyphID(g), size: 18, origin: Point(x, y)))
+            try b.add(GlyphPlacement(font: swiftFont, glyph: GlyphID(g), size: 18, origin: Point(x, y)), cache: swiftCache)
             px += Int64(p.x_advance); py += Int64(p.y_advance)
         }
         #expect(pen.x == 5 + Double(px) * k && pen.y == 40 - Double(py) * k)

@@ -18,6 +18,7 @@ struct ClassRasterTests {
         for _ in 0..<5 { shapes.append(try GlyphShape(polygon: TestShapes.randomBlob(&rng, size: size), fillRule: fillRule)) }
         var items: [(GlyphShape, AffineTransform)] = []
         var b = HitIndex.Builder()
+        b.shapeForms = .full
         b.preparedRadius = preparedRadius
         for _ in 0..<count {
             let s = shapes[rng.int(shapes.count)]
@@ -296,6 +297,7 @@ struct ClassRasterTests {
         var rng = SplitMix64(seed: 9)
         // Two glyphs 1e8 px apart.
         var b = HitIndex.Builder()
+        b.shapeForms = .full
         try b.add(sq, transform: .scale(10, 10))
         try b.add(sq, transform: AffineTransform.scale(10, 10).concatenating(.translation(1e8, -1e8)))
         var index = b.build()
@@ -304,6 +306,7 @@ struct ClassRasterTests {
         #expect(index.hit(at: Point(1e8 - 2, -1e8 + 5), radius: 3)?.placement == 1)
         // A glyph 1e6 px wide among small ones.
         b = HitIndex.Builder()
+        b.shapeForms = .full
         try b.add(sq, transform: .scale(1e6, 1e6))
         var small: [(GlyphShape, AffineTransform)] = [(sq, .scale(1e6, 1e6))]
         for _ in 0..<2000 {
@@ -319,6 +322,7 @@ struct ClassRasterTests {
         }
         // Pages at ±1e9 px.
         b = HitIndex.Builder()
+        b.shapeForms = .full
         for k in 0..<200 { try b.add(sq, transform: AffineTransform.scale(7, 9).concatenating(.translation(-1e9 + Double(k) * 9, 1e9 - 40))) }
         index = b.build()
         #expect(index.rasterGeometry != nil)
@@ -332,10 +336,12 @@ struct ClassRasterTests {
         let shape = try GlyphShape(polygon: TestShapes.randomBlob(&rng, size: 100))
         for k in 0..<12 {
             var b = HitIndex.Builder()
+            b.shapeForms = .full
             try b.add(shape, transform: AffineTransform.scale(0.1, 0.1).concatenating(.rotation(Double(k) * 0.1)))
             _ = b.build()
         }
-        #expect(shape.stamps.setCount <= StampCache.maxSets)
-        #expect(shape.stamps.byteCount <= StampCache.maxSets * ClassRaster.phases * ClassRaster.phases * (ClassRaster.maxStampCells / 4 + 64))
+        let stamps = try #require(shape.currentFull?.stamps)
+        #expect(stamps.setCount <= StampCache.maxSets)
+        #expect(stamps.byteCount <= StampCache.maxSets * ClassRaster.phases * ClassRaster.phases * (ClassRaster.maxStampCells / 4 + 64))
     }
 }

@@ -7,13 +7,16 @@ import InkTestSupport
 /// InkTestSupport computes in Double from the stored edges and the placements' Double transforms, and
 /// applies the same hit rule, ties included).
 struct HitIndexDifferentialTests {
+    /// Random blobs placed under transforms of `kind`; the index reads the shapes in `forms` (a new scene's
+    /// shapes have only their lean form: `.whenReused` reads that, `.full` builds and reads the full form).
     static func makeScene(seed: UInt64, kind: Int, count: Int, offset: Point = .zero,
-                          fillRule: FillRule = .nonZero) throws -> ([(GlyphShape, AffineTransform)], HitIndex) {
+                          fillRule: FillRule = .nonZero, forms: ShapeForms = .whenReused) throws -> ([(GlyphShape, AffineTransform)], HitIndex) {
         var rng = SplitMix64(seed: seed)
         var shapes: [GlyphShape] = []
         for _ in 0..<5 { shapes.append(try GlyphShape(polygon: TestShapes.randomBlob(&rng, size: 2000), fillRule: fillRule)) }
         var items: [(GlyphShape, AffineTransform)] = []
         var b = HitIndex.Builder()
+        b.shapeForms = forms
         for _ in 0..<count {
             let s = shapes[rng.int(shapes.count)]
             let t = TestShapes.randomTransform(&rng, kind: kind).concatenating(.translation(offset.x, offset.y))
@@ -33,9 +36,17 @@ struct HitIndexDifferentialTests {
         }
     }
 
+    /// Both forms of the shapes (lean and full) against the oracle.
+    static let forms: [ShapeForms] = [.lean, .full]
+
     @Test(arguments: [0, 1, 2, 3], [0.0, 1.5, 7.0])
     func randomPointsMatchBruteForce(kind: Int, radius: Double) throws {
-        let (items, index) = try Self.makeScene(seed: UInt64(kind * 100 + Int(radius * 10)), kind: kind, count: 40)
+        for forms in Self.forms { try randomPointsMatchBruteForce(kind: kind, radius: radius, forms: forms) }
+    }
+
+    func randomPointsMatchBruteForce(kind: Int, radius: Double, forms: ShapeForms) throws {
+        let (items, index) = try Self.makeScene(seed: UInt64(kind * 100 + Int(radius * 10)), kind: kind, count: 40,
+                                                forms: forms)
         let oracle = BruteForce(items)
         var rng = SplitMix64(seed: 7 &+ UInt64(kind))
         var coverage = Coverage()
@@ -57,9 +68,9 @@ struct HitIndexDifferentialTests {
         #expect(radius == 0 ? coverage.withinRadius == 0 : coverage.withinRadius > 100, "\(coverage)")
     }
 
-    @Test(arguments: [0, 1, 2, 3])
-    func pointsNearEdgesMatchBruteForce(kind: Int) throws {
-        let (items, index) = try Self.makeScene(seed: 99 &+ UInt64(kind), kind: kind, count: 12)
+    @Test(arguments: [0, 1, 2, 3], forms)
+    func pointsNearEdgesMatchBruteForce(kind: Int, forms: ShapeForms) throws {
+        let (items, index) = try Self.makeScene(seed: 99 &+ UInt64(kind), kind: kind, count: 12, forms: forms)
         let oracle = BruteForce(items)
         var rng = SplitMix64(seed: 1234 &+ UInt64(kind))
         var tested = 0
@@ -82,8 +93,9 @@ struct HitIndexDifferentialTests {
         #expect(tested > 100)
     }
 
-    @Test func hitsListIsCompleteAndSorted() throws {
-        let (items, index) = try Self.makeScene(seed: 5, kind: 1, count: 30)
+    @Test(arguments: forms)
+    func hitsListIsCompleteAndSorted(forms: ShapeForms) throws {
+        let (items, index) = try Self.makeScene(seed: 5, kind: 1, count: 30, forms: forms)
         let oracle = BruteForce(items)
         var rng = SplitMix64(seed: 77)
         var nonEmpty = 0
@@ -106,7 +118,9 @@ struct HitIndexDifferentialTests {
     @Test(arguments: [1e5, 1e6, 1e7, 1e8])
     func translatedPagesMatchDoubleBruteForce(offset: Double) throws {
         for kind in 0..<4 {
-            let (items, index) = try Self.makeScene(seed: 31 &+ UInt64(kind), kind: kind, count: 30, offset: Point(offset, -offset / 3))
+            let forms = Self.forms[kind % 2]
+            let (items, index) = try Self.makeScene(seed: 31 &+ UInt64(kind), kind: kind, count: 30,
+                                                    offset: Point(offset, -offset / 3), forms: forms)
             let oracle = BruteForce(items)
             var rng = SplitMix64(seed: 3 &+ UInt64(kind))
             var compared = 0

@@ -253,6 +253,35 @@ struct HostileInputTests {
         #expect(out.count == 1 && out[0].contains("(the limit)"), "no partial answers")
     }
 
+    /// Hostile rich text: 20,000 exclusions stacked down the page over 20,000 words, and as many runs, stop
+    /// at the time limit with an error line (or are answered within it); paths flattening to more than 2^20
+    /// points are refused; a run range inside a surrogate pair is still laid out.
+    @Test func hostileRunsAndExclusionsStayBounded() throws {
+        let n = 20_000
+        let text = String(repeating: "word ", count: n)
+        let exclusions = (0..<n).map { k in #"{"rect":[\#(k % 7 * 20),\#(k * 3),15,2]}"# }.joined(separator: ",")
+        let runs = (0..<n).map { k in #"{"start":\#(k * 5),"end":\#(k * 5 + 4),"size":\#(10 + k % 5),"underline":"single"}"# }
+            .joined(separator: ",")
+        let line = #"{"id":"x","text":"\#(text)","fonts":[{"path":"\#(Fonts.sans)"}],"size":12,"width":150,"runs":[\#(runs)],"#
+            + #""exclusions":[\#(exclusions)],"points":[[1,1]]}"#
+        let runner = JobRunner()
+        runner.limits.maxSecondsPerJob = 1
+        var out: [String] = []
+        let clock = ContinuousClock(), start = clock.now
+        let ok = runner.run(line: line) { out.append($0) }
+        #expect(clock.now - start < .seconds(6), "stopped near its limit")
+        #expect(out.count == 1 && (ok || out[0].contains("(the limit)")), "\(out.first ?? "")")
+        // A path of 3,000 cubic arcs of 1e6 px each flattens to far more than 2^20 points.
+        let arcs = (0..<3000).map { _ in "C 1000000 0 1000000 1000000 0 1000000" }.joined(separator: " ")
+        let path = #"{"id":"p","text":"ab","fonts":[{"path":"\#(Fonts.sans)"}],"size":12,"exclusions":[{"path":"M0 0 \#(arcs) Z"}],"points":[]}"#
+        out = []
+        #expect(!JobRunner().run(line: path) { out.append($0) })
+        #expect(out.first?.contains("exclusions[0]: the paths flatten to more than 1048576 points") == true, "\(out)")
+        let pair = #"{"id":"s","text":"a\uD83D\uDE00b","fonts":[{"path":"\#(Fonts.sans)"}],"size":12,"runs":[{"start":2,"end":3,"size":30,"underline":"double"}],"points":[[1,1]]}"#
+        out = []
+        #expect(JobRunner().run(line: pair) { out.append($0) }, "\(out)")
+    }
+
     /// Paths that name the same file share one loaded font; caches over their limits are emptied between
     /// jobs, so a long stream of jobs does not grow without bound.
     @Test func fontCacheByFileIdentityAndCacheTrimming() throws {

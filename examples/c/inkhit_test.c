@@ -684,7 +684,7 @@ static void test_layout(void) {
     o.fonts = NULL;
     EXPECT(inkhit_layout_create_utf8("abc", 3, &o, &bad), INKHIT_ERROR_NULL_ARGUMENT, "options->fonts");
     CHECK(bad == NULL);
-    EXPECT(inkhit_layout_options_init(NULL), INKHIT_ERROR_NULL_ARGUMENT, "options");
+    EXPECT(inkhit_layout_options_init_sized(NULL, sizeof(inkhit_layout_options)), INKHIT_ERROR_NULL_ARGUMENT, "options");
 
     /* Wrapping and max_lines: a long paragraph in 120 px cut after 2 lines ends in an ellipsis. */
     OK(inkhit_layout_options_init(&o));
@@ -1143,12 +1143,156 @@ static void test_jobs(void) {
 
 /* ============================================================================================== */
 
+/* Rich text (1.1): runs, decorations as ink, exclusions, line height; a 1.0 caller's options. */
+static void test_rich_layout(void) {
+    inkhit_layout_options o;
+    OK(inkhit_layout_options_init(&o));
+    CHECK(o.struct_size == sizeof o && o.runs == NULL && o.run_count == 0 && o.line_height == 0 && o.exclusion_count == 0);
+    o.fonts = &sans;
+    o.font_count = 1;
+    const char *text = "Tap the link, not the gap.";
+    inkhit_text_link link = {8, 12};
+    o.links = &link;
+    o.link_count = 1;
+    uint32_t chain[1] = {0};
+    inkhit_text_run runs[2] = {
+        {.start = 8, .end = 12, .set = INKHIT_RUN_UNDERLINE | INKHIT_RUN_LETTER_SPACING, .underline = INKHIT_UNDERLINE_SINGLE,
+         .letter_spacing = 1},
+        {.start = 0, .end = 3, .set = INKHIT_RUN_SIZE | INKHIT_RUN_FONTS | INKHIT_RUN_BASELINE_SHIFT, .fonts = chain, .font_count = 1,
+         .size = 24, .baseline_shift = 2}};
+    o.runs = runs;
+    o.run_count = 2;
+    o.line_height = 1.5;
+    inkhit_layout layout;
+    OK(inkhit_layout_create_utf8(text, strlen(text), &o, &layout));
+    size_t n = 0;
+    OK(inkhit_layout_decoration_count(layout, &n));
+    CHECK(n == 1);
+    inkhit_layout_decoration d;
+    OK(inkhit_layout_decorations(layout, 0, 1, &d));
+    inkhit_layout_line line;
+    OK(inkhit_layout_lines(layout, 0, 1, &line));
+    /* DejaVu Sans: post.underlinePosition -40, underlineThickness 90 of 2048; the line: 24 px ascent x 1.5. */
+    CHECK(d.kind == INKHIT_DECORATION_UNDERLINE && d.utf16_start == 8 && d.utf16_end == 12 && d.line == 0);
+    CHECK(near(d.rect.min_y, line.baseline + 40.0 * 16 / 2048, 1e-9) && near(d.rect.max_y - d.rect.min_y, 90.0 * 16 / 2048, 1e-9));
+    CHECK(near(line.baseline, 1901.0 / 2048 * 24 * 1.5, 1e-9));
+    inkhit_layout_glyph t, l, k;
+    CHECK(glyph_at(layout, 0, &t) && glyph_at(layout, 8, &l) && glyph_at(layout, 11, &k));
+    CHECK(t.size == 24 && near(t.y, line.baseline - 2, 1e-9) && l.size == 16);
+    CHECK(near(d.rect.min_x, l.x, 1e-9) && near(d.rect.max_x, k.x + k.advance + 1, 1e-9));
+    /* On the stroke under the "i" of "link": no glyph's ink, the decoration; the link through it. */
+    inkhit_layout_glyph i;
+    CHECK(glyph_at(layout, 9, &i));
+    double ux = i.x + i.advance / 2, uy = (d.rect.min_y + d.rect.max_y) / 2;
+    inkhit_text_hit th;
+    int64_t which = 7;
+    OK(inkhit_layout_hit_decoration(layout, ux, uy, 0, &th, &which));
+    CHECK(th.hit == 1 && th.glyph == -1 && th.attachment == -1 && which == 0 && th.link == 0 && th.utf16_start == 9);
+    OK(inkhit_layout_hit(layout, ux, uy, 0, INKHIT_TEXT_HIT_INK, &th));
+    CHECK(th.hit == 1 && th.glyph == -1 && th.utf16_start == 9 && th.link == 0);
+    OK(inkhit_layout_link_hit(layout, ux, uy, 0, &th));
+    CHECK(th.hit == 1 && th.link == 0);
+    OK(inkhit_layout_hit_decoration(layout, ux, line.baseline - 3, 0, &th, &which));
+    CHECK(th.hit == 1 && th.glyph >= 0 && which == -1);
+    EXPECT(inkhit_layout_hit_decoration(layout, ux, uy, 0, &th, NULL), INKHIT_ERROR_NULL_ARGUMENT, "decoration_out");
+    EXPECT(inkhit_layout_hit_decoration(layout, ux, uy, -1, &th, &which), INKHIT_ERROR_INVALID_ARGUMENT, "radius");
+    EXPECT(inkhit_layout_decorations(layout, 1, 1, &d), INKHIT_ERROR_INVALID_ARGUMENT, "go past");
+    EXPECT(inkhit_layout_decoration_count(layout, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    OK(inkhit_layout_release(layout));
+
+    /* An exclusion: text wrapped in 200 px flows around a 60 x 40 px box at the left; a path too. */
+    o.run_count = 0;
+    o.line_height = 0;
+    o.width = 200;
+    const char *para = "Alice was beginning to get very tired of sitting by her sister on the bank.";
+    inkhit_exclusion ex[2] = {{.kind = INKHIT_EXCLUSION_RECT, .rect = {0, 0, 60, 40}},
+                              {.kind = INKHIT_EXCLUSION_PATH, .path = "M150 60 L200 60 L200 90 Z", .path_length = 25}};
+    o.exclusions = ex;
+    o.exclusion_count = 2;
+    OK(inkhit_layout_create_utf8(para, strlen(para), &o, &layout));
+    inkhit_layout_info info;
+    OK(inkhit_layout_get_info(layout, &info));
+    for (int64_t g = 0; g < info.glyph_count; g++) {
+        inkhit_layout_glyph gl;
+        OK(inkhit_layout_glyphs(layout, (size_t)g, 1, &gl));
+        inkhit_layout_line gline;
+        OK(inkhit_layout_lines(layout, (size_t)gl.line, 1, &gline));
+        if (gline.box.min_y < 40) CHECK(gl.x >= 60);
+    }
+    OK(inkhit_layout_release(layout));
+
+    /* Hostile rich options. */
+    inkhit_layout bad = NULL;
+    ex[0].kind = 9;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "exclusions[0].kind 9");
+    ex[0].kind = INKHIT_EXCLUSION_RECT;
+    ex[1].path = "M0 0 A";
+    ex[1].path_length = 6;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_LAYOUT, "exclusions[1].path");
+    ex[1].path = NULL;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_NULL_ARGUMENT, "exclusions[1].path");
+    ex[0].rect.max_x = NAN;
+    o.exclusion_count = 1;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "exclusions[0].rect");
+    ex[0].rect = (inkhit_rect){10, 10, 5, 20};
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_LAYOUT, "exclusions[0]");
+    o.exclusion_count = 0;
+    o.run_count = 1;
+    inkhit_text_run r = {.start = 3, .end = 2, .set = INKHIT_RUN_SIZE, .size = 20};
+    o.runs = &r;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_LAYOUT, "empty or reversed");
+    r.end = 5;
+    r.set = 1u << 20;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "not INKHIT_RUN_");
+    r.set = INKHIT_RUN_UNDERLINE;
+    r.underline = 7;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "underline 7");
+    uint32_t far_font = 3;
+    r.set = INKHIT_RUN_FONTS;
+    r.fonts = &far_font;
+    r.font_count = 1;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_LAYOUT, "names font 3");
+    r.set = INKHIT_RUN_SIZE;
+    r.size = -2;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_LAYOUT, "runs[0]");
+    r.set = INKHIT_RUN_STRIKETHROUGH;
+    r.strikethrough = 2;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "strikethrough must be 0 or 1");
+    o.run_count = 0;
+    o.line_height = -1;
+    EXPECT(inkhit_layout_create_utf8(para, strlen(para), &o, &bad), INKHIT_ERROR_INVALID_ARGUMENT, "options->line_height");
+    CHECK(bad == NULL);
+    EXPECT(inkhit_layout_options_init_sized(&o, 100), INKHIT_ERROR_INVALID_ARGUMENT, "size 100");
+    EXPECT(inkhit_layout_options_init_sized(NULL, sizeof o), INKHIT_ERROR_NULL_ARGUMENT, "options");
+
+    /* A caller built against 1.0: its struct ends before `runs`; the 1.0 function writes nothing past it
+     * and leaves the later fields unread. */
+    unsigned char old[sizeof(inkhit_layout_options) + 8];
+    memset(old, 0xAB, sizeof old);
+    size_t size10 = offsetof(inkhit_layout_options, runs);
+    OK((inkhit_layout_options_init)((inkhit_layout_options *)old));
+    CHECK((inkhit_layout_options_init)(NULL) == INKHIT_ERROR_NULL_ARGUMENT
+          && strncmp(inkhit_last_error(), "inkhit_layout_options_init: ", 28) == 0);
+    for (size_t b = size10; b < sizeof old; b++) CHECK(old[b] == 0xAB);
+    inkhit_layout_options *o10 = (inkhit_layout_options *)old;
+    CHECK(o10->struct_size == 0 && o10->size == 16);
+    o10->fonts = &sans;
+    o10->font_count = 1;
+    OK(inkhit_layout_create_utf8(text, strlen(text), o10, &layout));
+    OK(inkhit_layout_decoration_count(layout, &n));
+    CHECK(n == 0);
+    OK(inkhit_layout_release(layout));
+    OK(inkhit_layout_options_init_sized((inkhit_layout_options *)old, size10));
+    for (size_t b = size10; b < sizeof old; b++) CHECK(old[b] == 0xAB);
+}
+
 int main(void) {
     test_version_and_errors();
     test_long_message();
     test_fonts();
     test_index();
     test_layout();
+    test_rich_layout();
     test_scene();
     test_threads();
     test_renderer_drew();

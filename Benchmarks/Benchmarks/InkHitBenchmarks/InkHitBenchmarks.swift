@@ -16,6 +16,9 @@
 // query); `scene.baseline.*` walks the first 20,000 points; `scene.move.snapshot` is one edit + `snapshot()`
 // per iteration; `scene.build` a fresh `Scene` of all nodes + its first snapshot (layouts made: warm). The
 // scene queries allocate (each answer carries its path of ids), so they have no zero-allocation thresholds.
+//
+// `cold.*` (issue 19, ColdBenchmarks.swift): shape creation of 600 CJK ideographs from a fresh cache, FreeType's
+// load + render of the same glyphs, and the cold build of a page of them.
 import Benchmark
 import InkBenchRaster
 import InkBenchSupport
@@ -127,6 +130,9 @@ let benchmarks: @Sendable () -> Void = {
         let w = Fixtures.page
         for _ in benchmark.scaledIterations { blackHole(try! w.buildIndexCold()) }
     } setup: { _ = Fixtures.page }
+
+    // MARK: Cold — the first sight of a glyph, next to FreeType's load + render (issue 19: ColdBenchmarks.swift)
+    coldBenchmarks()
 
     // MARK: Layout — a CJK-fallback paragraph (LayoutWorkload), fonts loaded once
     Benchmark("layout.cjk.shared", configuration: layoutConfig) { benchmark in

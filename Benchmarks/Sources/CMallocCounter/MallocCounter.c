@@ -102,7 +102,7 @@ void ink_malloc_counter_start(void) {
 
 InkMallocStats ink_malloc_counter_stop(void) {
     atomic_store(&counting, 0);
-    InkMallocStats s = { atomic_load(&allocations), atomic_load(&bytes), atomic_load(&peak) };
+    InkMallocStats s = { atomic_load(&allocations), atomic_load(&bytes), atomic_load(&peak), atomic_load(&live) };
     return s;
 }
 
@@ -110,6 +110,6 @@ InkMallocStats ink_malloc_counter_stop(void) {
 
 int ink_malloc_counter_available(void) { return 0; }
 void ink_malloc_counter_start(void) {}
-InkMallocStats ink_malloc_counter_stop(void) { InkMallocStats s = { 0, 0, 0 }; return s; }
+InkMallocStats ink_malloc_counter_stop(void) { InkMallocStats s = { 0, 0, 0, 0 }; return s; }
 
 #endif

@@ -17,6 +17,8 @@
 //   .build/release/ink-bench-summary classes [grid|split|codes|check]    # cell classes of the page (Classes.swift)
 //   .build/release/ink-bench-summary ab [--quick] [--no-doc]   # every workload, key/value, baseline-compatible API (AB.swift)
 //   .build/release/ink-bench-summary profile topmost|topmost-batch|layout SECONDS   # more loops for perf
+//   .build/release/ink-bench-summary cold [--quick]     # first sight of glyphs vs FreeType load + render (Cold.swift)
+//   .build/release/ink-bench-summary cold --process [--ink-hit PATH] [--runs N]   # one-off ink-hit vs hb-view
 //
 // Timings are medians of rounds (each round answers all points once); ns/point = round time / points.
 import CMallocCounter
@@ -91,6 +93,24 @@ func libraryCommit() -> String {
 if args.first == "compare" {
     // The subset scripts/bench-compare.sh compares between two commits (Compare.swift).
     try Compare.run(quick: quick)
+    exit(0)
+}
+
+if args.first == "cold" {
+    // Issue 19: first sight of glyphs against FreeType's load + render in the same run (Cold.swift), or
+    // whole `ink-hit query` processes against hb-view (Cold+Process.swift).
+    do {
+        if args.contains("--process") {
+            try ColdProcess.run(arguments: Array(args.dropFirst()))
+        } else if let unknown = args.dropFirst().first(where: { $0 != "--quick" }) {
+            throw Cold.Failure(description: "unknown option \(unknown) (cold [--quick], or cold --process …)")
+        } else {
+            try Cold.run(quick: quick)
+        }
+    } catch {
+        FileHandle.standardError.write("ink-bench-summary cold: \(error)\n".data(using: .utf8)!)
+        exit(1)
+    }
     exit(0)
 }
 
@@ -536,6 +556,10 @@ print("")
 // MARK: The C interface (issue 11: CABI.swift)
 FileHandle.standardError.write("measuring the C interface…\n".data(using: .utf8)!)
 try CABI.run(rounds: minRounds, seconds: minSeconds)
+
+// MARK: Cold (issue 19: Cold.swift)
+FileHandle.standardError.write("measuring cold…\n".data(using: .utf8)!)
+print(try Cold.measure(quick: quick).markdown)
 
 // MARK: Peak RSS (separate process)
 var rssLine = "(not measured)"

@@ -114,7 +114,9 @@
  * The library's soname is libInkHit.so.<MAJOR>. Within one MAJOR version the ABI only grows: a MINOR
  * release may add functions, status codes, enum values and flag bits; it never removes or changes a
  * function's signature or meaning, the layout of a struct, or the value of a constant. New fields never
- * go into existing structs (new needs get new structs and functions). A PATCH release changes no
+ * go into existing structs (new needs get new structs and functions), except at the end of a struct that
+ * carries its own size (`struct_size`, set by its init function): the library reads only the fields the
+ * caller's size covers. A PATCH release changes no
  * declaration. So a program built against header MAJOR.MINOR runs with every library MAJOR.n, n >= MINOR:
  *
  *     uint32_t v = inkhit_version();      // the same MAJOR, and a MINOR at least the header's
@@ -855,7 +857,81 @@ enum {
     INKHIT_DIRECTION_RIGHT_TO_LEFT = 2
 };
 
-/** How a layout is made. Fill it with inkhit_layout_options_init, then set what you need. */
+/** How a run is underlined (inkhit_text_run.underline). */
+enum {
+    INKHIT_UNDERLINE_NONE = 0,
+    INKHIT_UNDERLINE_SINGLE = 1,
+    /** Two strokes of the same thickness, the second one's top two thicknesses below the first one's. */
+    INKHIT_UNDERLINE_DOUBLE = 2
+};
+
+/** Which members of an inkhit_text_run it sets (bits of `set`); the others keep the paragraph's (or an
+ *  earlier run's) value. */
+enum {
+    INKHIT_RUN_FONTS = 1 << 0,
+    INKHIT_RUN_SIZE = 1 << 1,
+    INKHIT_RUN_UNDERLINE = 1 << 2,
+    INKHIT_RUN_STRIKETHROUGH = 1 << 3,
+    INKHIT_RUN_OVERLINE = 1 << 4,
+    INKHIT_RUN_BASELINE_SHIFT = 1 << 5,
+    INKHIT_RUN_LETTER_SPACING = 1 << 6
+};
+
+/** A styled run over text[start ..< end] (half-open, non-empty, offsets in the text's units). Runs may
+ *  overlap: for each member the last run in the array that sets it wins. Shaping breaks at a run's edges
+ *  only where the font that draws a character or the size changes. Since 1.1. */
+typedef struct inkhit_text_run {
+    uint64_t start;
+    uint64_t end;
+    /** INKHIT_RUN_* bits: the members below that the run sets. */
+    uint32_t set;
+    /** INKHIT_UNDERLINE_*. */
+    int32_t underline;
+    /** The font fallback chain: indexes into options.fonts (1 to 4096 of them). */
+    const uint32_t *fonts;
+    size_t font_count;
+    /** px per em, layout px (finite, > 0, at most 1e6). */
+    double size;
+    /** 1 for a strikethrough (overline) stroke, 0 for none. */
+    int32_t strikethrough;
+    int32_t overline;
+    /** Moves the run's baseline up, layout px (finite, at most 1e6 in magnitude; CoreText's baseline
+     *  offset). */
+    double baseline_shift;
+    /** Layout px after each grapheme (CSS letter-spacing; finite, at most 1e6 in magnitude). */
+    double letter_spacing;
+} inkhit_text_run;
+
+/** Exclusion shapes (inkhit_exclusion.kind). */
+enum {
+    /** The rectangle `rect`. */
+    INKHIT_EXCLUSION_RECT = 0,
+    /** The ellipse inscribed in `rect`. */
+    INKHIT_EXCLUSION_ELLIPSE = 1,
+    /** SVG path data (`path`, `path_length` bytes of UTF-8), filled nonzero. */
+    INKHIT_EXCLUSION_PATH = 2
+};
+
+/** A shape, layout px (the space of options.origin, not relative to it), that lines flow around: no
+ *  glyph's ink box and no attachment overlaps it; lines split into fragments left and right of it
+ *  (TextKit's exclusion paths). Since 1.1. */
+typedef struct inkhit_exclusion {
+    /** INKHIT_EXCLUSION_*. */
+    int32_t kind;
+    /** RECT and ELLIPSE: finite, min <= max, within +-1e9 px. */
+    inkhit_rect rect;
+    /** PATH: SVG path data (M L H V C S Q T Z, absolute or relative; no arcs), not NUL-terminated. */
+    const char *path;
+    size_t path_length;
+} inkhit_exclusion;
+
+/** How a layout is made. Fill it with inkhit_layout_options_init, then set what you need.
+ *
+ *  The struct grows: `struct_size` (which fits in the padding that ended the struct of version 1.0, so
+ *  the fields before it keep their offsets) says which fields the caller knows. inkhit_layout_options_init
+ *  (a macro for inkhit_layout_options_init_sized with the struct's size as this header defines it) sets it;
+ *  the fields after it are read only when it equals the size this library was built with. A program built
+ *  against 1.0 calls the function inkhit_layout_options_init, which leaves them unread. */
 typedef struct inkhit_layout_options {
     /** Fonts in fallback order (at least one): each character takes the first font that has it. */
     const inkhit_font *fonts;
@@ -884,20 +960,47 @@ typedef struct inkhit_layout_options {
     int32_t alignment;
     /** INKHIT_DIRECTION_*. Default auto. */
     int32_t direction;
+    /** Since 1.1: sizeof(inkhit_layout_options) as the caller was compiled (set by the init functions). */
+    uint32_t struct_size;
+    /** Styled runs (NULL when run_count is 0). Since 1.1. */
+    const inkhit_text_run *runs;
+    size_t run_count;
+    /** Shapes the lines flow around (NULL when exclusion_count is 0). Since 1.1. */
+    const inkhit_exclusion *exclusions;
+    size_t exclusion_count;
+    /** A multiple of the natural line height (finite, > 0, at most 1000); 0: 1. Default 0. Since 1.1. */
+    double line_height;
+    /** Layout px after each paragraph but the last (finite, >= 0, at most 1e6). Default 0. Since 1.1. */
+    double paragraph_spacing;
+    /** Layout px the first line of each paragraph is indented by at its start edge (finite, at most 1e6 in
+     *  magnitude). Default 0. Since 1.1. */
+    double first_line_indent;
 } inkhit_layout_options;
 
-/** Fills `*options` with the defaults (no fonts: set `fonts` and `font_count`). Owns: `*options` is the
- *  caller's, written. Threads: any. Errors: NULL_ARGUMENT. */
+/** Fills the fields of version 1.0 of `*options` with the defaults (no fonts: set `fonts` and
+ *  `font_count`) and sets `struct_size` to 0, so the fields after it are not read: what a program built
+ *  against 1.0 calls. Programs built against this header call it through the macro below, which fills
+ *  every field. Owns: `*options` is the caller's, written. Threads: any. Errors: NULL_ARGUMENT. */
 inkhit_status inkhit_layout_options_init(inkhit_layout_options *options);
 
+/** Fills `*options` with the defaults, `size` bytes of it: `size` is sizeof(inkhit_layout_options) as the
+ *  caller was compiled (the size of version 1.0, or this header's). Sets `struct_size` to `size`. Since 1.1.
+ *  Owns: `*options` is the caller's, written. Threads: any. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a
+ *  size this library does not know). */
+inkhit_status inkhit_layout_options_init_sized(inkhit_layout_options *options, size_t size);
+
+/** Fills every field this header knows. */
+#define inkhit_layout_options_init(options) inkhit_layout_options_init_sized((options), sizeof(inkhit_layout_options))
+
 /** Lays out `length` bytes of UTF-8 text (NUL bytes are characters, not an end): HarfBuzz shaping with
- *  font fallback, bidi, wrapping at `width`, truncation at `max_lines`, links and attachments (offsets in
- *  bytes). Owns: `*out` is a new handle the caller releases; the text and the options' arrays are copied
+ *  font fallback, bidi, wrapping at `width` around the exclusions, truncation at `max_lines`, styled runs,
+ *  links and attachments (offsets in bytes). Owns: `*out` is a new handle the caller releases; the text and the options' arrays are copied
  *  during the call; the layout keeps its fonts and cache alive. Threads: any.
  *  Errors: NULL_ARGUMENT (text with length > 0, options, out, a NULL font or array with a count > 0);
  *  INVALID_HANDLE (a font, the cache); INVALID_TEXT (not UTF-8, an offset inside a character);
- *  INVALID_ARGUMENT (no fonts, size, width, origin, transform or tolerance out of range, unknown
- *  alignment or direction); LAYOUT (a link or attachment out of range or not on U+FFFC); GLYPH, FONT,
+ *  INVALID_ARGUMENT (no fonts, size, width, origin, transform, tolerance, line height, paragraph spacing
+ *  or indent out of range, unknown alignment, direction, underline or exclusion kind); LAYOUT (a link,
+ *  attachment or run out of range, not on U+FFFC, a run naming an unknown font, a bad exclusion); GLYPH, FONT,
  *  SHAPE, PLACEMENT (a glyph that cannot be placed: the message names it); LIMIT. */
 inkhit_status inkhit_layout_create_utf8(const char *text, size_t length, const inkhit_layout_options *options,
                                         inkhit_layout *out);
@@ -966,6 +1069,38 @@ typedef struct inkhit_layout_line {
  *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (the range goes past line_count). */
 inkhit_status inkhit_layout_lines(inkhit_layout layout, size_t first, size_t count, inkhit_layout_line *out);
 
+/** Decoration strokes (inkhit_layout_decoration.kind). */
+enum {
+    INKHIT_DECORATION_UNDERLINE = 0,
+    INKHIT_DECORATION_STRIKETHROUGH = 1,
+    INKHIT_DECORATION_OVERLINE = 2
+};
+
+/** One decoration stroke of a layout: hit as ink under the glyphs. A segment runs from the pen before its
+ *  first glyph on the line to the pen after its last (letter spacing included, trailing spaces not);
+ *  its geometry is the primary font's post, OS/2 and hhea values at the run's size, from the run's
+ *  baseline. A double underline is two strokes. Since 1.1. */
+typedef struct inkhit_layout_decoration {
+    /** INKHIT_DECORATION_*. */
+    int32_t kind;
+    int32_t reserved;
+    /** The stroke, layout px. */
+    inkhit_rect rect;
+    /** The UTF-16 range of the characters it runs under on its line. */
+    int64_t utf16_start, utf16_end;
+    /** Index into the layout's lines. */
+    int64_t line;
+} inkhit_layout_decoration;
+
+/** The number of decoration strokes of a layout into `*out`. Since 1.1. Owns: `*out` is written.
+ *  Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. */
+inkhit_status inkhit_layout_decoration_count(inkhit_layout layout, size_t *out);
+
+/** Copies decorations first ..< first + count (line by line) into `out`. Since 1.1. Owns: `out[0 ..< count]`
+ *  is written. Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE, INVALID_ARGUMENT (the range goes past
+ *  the count). */
+inkhit_status inkhit_layout_decorations(inkhit_layout layout, size_t first, size_t count, inkhit_layout_decoration *out);
+
 /** How inkhit_layout_hit decides. */
 enum {
     /** By the ink (the default): holes and gaps miss. */
@@ -994,7 +1129,7 @@ typedef struct inkhit_text_hit {
     int32_t hit;
     /** INKHIT_TEXT_HIT_KIND_*. */
     int32_t kind;
-    /** Index of the glyph hit (inkhit_layout_glyphs); -1 for an attachment or a line box. */
+    /** Index of the glyph hit (inkhit_layout_glyphs); -1 for an attachment, a decoration or a line box. */
     int64_t glyph;
     /** Index into options.links of the link over the character (the last one given when links overlap);
      *  -1 when none. */
@@ -1021,6 +1156,17 @@ typedef struct inkhit_text_hit {
  *  unknown mode; `*out` is then a miss). */
 inkhit_status inkhit_layout_hit(inkhit_layout layout, double x, double y, double radius, int32_t mode,
                                 inkhit_text_hit *out);
+
+/** As inkhit_layout_hit in INKHIT_TEXT_HIT_INK mode, with the decoration hit: the text's decorations
+ *  are ink under its glyphs (at radius 0 a decoration answers only where no glyph's ink holds the point;
+ *  within a radius the nearest ink wins, ties going to the glyph). On a decoration, `out->glyph` and
+ *  `out->attachment` are -1, the character is the one whose advance on the line holds the point's x (or the
+ *  nearest), `out->link` its link; `*decoration_out` is the decoration's index (inkhit_layout_decorations),
+ *  else -1. inkhit_layout_hit answers the same, without saying which decoration. Since 1.1.
+ *  Owns: `*out` and `*decoration_out` are written. Allocates nothing. Threads: any.
+ *  Errors: as inkhit_layout_hit (NULL_ARGUMENT also for decoration_out). */
+inkhit_status inkhit_layout_hit_decoration(inkhit_layout layout, double x, double y, double radius, inkhit_text_hit *out,
+                                           int64_t *decoration_out);
 
 /** The link under (x, y), view px, within `radius`: the topmost link glyph (or attachment in a link)
  *  whose ink holds the point, else the one whose outline is nearest within the radius. `out->link` names

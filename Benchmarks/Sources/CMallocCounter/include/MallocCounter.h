@@ -12,6 +12,9 @@ typedef struct {
     int64_t bytes;
     /// Highest net growth of live heap bytes (usable sizes allocated minus freed) above the start.
     int64_t peakLiveBytes;
+    /// Net growth of live heap bytes at the stop (usable sizes allocated minus freed while counting): what
+    /// the region left allocated.
+    int64_t liveBytes;
 } InkMallocStats;
 
 /// 1 when this process's allocations go through the counter (glibc), else 0 (the counters stay 0).
