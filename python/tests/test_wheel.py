@@ -1,6 +1,6 @@
 """The wheel as a user gets it: installed with pip into a fresh venv (only the wheel and its numpy dependency),
 run with the Swift toolchain hidden — a mount namespace (`unshare -m`) with a tmpfs over the toolchain — and the
-system's FreeType, HarfBuzz and FriBidi hidden too (an empty file bind-mounted over each). Inside, the
+system's FreeType, HarfBuzz, FriBidi, GLib and PCRE2 hidden too (an empty file bind-mounted over each). Inside, the
 curve-exact fixtures are built with Builder.add_glyph and answered with Index.hits: 0 wrong answers beyond
 0.05 px, and every one of those libraries is the wheel's own copy (/proc/self/maps)."""
 from __future__ import annotations
@@ -50,8 +50,10 @@ def test_the_wheel_answers_curve_exact_without_swift_or_system_libraries(fresh_v
         pytest.fail("this test hides the toolchain in a mount namespace: it needs root and unshare (util-linux)")
     toolchain = _toolchain_root()
     assert toolchain and os.path.isdir(toolchain), "no Swift toolchain found to hide"
-    hidden = [p for p in (_system_library(s) for s in ("libfreetype.so.6", "libharfbuzz.so.0", "libfribidi.so.0")) if p]
-    assert len(hidden) == 3, hidden
+    # PCRE2 last: `mount` itself needs it (through libselinux).
+    wanted = ("libfreetype.so.6", "libharfbuzz.so.0", "libfribidi.so.0", "libglib-2.0.so.0", "libpcre2-8.so.0")
+    hidden = [p for p in (_system_library(s) for s in wanted) if p]
+    assert len(hidden) == len(wanted), hidden
     empty = tmp_path / "empty"
     empty.write_bytes(b"")
     script = ["set -e", "mount -t tmpfs tmpfs %s" % toolchain]
