@@ -9,6 +9,9 @@ the lines' box), measured in one run, in alternated rounds, medians of per-round
 - ``C program`` (when a C compiler is found): the same page built by a C program against the same libInkHit,
   timing inkhit_index_hits in its own process (no Python at all).
 
+Times are the calling thread's CPU time (time.thread_time, CLOCK_THREAD_CPUTIME_ID): on a shared machine a
+descheduled process does not count against it.
+
     .build-python/venv/bin/python python/bench/bench_hits.py [--rounds 15] [--json]
 
 Also reports the import time of `inkhit` and of numpy alone (fresh interpreters, medians of 5) and the
@@ -102,19 +105,19 @@ def main() -> None:
     report = {"glyphs": int(len(g)), "points": n, "python": sys.version.split()[0], "radii": {}}
     for radius in (0.0, 3.5):
         def c_batch() -> float:
-            t = time.perf_counter()
+            t = time.thread_time()
             N.lib.inkhit_index_hits(handle, pts.ctypes.data, n, radius, raw.ctypes.data)
-            return time.perf_counter() - t
+            return time.thread_time() - t
 
         def api() -> float:
-            t = time.perf_counter()
+            t = time.thread_time()
             index.hits(pts, radius)
-            return time.perf_counter() - t
+            return time.thread_time() - t
 
         def api_out() -> float:
-            t = time.perf_counter()
+            t = time.thread_time()
             index.hits(pts, radius, out=out)
-            return time.perf_counter() - t
+            return time.thread_time() - t
 
         for f in (c_batch, api, api_out):
             f()                                            # warm
