@@ -127,3 +127,15 @@ def test_outlines_of_your_own(sans: inkhit.Font) -> None:
     assert index.hit(30, 10) is None and index.hit(22, 10).placement == ring       # the even-odd hole
     assert index.hit(60, 5).placement == curve and index.hit(60, 10.5) is None    # the quad's apex is y = 10
     assert index.hit(11, 5) is None and index.hit(11, 5, 1.5).distance == pytest.approx(1.0, abs=1e-6)
+
+
+def test_styles_by_object_or_by_the_job_formats_mapping(sans: inkhit.Font) -> None:
+    pts = np.random.default_rng(3).uniform([0, 0], [60, 50], (2000, 2))
+    answers = []
+    for style in (inkhit.GlyphStyle(embolden="freetype", oblique="freetype"), {"embolden": "freetype",
+                                                                                "oblique": "freetype"}, None):
+        b = inkhit.Builder()
+        b.add_glyph(sans, sans.glyph("m"), 40, origin=(5, 40), style=style)
+        answers.append(b.build().hits(pts))
+    assert answers[0].tobytes() == answers[1].tobytes()
+    assert answers[0]["hit"].sum() > answers[2]["hit"].sum() + 20     # synthetic bold has more ink

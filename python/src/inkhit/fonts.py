@@ -175,6 +175,19 @@ class GlyphStyle:
     alpha_threshold: float = 0.5
     _c: list = field(default_factory=list, init=False, repr=False, compare=False, hash=False)
 
+    @staticmethod
+    def of(style: Union["GlyphStyle", Mapping[str, object], None]) -> Optional["GlyphStyle"]:
+        """`style` as a GlyphStyle: a GlyphStyle, None, or a mapping with the job format's keys (``embolden``,
+        ``oblique``, ``hinting``, ``matrix``, ``alphaThreshold`` or ``alpha_threshold``)."""
+        if style is None or isinstance(style, GlyphStyle):
+            return style
+        fields = dict(style)
+        if "alphaThreshold" in fields:
+            fields["alpha_threshold"] = fields.pop("alphaThreshold")
+        if isinstance(fields.get("embolden"), list):
+            fields["embolden"] = tuple(fields["embolden"])  # type: ignore[arg-type]
+        return GlyphStyle(**fields)  # type: ignore[arg-type]
+
     def _struct(self) -> N.GlyphStyle:
         if self._c:
             return self._c[0]

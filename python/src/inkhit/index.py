@@ -111,6 +111,7 @@ class Builder(Owned):
         run.size = float(size)
         run.origin = N.Point(*origin)
         run.transform = N.transform(transform)
+        style = GlyphStyle.of(style)
         c_style = style._struct() if style is not None else None
         if c_style is not None:
             run.style = ctypes.pointer(c_style)
@@ -133,7 +134,8 @@ class Builder(Owned):
                   transform: Optional[Transform6] = None, style: Optional[GlyphStyle] = None,
                   tag: Optional[int] = None) -> int:
         """Adds glyph `glyph` of `font` at `size` px per em with its origin at `origin` (layout px, on the
-        baseline), seen through `transform` (layout px → view px; None: the identity), drawn with `style`,
+        baseline), seen through `transform` (layout px → view px; None: the identity), drawn with `style` (a
+        `GlyphStyle`, or a mapping of the job format's ``embolden``/``oblique``/``hinting`` values),
         tagged `tag` (an unsigned 64-bit value of yours, read back by `Index.tag`). A glyph without ink (a
         space, Pango's marker ids) is added too and never hit. Returns the placement's number.
 
