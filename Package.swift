@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "CInkHit", dependencies: ["CInkHitRuntime"]),
         .target(
             name: "InkHitC",
-            dependencies: ["CInkHit", "CInkHitRuntime", "InkGeometry", "InkHit", "InkFreeType", "InkText", "InkScene"],
+            dependencies: ["CInkHit", "CInkHitRuntime", "InkGeometry", "InkHit", "InkFreeType", "InkText", "InkScene", "InkJobs"],
             // The export lists scripts/install-c.sh links with (GNU ld / lld version script, ld64 list).
             exclude: ["inkhit.map", "inkhit.exports"]
         ),

@@ -10,8 +10,8 @@
 #   4. the README's C example and examples/c/hello.c, compiled with the README's command line, answers checked;
 #   5. examples/cpp/example.cpp (RAII wrappers, inkhit.hpp) compiled with c++ -std=c++17 -Werror and run,
 #      also under AddressSanitizer;
-#   6. examples/python/paragraph.py (ctypes) run, and examples/python/test_paragraph.py: its answers against
-#      `ink-hit query` (the Swift API) on 3,600 points;
+#   6. the Python package (python/src, ctypes) loading the installed library ($INKHIT_LIBRARY): its API,
+#      lifetime and struct-layout tests (python/tests; the wheel's own tests are scripts/python-test.sh);
 #   7. loading libInkHit leaves the host's signal dispositions as they were (scripts/c-tests/signals_test.c:
 #      sigaction of SIGQUIT, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP and the alternate stack, with and
 #      without the library, linked and dlopen'd; a host's own NULL dereference dies of SIGSEGV without a Swift
@@ -103,13 +103,14 @@ c++ -std=c++17 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined e
 ASAN_OPTIONS=detect_leaks=1 "$work/example_cpp_asan" > "$work/cpp_asan.log" 2>&1 \
   || { cat "$work/cpp_asan.log" >&2; fail "example.cpp under AddressSanitizer"; }
 
-step "examples/python (ctypes): paragraph.py, and test_paragraph.py against ink-hit"
+step "the Python package (python/src) on the installed library: API, lifetimes, struct layouts"
 ink_hit="$(swift build --show-bin-path)/ink-hit"
 [ -x "$ink_hit" ] || swift build --product ink-hit >&2
-python3 examples/python/paragraph.py > "$work/paragraph.out" || fail "paragraph.py"
-cat "$work/paragraph.out" >&2
-grep -q "^(65.7, 8) r 0: 'l' (link 0)" "$work/paragraph.out" || fail "paragraph.py: the l of the link"
-python3 examples/python/test_paragraph.py --ink-hit "$ink_hit" >&2 || fail "test_paragraph.py"
+[ -x .build-python/venv/bin/python ] || fail "no .build-python/venv (./inkhit deps makes it)"
+(cd python && INKHIT_LIBRARY="$prefix/lib/libInkHit.so.1" PYTHONPATH="$PWD/src" INKHIT_INK_HIT="$ink_hit" \
+  ../.build-python/venv/bin/python -m pytest -q -p no:cacheprovider tests/test_api.py tests/test_lifetime.py \
+  tests/test_structs.py) > "$work/python.log" 2>&1 || { cat "$work/python.log" >&2; fail "python/tests on the installed library"; }
+tail -1 "$work/python.log" >&2
 
 step "loading libInkHit leaves the host's signal dispositions as they were"
 signals=scripts/c-tests/signals_test.c

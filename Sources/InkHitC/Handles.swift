@@ -13,7 +13,7 @@ import InkText
 
 /// What a handle names; the raw values are the registry's kinds.
 enum HandleKind: UInt32 {
-    case font = 1, shapeCache, builder, index, layout, scene, snapshot
+    case font = 1, shapeCache, builder, index, layout, scene, snapshot, jobRunner
 
     /// The name with its article ("an index").
     var article: String { (self == .index ? "an " : "a ") + name }
@@ -28,6 +28,7 @@ enum HandleKind: UInt32 {
         case .layout: return "layout"
         case .scene: return "scene"
         case .snapshot: return "snapshot"
+        case .jobRunner: return "job runner"
         }
     }
 }
@@ -141,7 +142,7 @@ func handleError(_ handle: OpaquePointer?, _ kind: HandleKind, _ argument: Strin
 func releaseHandle(_ handle: OpaquePointer?, _ kind: HandleKind, function: StaticString) -> inkhit_status {
     guard handle != nil else { return inkhit_status(INKHIT_OK) }
     guard let object = ihr_remove(bits(handle), kind.rawValue) else {
-        return handleError(handle, kind, kind == .shapeCache ? "cache" : kind.name).report(function)
+        return handleError(handle, kind, kind == .shapeCache ? "cache" : (kind == .jobRunner ? "runner" : kind.name)).report(function)
     }
     Unmanaged<AnyObject>.fromOpaque(object).release()
     return inkhit_status(INKHIT_OK)

@@ -78,6 +78,10 @@ struct HeaderAgreementTests {
         same(CInkHit.inkhit_builder_set_tag, InkHitC.inkhit_builder_set_tag)
         same(CInkHit.inkhit_index_placement_tag, InkHitC.inkhit_index_placement_tag)
         same(CInkHit.inkhit_index_placement_ink, InkHitC.inkhit_index_placement_ink)
+        // Jobs (1.1).
+        same(CInkHit.inkhit_job_runner_create, InkHitC.inkhit_job_runner_create)
+        same(CInkHit.inkhit_job_runner_run, InkHitC.inkhit_job_runner_run)
+        same(CInkHit.inkhit_job_runner_release, InkHitC.inkhit_job_runner_release)
     }
 
     /// The list above is complete: it names every function of the header that the C file does not define.

@@ -1094,6 +1094,54 @@ static void test_renderer_drew(void) {
 }
 
 /* ============================================================================================== */
+/* Jobs (1.1): ink-hit query's JSON lines answered in-process.                                        */
+
+typedef struct { char text[4096]; size_t lines; } job_output;
+
+static void collect(void *user_data, const char *line, size_t length) {
+    job_output *o = user_data;
+    size_t used = strlen(o->text);
+    if (used + length + 2 < sizeof o->text) {
+        memcpy(o->text + used, line, length);
+        o->text[used + length] = '\n';
+        o->text[used + length + 1] = 0;
+    }
+    o->lines++;
+}
+
+static void test_jobs(void) {
+    inkhit_job_runner runner;
+    EXPECT(inkhit_job_runner_create(-1, &runner), INKHIT_ERROR_INVALID_ARGUMENT, "tolerance");
+    EXPECT(inkhit_job_runner_create(2, &runner), INKHIT_ERROR_INVALID_ARGUMENT, "at most 1");
+    EXPECT(inkhit_job_runner_create(0, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    OK(inkhit_job_runner_create(0, &runner));
+    /* An 'H' at 40 px: its left stem, and a point far from it; a job with a missing font gets one error line and
+     * the next job still runs; blank lines and a CRLF ending are as ink-hit reads them. */
+    char jobs[512];
+    snprintf(jobs, sizeof jobs,
+             "{\"id\": \"bad\", \"fonts\": [{\"path\": \"/nonexistent.ttf\"}], \"glyphs\": [], \"points\": []}\n"
+             "  \t\n"
+             "{\"id\": 2, \"fonts\": [{\"path\": \"%s\"}], \"size\": 40, \"glyphs\": [{\"id\": 43, \"x\": 0, \"y\": 40}],"
+             " \"points\": [[5.5, 30], [100, 100]]}\r\n", SANS);
+    job_output out = {{0}, 0};
+    size_t count = 99, failed = 99;
+    OK(inkhit_job_runner_run(runner, jobs, strlen(jobs), collect, &out, &count, &failed));
+    CHECK(count == 2 && failed == 1 && out.lines == 3);
+    CHECK(strncmp(out.text, "{\"job\":\"bad\",\"error\":", 21) == 0);
+    CHECK(strstr(out.text, "\n{\"job\":2,\"i\":0,\"hit\":true,\"glyph\":0,\"distance\":-") != NULL);
+    CHECK(strstr(out.text, "\n{\"job\":2,\"i\":1,\"hit\":false,\"glyph\":null,\"distance\":null}\n") != NULL);
+    OK(inkhit_job_runner_run(runner, NULL, 0, collect, &out, &count, &failed));
+    CHECK(count == 0 && failed == 0 && out.lines == 3);
+    EXPECT(inkhit_job_runner_run(runner, jobs, strlen(jobs), NULL, NULL, NULL, NULL), INKHIT_ERROR_NULL_ARGUMENT, "emit");
+    EXPECT(inkhit_job_runner_run(runner, NULL, 3, collect, &out, NULL, NULL), INKHIT_ERROR_NULL_ARGUMENT, "text");
+    EXPECT(inkhit_job_runner_run((inkhit_job_runner)sans, jobs, 1, collect, &out, NULL, NULL),
+           INKHIT_ERROR_INVALID_HANDLE, "a font handle, not a job runner handle");
+    OK(inkhit_job_runner_release(runner));
+    EXPECT(inkhit_job_runner_release(runner), INKHIT_ERROR_INVALID_HANDLE, "already released");
+    OK(inkhit_job_runner_release(NULL));
+}
+
+/* ============================================================================================== */
 
 /* Rich text (1.1): runs, decorations as ink, exclusions, line height; a 1.0 caller's options. */
 static void test_rich_layout(void) {
@@ -1248,6 +1296,7 @@ int main(void) {
     test_scene();
     test_threads();
     test_renderer_drew();
+    test_jobs();
 
     OK(inkhit_index_release(index_for_threads));
     EXPECT(inkhit_index_release(index_for_threads), INKHIT_ERROR_INVALID_HANDLE, "already released");

@@ -1414,6 +1414,43 @@ inkhit_status inkhit_snapshot_hits(inkhit_snapshot snapshot, const inkhit_point 
  *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_snapshot_release(inkhit_snapshot snapshot);
 
+/* ================================================================================================ */
+/* Jobs: the `ink-hit query` formats in-process (since 1.1)                                         */
+/* ================================================================================================ */
+
+/** Answers the JSON-lines jobs of `ink-hit query` (glyph, text and scene jobs; the README's "Command line")
+ *  inside the calling process, with the same answers, bit for bit, line for line: for bindings and data
+ *  pipelines that hold jobs as text and want no child process. Keeps fonts (by file) and glyph shapes
+ *  across jobs, within the job limits. Mutable, locked. */
+typedef struct inkhit_job_runner_s *inkhit_job_runner;
+
+/** Receives one output line: `length` bytes of UTF-8 JSON (one answer object or one
+ *  `{"job": ..., "error": ...}` line), without a newline, not NUL-terminated, valid only during the call. */
+typedef void (*inkhit_job_emit_func)(void *user_data, const char *line, size_t length);
+
+/** A new job runner flattening at `tolerance` view px (0: the default, 0.01; at most 1, as ink-hit's
+ *  --tolerance), with the default job limits (ink-hit's: time, points, glyphs, bytes per job).
+ *  Owns: `*out` is a new handle the caller releases. Threads: any.
+ *  Errors: NULL_ARGUMENT, INVALID_ARGUMENT (tolerance negative, NaN, infinite or above 1), LIMIT. */
+inkhit_status inkhit_job_runner_create(double tolerance, inkhit_job_runner *out);
+
+/** Runs the job lines in `length` bytes at `text` as `ink-hit query` runs a file: lines end at "\n" (a "\r"
+ *  before it is dropped; the last line needs none), blank lines are skipped, invalid UTF-8 is read as
+ *  U+FFFD, and each job's output lines go to `emit(user_data, ...)` in order, as they are made. A job that
+ *  cannot be answered gets one error line, as in ink-hit, and the next job still runs: that is not a
+ *  failed call. Writes the number of jobs (non-blank lines) to `*jobs_out` and of jobs that got an error
+ *  line to `*failed_out`, each unless NULL. `emit` must not call into this runner.
+ *  Owns: `text` is only read; the line given to `emit` is the library's. Threads: any (calls on one runner
+ *  run one at a time; `emit` runs on the calling thread).
+ *  Errors: NULL_ARGUMENT (runner, emit; text with length > 0), INVALID_HANDLE. */
+inkhit_status inkhit_job_runner_run(inkhit_job_runner runner, const char *text, size_t length, inkhit_job_emit_func emit,
+                                    void *user_data, size_t *jobs_out, size_t *failed_out);
+
+/** Releases a job runner handle (its fonts and shapes with it). Owns: ends the caller's ownership; NULL
+ *  does nothing (INKHIT_OK). Threads: any, but not while another call uses the handle.
+ *  Errors: INVALID_HANDLE (double release, another type, unknown). */
+inkhit_status inkhit_job_runner_release(inkhit_job_runner runner);
+
 #ifdef __cplusplus
 }
 #endif

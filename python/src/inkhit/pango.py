@@ -1,0 +1,101 @@
+"""Pango from Python: what ``PangoCairo.show_layout`` draws for a PyGObject ``Pango.Layout``, recorded into a
+`Builder` through InkHit's Pango adapter (libInkHitPango, inkhit_pango.h).
+
+The adapter is loaded when this module is first used. It is linked against the system's Pango, cairo,
+fontconfig and GLib — the ones PyGObject already loaded, so the layout's objects are the adapter's own — and is
+not bundled with them: using it needs the system's Pango (``gir1.2-pango-1.0`` and ``python3-gi`` on Debian).
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import Any, Optional, Sequence
+
+from . import _native as N
+from ._errors import check
+from .fonts import ShapeCache
+from .index import Builder
+
+__all__ = ["add_layout", "layout_pointer", "SNAP_ORIGINS"]
+
+#: Round each glyph origin to whole device pixels, half up, as cairo 1.16's image surfaces draw glyphs.
+SNAP_ORIGINS = 1
+
+_adapter: Optional[ctypes.CDLL] = None
+
+
+def _load() -> ctypes.CDLL:
+    global _adapter
+    if _adapter is None:
+        path = os.environ.get("INKHIT_PANGO_LIBRARY") or os.path.join(
+            os.path.dirname(N.library_path()), "libInkHitPango.so.1")
+        if not os.path.exists(path):
+            raise ImportError("inkhit.pango: the Pango adapter %s is missing (this build of inkhit has none)" % path)
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            raise ImportError("inkhit.pango needs the system's Pango, cairo and fontconfig (Debian: gir1.2-pango-1.0, "
+                              "libpangocairo-1.0-0): %s" % e) from e
+        f = lib.inkhit_pango_add_layout
+        f.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_double, ctypes.c_double,
+                      ctypes.POINTER(N.Transform), ctypes.c_uint32, ctypes.POINTER(ctypes.c_size_t)]
+        f.restype = ctypes.c_int32
+        _adapter = lib
+    return _adapter
+
+
+def layout_pointer(layout: Any) -> int:
+    """The ``PangoLayout *`` of `layout`: a PyGObject ``Pango.Layout`` (its wrapped GObject pointer, checked to be
+    a PangoLayout), or an int address as is."""
+    if isinstance(layout, int):
+        return layout
+    gtype = getattr(layout, "__gtype__", None)
+    if gtype is None or not _is_a(gtype, "PangoLayout"):
+        raise TypeError("expected a Pango.Layout (PyGObject) or a PangoLayout address, got %r" % (type(layout),))
+    # PyGObject's instance struct: PyObject_HEAD, then the GObject pointer (pygobject.h, PyGObject.obj).
+    return ctypes.c_void_p.from_address(id(layout) + object.__basicsize__).value or 0
+
+
+def _is_a(gtype: Any, name: str) -> bool:
+    while gtype is not None:
+        if getattr(gtype, "name", None) == name:
+            return True
+        parent = getattr(gtype, "parent", None)
+        if parent is None or parent == gtype:
+            return False
+        gtype = parent
+    return False
+
+
+def add_layout(builder: Builder, layout: Any, x: float = 0.0, y: float = 0.0,
+               transform: Optional[Sequence[float]] = None, snap_origins: bool = False,
+               cache: Optional[ShapeCache] = None) -> range:
+    """Adds to `builder` what ``PangoCairo.show_layout`` draws for `layout` with its top-left at (x, y), layout px
+    (cairo's current point), under `transform` (the cairo CTM, (xx, yx, xy, yy, x0, y0): user space → device
+    space = view px; None: the identity): every glyph with the font, size, synthetic bold and slant, variations
+    and hinting that fontconfig and cairo use, the underlines, overlines and strikethroughs, and the boxes of
+    unknown glyphs. `snap_origins` rounds glyph origins to whole device pixels as cairo 1.16's image surfaces do.
+    Each placement's tag (`Index.tag`) is the UTF-8 byte index, in ``layout.get_text()``, of the first character
+    of its cluster. Returns the placement numbers. The layout must stay unchanged during the call (Pango's rule:
+    one thread at a time per layout).
+    """
+    adapter = _load()
+    pointer = layout_pointer(layout)
+    t = N.transform(transform)
+    added = ctypes.c_size_t()
+    cache_handle = cache._use() if cache is not None else None
+    try:
+        h = builder._use()
+        try:
+            with builder._add_lock:
+                first = builder._count(h)
+                status = adapter.inkhit_pango_add_layout(h, cache_handle, pointer, float(x), float(y),
+                                                         ctypes.byref(t), SNAP_ORIGINS if snap_origins else 0,
+                                                         ctypes.byref(added))
+            check(status)
+        finally:
+            builder._done()
+    finally:
+        if cache is not None:
+            cache._done()
+    return range(first, first + added.value)

@@ -1,0 +1,247 @@
+"""Hit scenes: a tree of nodes (views, buttons, text) hit-tested the UIKit way, with ink-exact text leaves."""
+from __future__ import annotations
+
+import ctypes
+import math
+import sys
+from dataclasses import dataclass
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _native as N
+from ._errors import InvalidArgumentError, check, error
+from ._handle import Owned
+from .layout import Layout, TextHit
+
+__all__ = ["Node", "Scene", "Snapshot", "SceneHit", "SCENE_HIT_DTYPE"]
+
+_POINTER = {"auto": 0, "none": 1, "box-none": 2, "box-only": 3}
+_SHAPE = {"box": 0, "round-rect": 1, "ellipse": 2, "path": 3, "text": 4}
+_HOLES = {"ink": 0, "filled-counters": 1, "word-hull": 2}
+_VERBS = {"M": 0, "L": 1, "Q": 2, "C": 3, "Z": 4}
+_BIG = sys.byteorder == "big"
+
+#: The answers of `Snapshot.hits`, laid over inkhit_scene_hit so that the batch call writes into the array:
+#: ``hit``, ``inside`` (bools), ``node`` (id), ``depth``, ``local_x``, ``local_y`` (the point in the node's
+#: local px), ``distance`` (view px), ``glyph``, and for text nodes ``text_hit``, ``text_kind``, ``text_glyph``,
+#: ``link``, ``attachment``, ``utf16_start``, ``utf16_end``, ``utf8_start``, ``utf8_end``, ``character``,
+#: ``line``, ``text_distance``.
+SCENE_HIT_DTYPE = np.dtype({
+    "names": ["hit", "inside", "node", "depth", "local_x", "local_y", "distance", "glyph", "text_hit", "text_kind",
+              "text_glyph", "link", "attachment", "utf16_start", "utf16_end", "utf8_start", "utf8_end", "character",
+              "line", "text_distance"],
+    "formats": [np.bool_, np.bool_, np.uint64, np.int64, np.float64, np.float64, np.float64, np.int64, np.bool_,
+                np.int32] + [np.int64] * 9 + [np.float64],
+    "offsets": [3 if _BIG else 0, 7 if _BIG else 4, 8, 16, 24, 32, 40, 48, 59 if _BIG else 56, 60,
+                64, 72, 80, 88, 96, 104, 112, 120, 128, 136],
+    "itemsize": 144})
+
+
+@dataclass
+class Node:
+    """One node of a scene. Local px are the node's own coordinates; `transform` maps them to its parent's (the
+    root's parent space is view px).
+
+    Attributes:
+        id: unique in its scene (a counter, a view's address). transform: (a, b, c, d, tx, ty), local → parent.
+        bounds: the node's box (min_x, min_y, max_x, max_y), local px. hidden, interactive: UIKit's isHidden and
+        isUserInteractionEnabled. clips: children are hit only inside this node's hit box. pointer_events:
+        ``"auto"``, ``"none"``, ``"box-none"`` (only its children), ``"box-only"`` (only itself). alpha: below
+        0.01 takes the subtree out. slop: insets of the hit box (top, left, bottom, right), negative enlarges.
+        min_size: the least hit box (w, h), grown about its centre (the 44 × 44 rule). shape: ``"box"``,
+        ``"round-rect"`` (corner_radius), ``"ellipse"``, ``"path"`` (path: (verbs, points), fill_rule) or
+        ``"text"`` (text: a `Layout` whose view space is the node's local space; holes: ``"ink"``,
+        ``"filled-counters"``, ``"word-hull"``).
+    """
+    id: int
+    bounds: Tuple[float, float, float, float] = (0.0, 0.0, -1.0, -1.0)
+    transform: Optional[Sequence[float]] = None
+    hidden: bool = False
+    interactive: bool = True
+    clips: bool = True
+    pointer_events: str = "auto"
+    alpha: float = 1.0
+    slop: Tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    min_size: Tuple[float, float] = (0.0, 0.0)
+    shape: str = "box"
+    corner_radius: float = 0.0
+    path: Optional[Tuple[Sequence[Any], Any]] = None
+    fill_rule: str = "nonzero"
+    text: Optional[Layout] = None
+    holes: str = "ink"
+
+    def _c(self, keep: List[Any], used: List[Owned]) -> N.Node:
+        n = N.Node()
+        check(N.lib.inkhit_node_init(ctypes.byref(n), int(self.id)))
+        n.transform = N.transform(self.transform)
+        n.bounds = N.Rect(*[float(v) for v in self.bounds])
+        n.flags = (1 if self.hidden else 0) | (0 if self.interactive else 2) | (0 if self.clips else 4)
+        for name, table, value in (("pointer_events", _POINTER, self.pointer_events), ("shape", _SHAPE, self.shape),
+                                   ("holes", _HOLES, self.holes)):
+            if value not in table:
+                raise ValueError("%s is one of %s, got %r" % (name, ", ".join(table), value))
+            setattr(n, name, table[value])
+        n.alpha = float(self.alpha)
+        n.slop_top, n.slop_left, n.slop_bottom, n.slop_right = (float(v) for v in self.slop)
+        n.min_width, n.min_height = (float(v) for v in self.min_size)
+        n.corner_radius = float(self.corner_radius)
+        n.fill_rule = {"nonzero": 0, "evenodd": 1}[self.fill_rule]
+        if self.path is not None:
+            verbs, points = self.path
+            codes = (ctypes.c_uint8 * max(1, len(verbs)))(*[_VERBS[v.upper()] if isinstance(v, str) else int(v)
+                                                             for v in verbs])
+            pts = np.ascontiguousarray(np.asarray(points, dtype=np.float64).reshape(-1, 2))
+            keep += [codes, pts]
+            n.verbs, n.verb_count = codes, len(verbs)
+            n.points = ctypes.cast(pts.ctypes.data, ctypes.POINTER(N.Point))
+            n.point_count = pts.shape[0]
+        if self.text is not None:
+            n.text = self.text._use()
+            used.append(self.text)
+        return n
+
+
+@dataclass(frozen=True)
+class SceneHit:
+    """What a point hit in a scene: the node's `id`, its `depth` (0: the root; `Scene.path` gives the ancestors),
+    `inside` (in its region, or only within the radius), `local` (the point in the node's local px), `distance`
+    (to the node's region, view px, negative inside), and for a text node the `glyph` index and the `text` hit."""
+    node: int
+    depth: int
+    inside: bool
+    local: Tuple[float, float]
+    distance: float
+    glyph: Optional[int]
+    text: Optional[TextHit]
+
+
+def _with_node(node: Node, call: Any) -> None:
+    keep: List[Any] = []
+    used: List[Owned] = []
+    try:
+        c = node._c(keep, used)
+        call(c)
+    finally:
+        for u in used:
+            u._done()
+
+
+class Scene(Owned):
+    """A tree of nodes holding only `root` at first. Edits are locked (safe from several threads); queries go
+    to immutable `Snapshot`s, which later edits never change. The scene keeps the layouts of its text nodes."""
+
+    _kind = "Scene"
+
+    def __init__(self, root: Node) -> None:
+        handle = ctypes.c_void_p()
+        self._layouts: dict = {}
+        self._remember(root)
+        _with_node(root, lambda c: check(N.lib.inkhit_scene_create(ctypes.byref(c), ctypes.byref(handle))))
+        self._own(handle.value, N.lib.inkhit_scene_release)  # type: ignore[arg-type]
+
+    def _call(self, fn: Any, *args: Any) -> None:
+        h = self._use()
+        try:
+            check(fn(h, *args))
+        finally:
+            self._done()
+
+    def add(self, parent: int, node: Node) -> None:
+        """Adds `node` as the last (topmost) child of node `parent`."""
+        _with_node(node, lambda c: self._call(N.lib.inkhit_scene_add, int(parent), ctypes.byref(c)))
+        self._remember(node)
+
+    def update(self, node: Node) -> None:
+        """Replaces every setting of node `node.id` with `node` (its place in the tree stays)."""
+        _with_node(node, lambda c: self._call(N.lib.inkhit_scene_update, ctypes.byref(c)))
+        self._remember(node)
+
+    def _remember(self, node: Node) -> None:
+        # Text hits are reported as indexes of the node's Python string: snapshots map them with its layout.
+        if node.text is not None:
+            self._layouts[node.id] = node.text
+        else:
+            self._layouts.pop(node.id, None)
+
+    def set_transform(self, node: int, transform: Sequence[float]) -> None:
+        """Moves node `node`: its local px → parent px transform (a, b, c, d, tx, ty). The cheap edit."""
+        t = N.transform(transform)
+        self._call(N.lib.inkhit_scene_set_transform, int(node), ctypes.byref(t))
+
+    def remove(self, node: int) -> None:
+        """Removes node `node` and everything below it (snapshots taken before keep them)."""
+        self._call(N.lib.inkhit_scene_remove, int(node))
+
+    def path(self, node: int) -> List[int]:
+        """The ids from the root down to node `node`."""
+        count = ctypes.c_size_t()
+        h = self._use()
+        try:
+            check(N.lib.inkhit_scene_path(h, int(node), None, 0, ctypes.byref(count)))
+            ids = (ctypes.c_uint64 * max(1, count.value))()
+            check(N.lib.inkhit_scene_path(h, int(node), ids, count.value, ctypes.byref(count)))
+        finally:
+            self._done()
+        return list(ids[:count.value])
+
+    def __len__(self) -> int:
+        """How many nodes the scene has."""
+        count = ctypes.c_size_t()
+        self._call(N.lib.inkhit_scene_count, ctypes.byref(count))
+        return count.value
+
+    def snapshot(self, tolerance: float = 0.01) -> "Snapshot":
+        """An immutable, indexed copy of the scene, flattened within `tolerance` view px (only what changed since
+        the last snapshot is rebuilt)."""
+        handle = ctypes.c_void_p()
+        self._call(N.lib.inkhit_scene_snapshot, float(tolerance), ctypes.byref(handle))
+        snap = Snapshot.__new__(Snapshot)
+        snap._own(handle.value, N.lib.inkhit_snapshot_release)  # type: ignore[arg-type]
+        snap._layouts = dict(self._layouts)
+        return snap
+
+
+class Snapshot(Owned):
+    """An immutable, indexed copy of a `Scene` (any number of threads may query it at once)."""
+
+    _kind = "Snapshot"
+
+    def hit(self, x: float, y: float, radius: float = 0.0) -> Optional[SceneHit]:
+        """The node under (x, y), view px, within `radius` view px, the UIKit way (hidden, non-interactive and
+        transparent subtrees out, children clipped, later siblings on top), or None. For a text node, `text` is
+        the hit on its layout (`TextHit.start`/`end` index the layout's Python string)."""
+        c = N.SceneHit()
+        h = self._use()
+        try:
+            status = N.lib.inkhit_snapshot_hit(h, x, y, radius, ctypes.byref(c))
+        finally:
+            self._done()
+        if status:
+            if status == 3 and radius >= 0 and not (math.isfinite(x) and math.isfinite(y)):
+                return None
+            raise error(status)
+        if not c.hit:
+            return None
+        t = c.text
+        text = None
+        layout = self._layouts.get(c.node)
+        if t.hit and layout is not None:
+            text = layout._text_hit(t)
+        return SceneHit(c.node, c.depth, bool(c.inside), (c.local.x, c.local.y), c.distance,
+                        c.glyph if c.glyph >= 0 else None, text)
+
+    def hits(self, points: Any, radius: float = 0.0) -> np.ndarray:
+        """The answers for an (N, 2) array of view px, as `SCENE_HIT_DTYPE` records written by the batch call."""
+        pts = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 2)
+        out = np.empty(pts.shape[0], SCENE_HIT_DTYPE)
+        if not radius >= 0:
+            raise InvalidArgumentError("Snapshot.hits: radius must be >= 0 and not NaN (got %r)" % (radius,), 3)
+        h = self._use()
+        try:
+            status = N.lib.inkhit_snapshot_hits(h, pts.ctypes.data, pts.shape[0], float(radius), out.ctypes.data)
+        finally:
+            self._done()
+        if status and status != 3:
+            raise error(status)
+        return out

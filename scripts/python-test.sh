@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Python package's tests (./inkhit test runs this after the C interface's tests; ./inkhit test-python alone):
+# builds the wheel (scripts/python-wheel.sh: the release C library, auditwheel), installs it into the test venv
+# .build-python/venv (./inkhit deps made it) and runs pytest over python/tests against that installed wheel:
+# the curve-exact fixtures through the API and against `ink-hit query` byte for byte, Hypothesis properties,
+# lifetimes and threads, the C structs against a compiler, layouts, scenes, jobs, the Dask example, the Pango
+# adapter, the README's Python section, and the wheel in a fresh venv with the Swift toolchain hidden.
+#
+# Usage: scripts/python-test.sh [PYTEST ARGS...]
+#   INKHIT_INK_HIT: the ink-hit binary to compare with (default: .build/debug/ink-hit, built if missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=.build-python/venv
+[ -x "$venv/bin/python" ] || { echo "python-test: $venv is missing: run ./inkhit deps" >&2; exit 1; }
+start=$SECONDS
+wheel=$(readlink -f "$(scripts/python-wheel.sh dist)")
+echo "python-test: built $wheel ($(du -k "$wheel" | cut -f1) KiB) in $((SECONDS - start)) s" >&2
+"$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
+
+if [ -z "${INKHIT_INK_HIT:-}" ]; then
+  INKHIT_INK_HIT="$(swift build --show-bin-path)/ink-hit"
+  [ -x "$INKHIT_INK_HIT" ] || swift build --product ink-hit >&2
+fi
+export INKHIT_INK_HIT INKHIT_WHEEL="$wheel"
+# From the tests' folder, so `import inkhit` is the installed wheel, never python/src.
+cd python
+exec "../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@"
