@@ -1,49 +1,49 @@
 import InkGeometry
 
-/// A shape's lean form: what every shape gets when it is made, sized and built like a glyph's first sight
-/// should be (a few KiB and a few µs for a CJK ideograph at text sizes).
-///
-/// - The polygon as `Float` vertices, contour by contour; each contour ends with a copy of its first vertex, so
-///   edge `i` runs from vertex `i` to vertex `i + 1` (the edges of contour `c` start at vertices
-///   `contours[c] ..< contours[c + 1] − 1`).
-/// - A uniform winding grid over the polygon's box (about √edges cells a side): per cell a reference point
-///   away from the cell's edges, the winding number there, and the start vertices of the edges that meet the
-///   cell (CSR). The winding number of a point is its cell's plus the signed crossings of the segment from the
-///   reference point to it with the cell's edges, as in the full form.
-/// - Distances search the winding grid's cells in rings around the point, nearest first, until no ring can
-///   hold a nearer edge: exact, with no per-shape distance structure.
-///
-/// A shape that is placed again (a second index) also gets its full form (`FullForm`), whose near lists answer
-/// touch radii faster; see `GlyphShape`.
-struct LeanForm: @unchecked Sendable {
-    let arena: Arena
-    /// Winding cells, `wx × wy`, row by row, and a sentinel whose `crossStart` ends the last list.
-    let hot: UnsafeMutableBufferPointer<HotCell>
-    /// Crossing lists: the start vertex of each edge meeting a cell.
-    let cross: UnsafeMutableBufferPointer<UInt32>
+/// A shape's polygon, made with the shape: `Float` vertices, contour by contour; each contour ends with a copy
+/// of its first vertex, so edge `i` runs from vertex `i` to vertex `i + 1` (the edges of contour `c` start at
+/// vertices `contours[c] ..< contours[c + 1] − 1`). One allocation; both forms read it in place.
+final class PolygonStore: @unchecked Sendable {
+    private let arena: Arena
     /// x, y per vertex (shape units).
     let verts: UnsafeMutableBufferPointer<Float>
     /// Start vertex of each contour, then the vertex count.
     let contours: UnsafeMutableBufferPointer<UInt32>
     let edgeCount: Int
+    /// The box of the vertices (empty without edges).
     let bounds: Rect
-    /// The winding grid: cell (i, j) spans `origin + (i, j) · cellSize` … `+ cellSize`.
-    let originX: Double, originY: Double, cellSize: Double, invCell: Double
-    let wx: Int, wy: Int
 
-    /// Cells per √edge along the box's longer side: a coarse grid (a few edges a cell) keeps the form small.
-    static let density = 0.5
+    /// Bytes of the store.
+    var byteCount: Int { arena.byteCount + 48 }
 
-    /// Bytes of the form (its arena).
-    var byteCount: Int { arena.byteCount }
-
-    init(arena: Arena, hot: UnsafeMutableBufferPointer<HotCell>, cross: UnsafeMutableBufferPointer<UInt32>,
-         verts: UnsafeMutableBufferPointer<Float>, contours: UnsafeMutableBufferPointer<UInt32>, edgeCount: Int,
-         bounds: Rect, grid: (originX: Double, originY: Double, cell: Double, wx: Int, wy: Int)) {
-        self.arena = arena; self.hot = hot; self.cross = cross; self.verts = verts; self.contours = contours
-        self.edgeCount = edgeCount; self.bounds = bounds
-        originX = grid.originX; originY = grid.originY; cellSize = grid.cell; invCell = 1 / grid.cell
-        wx = grid.wx; wy = grid.wy
+    /// Copies `verts` and the contour starts (each contour closed by a copy of its first vertex), checking the
+    /// edge count against `limits`.
+    init(verts v: [Float], contourStarts: [UInt32], limits: ShapeLimits) throws(ShapeError) {
+        let vertexCount = v.count / 2
+        var edges = 0
+        for (c, s) in contourStarts.enumerated() {
+            let end = c + 1 < contourStarts.count ? Int(contourStarts[c + 1]) : vertexCount
+            edges += end - Int(s) - 1
+        }
+        guard edges <= limits.maxEdges else { throw .tooManyEdges(limit: limits.maxEdges) }
+        guard v.count * 4 + contourStarts.count * 4 <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
+        var layout = Arena.Layout()
+        let vertSlot = layout.reserve(Float.self, count: v.count)
+        let contourSlot = layout.reserve(UInt32.self, count: contourStarts.count + 1)
+        arena = Arena(layout)
+        verts = arena.buffer(vertSlot, from: v)
+        contours = arena.buffer(contourSlot)
+        for (i, s) in contourStarts.enumerated() { contours.initializeElement(at: i, to: s) }
+        contours.initializeElement(at: contourStarts.count, to: UInt32(vertexCount))
+        edgeCount = edges
+        var minX = Float.infinity, minY = Float.infinity, maxX = -Float.infinity, maxY = -Float.infinity
+        var k = 0
+        while k < v.count {
+            minX = min(minX, v[k]); maxX = max(maxX, v[k])
+            minY = min(minY, v[k + 1]); maxY = max(maxY, v[k + 1])
+            k += 2
+        }
+        bounds = edges > 0 ? Rect(minX: Double(minX), minY: Double(minY), maxX: Double(maxX), maxY: Double(maxY)) : .empty
     }
 
     /// Calls `body` with every edge's start vertex, contour by contour.
@@ -64,72 +64,92 @@ struct LeanForm: @unchecked Sendable {
     }
 }
 
+/// A shape's lean form: the coarse winding grid over its polygon's box, built by the first index that reads the
+/// shape (or the shape's own first query), sized and built like a glyph's first sight should be (a few KiB and
+/// a few µs for a CJK ideograph at text sizes).
+///
+/// - About ½ √edges cells a side: per cell a reference point away from the cell's edges, the winding number
+///   there, and the start vertices of the edges that meet the cell (CSR). The winding number of a point is its
+///   cell's plus the signed crossings of the segment from the reference point to it with the cell's edges, as
+///   in the full form.
+/// - Distances search the grid's cells in rings around the point, nearest first, until no ring can hold a
+///   nearer edge: exact, with no per-shape distance structure.
+///
+/// A shape that is placed again (a second index) also gets its full form (`FullForm`), whose near lists answer
+/// touch radii faster; see `GlyphShape`.
+final class LeanForm: @unchecked Sendable {
+    private let arena: Arena
+    /// Winding cells, `wx × wy`, row by row, and a sentinel whose `crossStart` ends the last list.
+    let hot: UnsafeMutableBufferPointer<HotCell>
+    /// Crossing lists: the start vertex of each edge meeting a cell.
+    let cross: UnsafeMutableBufferPointer<UInt32>
+    /// The winding grid: cell (i, j) spans `origin + (i, j) · cellSize` … `+ cellSize`; the origin is the box's
+    /// corner.
+    let originX: Double, originY: Double, cellSize: Double, invCell: Double
+    let wx: Int, wy: Int
+
+    /// Cells per √edge along the box's longer side: a coarse grid (a few edges a cell) keeps the form small.
+    static let density = 0.5
+
+    /// Bytes of the form.
+    var byteCount: Int { arena.byteCount + 64 }
+
+    init(arena: Arena, hot: UnsafeMutableBufferPointer<HotCell>, cross: UnsafeMutableBufferPointer<UInt32>,
+         grid: LeanGrid) {
+        self.arena = arena; self.hot = hot; self.cross = cross
+        originX = grid.originX; originY = grid.originY; cellSize = grid.cell; invCell = 1 / grid.cell
+        wx = grid.wx; wy = grid.wy
+    }
+
+    /// About what the form of `polygon` will take: for budgets counted before it is built.
+    static func estimatedBytes(of polygon: PolygonStore, limits: ShapeLimits) -> Int {
+        let g = LeanBuilder.grid(polygon.bounds, edgeCount: polygon.edgeCount, limits: limits)
+        return (g.wx * g.wy + 1) * MemoryLayout<HotCell>.stride + 3 * polygon.edgeCount * 4 + 64 + 64
+    }
+}
+
 /// Builds a `LeanForm` from vertices in one walk over the edges: each edge is walked through the rows of cells
 /// it meets, giving its cells in each row (the crossing lists) and its crossing of each row's centre line (the
 /// reference windings, `Windings`). Bounded before it allocates the form: the edge count and the lists' length
 /// are known before the form's arena is made, and checked against the limits.
 struct LeanBuilder {
-    let verts: [Float]
-    let contourStarts: [UInt32]
+    let polygon: PolygonStore
     let limits: ShapeLimits
+    /// One cell over the whole box (every edge in its list): the form a build falls back to when the grid
+    /// would pass the limits or the deadline — always within the shape's budget, exact, only slower.
+    var singleCell = false
 
     func build() throws(ShapeError) -> LeanForm {
-        let vertexCount = verts.count / 2
-        var edgeCount = 0
-        for (c, s) in contourStarts.enumerated() {
-            let end = c + 1 < contourStarts.count ? Int(contourStarts[c + 1]) : vertexCount
-            edgeCount += end - Int(s) - 1
-        }
-        guard edgeCount <= limits.maxEdges else { throw .tooManyEdges(limit: limits.maxEdges) }
-        let bounds = edgeCount > 0 ? box() : Rect.empty
-        let g = grid(bounds, edgeCount: edgeCount)
+        let vertexCount = polygon.verts.count / 2
+        let edgeCount = polygon.edgeCount
+        var g = Self.grid(polygon.bounds, edgeCount: edgeCount, limits: limits)
+        if singleCell { g.wx = 1; g.wy = 1; g.cell = max(polygon.bounds.width, polygon.bounds.height, g.cell) * (1 + 1e-9) }
         let cellCount = g.wx * g.wy
         var walk = EdgeWalk(g: g, edges: edgeCount)
-        verts.withUnsafeBufferPointer { v in
-            contourStarts.withUnsafeBufferPointer { cs in walk.run(v.baseAddress!, cs, vertexCount: vertexCount) }
-        }
+        walk.run(UnsafePointer(polygon.verts.baseAddress!),
+                 UnsafeBufferPointer(rebasing: polygon.contours[0..<(polygon.contours.count - 1)]), vertexCount: vertexCount)
         let entries = walk.pairs.count
-        let bytes = (cellCount + 1) * MemoryLayout<HotCell>.stride + entries * 4 + vertexCount * 8
-            + (contourStarts.count + 1) * 4 + 5 * 64
-        guard bytes <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
-        if BuildDeadline.hasPassed { throw .timeLimit }
+        if !singleCell {
+            let bytes = (cellCount + 1) * MemoryLayout<HotCell>.stride + entries * 4 + vertexCount * 8 + 3 * 64
+            guard bytes <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
+            if BuildDeadline.hasPassed { throw .timeLimit }
+        }
 
         var layout = Arena.Layout()
         let hotSlot = layout.reserve(HotCell.self, count: cellCount + 1, alignment: 64)
         let crossSlot = layout.reserve(UInt32.self, count: entries)
-        let vertSlot = layout.reserve(Float.self, count: verts.count)
-        let contourSlot = layout.reserve(UInt32.self, count: contourStarts.count + 1)
         let arena = Arena(layout)
         let hot = arena.buffer(hotSlot)
         let cross = arena.buffer(crossSlot)
-        let vbuf = arena.buffer(vertSlot, from: verts)
-        let contours = arena.buffer(contourSlot)
-        for (i, s) in contourStarts.enumerated() { contours.initializeElement(at: i, to: s) }
-        contours.initializeElement(at: contourStarts.count, to: UInt32(vertexCount))
         walk.sortPairs(into: hot, cross)
-        try Windings(verts: UnsafeBufferPointer(vbuf), hot: hot, cross: UnsafeBufferPointer(cross), g: g)
-            .assign(walk)
-        return LeanForm(arena: arena, hot: hot, cross: cross, verts: vbuf, contours: contours, edgeCount: edgeCount,
-                        bounds: bounds, grid: (g.originX, g.originY, g.cell, g.wx, g.wy))
-    }
-
-    /// The box of the vertices.
-    private func box() -> Rect {
-        var minX = Float.infinity, minY = Float.infinity, maxX = -Float.infinity, maxY = -Float.infinity
-        verts.withUnsafeBufferPointer { v in
-            var k = 0
-            while k < v.count {
-                minX = min(minX, v[k]); maxX = max(maxX, v[k])
-                minY = min(minY, v[k + 1]); maxY = max(maxY, v[k + 1])
-                k += 2
-            }
-        }
-        return Rect(minX: Double(minX), minY: Double(minY), maxX: Double(maxX), maxY: Double(maxY))
+        try Windings(verts: UnsafeBufferPointer(polygon.verts), hot: hot, cross: UnsafeBufferPointer(cross), g: g,
+                     checksDeadline: !singleCell).assign(walk)
+        return LeanForm(arena: arena, hot: hot, cross: cross, grid: g)
     }
 
     /// The winding grid over `bounds`: n ≈ density·√edges cells along the longer side, a cell more for the
     /// far edge (floor indexing), within the per-axis limit.
-    private func grid(_ bounds: Rect, edgeCount: Int) -> LeanGrid {
+    static func grid(_ bounds: Rect, edgeCount: Int, limits: ShapeLimits) -> LeanGrid {
         guard edgeCount > 0 else { return LeanGrid(originX: 0, originY: 0, cell: 1, wx: 1, wy: 1) }
         let size = max(bounds.width, bounds.height)
         let avail = limits.maxCellsPerAxis
@@ -266,6 +286,8 @@ private struct Windings {
     let hot: UnsafeMutableBufferPointer<HotCell>
     let cross: UnsafeBufferPointer<UInt32>
     let g: LeanGrid
+    /// False for the fallback single-cell form, which is built whatever the time.
+    var checksDeadline = true
     /// A mark per vertex and the current token.
     final class Marks {
         private let arena: Arena
@@ -320,7 +342,7 @@ private struct Windings {
         start[0] = 0
         var marks: Marks? = nil                         // made by the first cell that needs its own ray
         for j in 0..<wy {
-            if j & 63 == 63 && BuildDeadline.hasPassed { throw .timeLimit }
+            if checksDeadline && j & 63 == 63 && BuildDeadline.hasPassed { throw .timeLimit }
             let lo = start[j], hi = start[j + 1]
             // Insertion sort by x (a row holds a few crossings).
             var k = lo + 1

@@ -60,8 +60,8 @@ struct ShapeView: @unchecked Sendable {
     var verts: UnsafePointer<Float> { edgesRaw.assumingMemoryBound(to: Float.self) }
     var contours: UnsafePointer<UInt32> { preparedRaw.assumingMemoryBound(to: UInt32.self) }
 
-    /// A view of `s`'s full form when `full` is given, else of its lean form.
-    init(_ s: GlyphShape, full: FullForm?) {
+    /// A view of `s` in `form`.
+    init(_ s: GlyphShape, form: ShapeForm) {
         windingMask = s.fillRule == .nonZero ? -1 : 1
         edgeCount32 = UInt32(s.edgeCount)             // ShapeLimits caps edges below 2³¹
         if s.bounds.isEmpty { minX32 = 1; minY32 = 1; maxX32 = -1; maxY32 = -1 } else {
@@ -69,7 +69,8 @@ struct ShapeView: @unchecked Sendable {
             maxX32 = Float(s.bounds.maxX); maxY32 = Float(s.bounds.maxY)
         }
         // Arena buffers always have a base address, also when empty.
-        if let f = full {
+        switch form {
+        case .full(let f):
             edgesRaw = UnsafeRawPointer(f.edges.baseAddress!)
             hot = UnsafePointer(f.hot.baseAddress!)
             cold = UnsafePointer(f.cold.baseAddress!)
@@ -80,14 +81,14 @@ struct ShapeView: @unchecked Sendable {
             nx16 = UInt16(f.grid.nx); ny16 = UInt16(f.grid.ny)
             wOriginX = f.grid.windingOriginX; wOriginY = f.grid.windingOriginY
             wx16 = UInt16(f.grid.wx); wy16 = UInt16(f.grid.wy)
-        } else {
-            let l = s.lean
-            edgesRaw = UnsafeRawPointer(l.verts.baseAddress!)
+        case .lean(let l):
+            let p = s.polygon
+            edgesRaw = UnsafeRawPointer(p.verts.baseAddress!)
             hot = UnsafePointer(l.hot.baseAddress!)
             cold = nil
             crossRaw = UnsafeRawPointer(l.cross.baseAddress!)
             near = UnsafePointer(bitPattern: 64)!        // never read: lean views have no near lists
-            preparedRaw = UnsafeRawPointer(l.contours.baseAddress!)
+            preparedRaw = UnsafeRawPointer(p.contours.baseAddress!)
             originX = l.originX; originY = l.originY; invCell = l.invCell; cellSize = l.cellSize
             wOriginX = l.originX; wOriginY = l.originY
             nx16 = UInt16(l.wx); ny16 = UInt16(l.wy); wx16 = UInt16(l.wx); wy16 = UInt16(l.wy)
@@ -269,13 +270,13 @@ extension GlyphShape {
     /// by `fillRule`. Non-finite points are not.
     public func contains(_ p: Point) -> Bool {
         guard p.isFinite else { return false }
-        return withExtendedLifetime(self) { ShapeView(self, full: currentFull).contains(p.x, p.y) }
+        return withExtendedLifetime(self) { ShapeView(self, form: queryForm).contains(p.x, p.y) }
     }
 
     /// Winding number of the stored polygon at `p` (shape units); 0 for non-finite points.
     public func winding(at p: Point) -> Int {
         guard p.isFinite else { return 0 }
-        return withExtendedLifetime(self) { Int(ShapeView(self, full: currentFull).windingNumber(p.x, p.y)) }
+        return withExtendedLifetime(self) { Int(ShapeView(self, form: queryForm).windingNumber(p.x, p.y)) }
     }
 
     /// Unsigned distance (shape units) from `p` to the stored polygon's outline; ∞ for an empty shape
@@ -283,7 +284,7 @@ extension GlyphShape {
     public func distance(to p: Point) -> Double {
         guard p.isFinite else { return .infinity }
         return withExtendedLifetime(self) {
-            let v = ShapeView(self, full: currentFull)
+            let v = ShapeView(self, form: queryForm)
             return v.distance(cell: v.cellIndex(p.x, p.y), p.x, p.y, bound: .infinity)
         }
     }

@@ -5,7 +5,19 @@ import InkGeometry
 /// outline?" by looking at a few edges.
 ///
 /// A shape is built once per (glyph, tolerance class) and shared by every placement of that glyph, in any
-/// number of indexes. It is immutable and `Sendable`.
+/// number of indexes. What it answers never changes, and it is `Sendable`.
+///
+/// Making a shape costs its outline's load and flattening: the shape keeps its polygon (`Float` vertices).
+/// The structures that answer queries come in two forms, built when an index first needs them (once, under
+/// the shape's lock, never during a query):
+/// - the **lean form** — a coarse winding grid (about ½ √edges cells a side, each with the edges that meet it
+///   and the winding number at a reference point) — for the first index that places the shape (or the shape's
+///   own first query): a glyph's first sight;
+/// - the **full form** — a finer grid with edge copies, per-cell distance bounds, near lists and the page
+///   raster's stamps — from the second index on (`HitIndex.Builder.shapeForms`): glyphs that come back get
+///   fast.
+/// Both answer alike, bit for bit. `byteCount` counts the lean form from the start (estimated until it is
+/// built) and the full form once there is one.
 ///
 /// Build one from outline calls, in view-px terms (the library works out the shape tolerance):
 ///
@@ -45,10 +57,10 @@ public final class GlyphShape: @unchecked Sendable {
     /// Bounds of the polygon (the ink), in the shape's units. Empty for a shape without edges.
     public let bounds: Rect
     /// Number of polygon edges.
-    public var edgeCount: Int { lean.edgeCount }
+    public var edgeCount: Int { polygon.edgeCount }
 
-    /// The form every shape has from the start (`LeanForm`): its polygon and a coarse winding grid.
-    let lean: LeanForm
+    /// The polygon (`PolygonStore`), made with the shape.
+    let polygon: PolygonStore
     /// What the full form is built with.
     private let limits: ShapeLimits
     private let fastDistance: Double?
@@ -56,6 +68,10 @@ public final class GlyphShape: @unchecked Sendable {
     /// would cost an allocation per glyph, and promotions are rare).
     private var promotionLock: Lock { GlyphShape.promotionLocks[Int(bitPattern: UInt(bitPattern: ObjectIdentifier(self).hashValue) &>> 6) & 63] }
     private static let promotionLocks = (0..<64).map { _ in Lock() }
+    /// The lean form (`LeanForm`), built by the first index that reads it (or the shape's own first query).
+    private var lean: LeanForm?
+    /// What `byteCount` counts for the lean form before it is built (budgets see it from the start).
+    private let leanEstimate: Int
     /// The full form (`FullForm`), built when the shape is placed by its second index.
     private var full: FullForm?
     /// Index builds that placed this shape so far.
@@ -64,11 +80,12 @@ public final class GlyphShape: @unchecked Sendable {
     /// The cache holding this shape, told the bytes of its full form when it gains one.
     private var ledger: ShapeLedger?
 
-    /// Bytes of storage this shape holds: its lean form and, once it has one, its full form (not the raster
-    /// stamps cached for indexes, which `StampCache` bounds).
+    /// Bytes of storage this shape holds: its polygon, its lean form (counted from the start, as estimated
+    /// until an index builds it) and, once it has one, its full form (not the raster stamps cached for
+    /// indexes, which `StampCache` bounds).
     public var byteCount: Int {
-        let f = promotionLock.withLock { full }
-        return 128 + lean.byteCount + (f?.byteCount ?? 0)
+        let (l, f) = promotionLock.withLock { (lean, full) }
+        return 128 + polygon.byteCount + (l?.byteCount ?? leanEstimate) + (f?.byteCount ?? 0)
     }
 
     /// Builds a shape from outline calls in the shape's units, flattening curves within `tolerance` of
@@ -172,23 +189,25 @@ public final class GlyphShape: @unchecked Sendable {
     /// vertex, starting at `contours`), with its lean form.
     private init(verts: [Float], contours: [UInt32], tolerance: Double, fillRule: FillRule, limits: ShapeLimits,
                  fastDistance: Double?) throws(ShapeError) {
-        lean = try LeanBuilder(verts: verts, contourStarts: contours, limits: limits).build()
+        polygon = try PolygonStore(verts: verts, contourStarts: contours, limits: limits)
+        leanEstimate = LeanForm.estimatedBytes(of: polygon, limits: limits)
+        guard polygon.byteCount + leanEstimate <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
         self.tolerance = tolerance
         self.fillRule = fillRule
-        self.bounds = lean.bounds
+        self.bounds = polygon.bounds
         self.limits = limits
         self.fastDistance = fastDistance
     }
 
     /// The polygon edges as stored, in the shape's units. For tests and oracles.
     public var storedEdges: [Segment] {
-        lean.edges.map { Segment(Point(Double($0.x0), Double($0.y0)), Point(Double($0.x1), Double($0.y1))) }
+        polygon.edges.map { Segment(Point(Double($0.x0), Double($0.y0)), Point(Double($0.x1), Double($0.y1))) }
     }
 
     /// An SVG path string of the stored polygon, in the shape's units (one subpath per contour).
     public var svgPath: String {
         var s = SVGPathSink(decimals: 2)
-        let v = lean.verts, c = lean.contours
+        let v = polygon.verts, c = polygon.contours
         for k in 0..<(c.count - 1) {
             let lo = Int(c[k]), hi = Int(c[k + 1]) - 1
             s.move(to: Point(Double(v[2 * lo]), Double(v[2 * lo + 1])))
@@ -202,35 +221,70 @@ public final class GlyphShape: @unchecked Sendable {
 // MARK: - Promotion
 
 extension GlyphShape {
-    /// The full form an index build should read, counting the build: a shape's first index reads its lean
-    /// form; from its second on, the shape is worth its full form, which is built then (once, under the
-    /// shape's lock, so concurrent builds wait for it rather than build it twice) and read by every later
-    /// index. Shapes without edges, and shapes whose full form cannot be built within their limits, keep the
-    /// lean form (nil). Never called on the query path.
-    func formForBuild(_ forms: ShapeForms = .whenReused) -> FullForm? {
-        promotionLock.withLock {
+    /// The form an index build should read, counting the build: a shape's first index reads its lean form,
+    /// built then if it has none; from its second on, the shape is worth its full form, which is built then.
+    /// Both are built once, under the shape's lock (concurrent builds wait rather than build twice), and read by
+    /// every later index. Shapes without edges, and shapes whose full form cannot be built within their limits,
+    /// keep the lean form. Never called on the query path.
+    func formForBuild(_ forms: ShapeForms = .whenReused) -> ShapeForm {
+        // Decide under the lock; build outside it (a form of a big shape takes a while, and the lock is shared
+        // by other shapes); publish under it. Two builds racing on one shape may both build a form: the first
+        // published wins, the other is dropped.
+        let (wantFull, current) = promotionLock.withLock { () -> (Bool, ShapeForm?) in
             builds += 1
-            if forms == .lean { return nil }
-            if full == nil && !fullFailed && (builds >= 2 || forms == .full) && lean.edgeCount > 0 {
-                do throws(ShapeError) {
-                    let f = try FullForm(edges: lean.edges, limits: limits, fastDistance: fastDistance)
-                    full = f
-                    ledger?.add(f.byteCount)
-                } catch {
+            let wantFull = forms != .lean && full == nil && !fullFailed && (builds >= 2 || forms == .full)
+                && polygon.edgeCount > 0
+            if forms != .lean, let full { return (false, .full(full)) }
+            if !wantFull, let lean { return (false, .lean(lean)) }
+            return (wantFull, nil)
+        }
+        if let current { return current }
+        if wantFull {
+            let built: FullForm?
+            do throws(ShapeError) { built = try FullForm(edges: polygon.edges, limits: limits, fastDistance: fastDistance) }
+            catch { built = nil }
+            let published = promotionLock.withLock { () -> FullForm? in
+                if full == nil, let built {
+                    full = built
+                    ledger?.add(built.byteCount)
+                } else if built == nil {
                     fullFailed = true
                 }
+                return full
             }
-            return full
+            if let published { return .full(published) }
+        }
+        return .lean(leanForm())
+    }
+
+    /// The lean form, built if the shape has none yet (outside the lock, published under it). A grid beyond the
+    /// shape's limits, or past the build's deadline, falls back to a single cell: exact, slower to query,
+    /// never larger than the budget the shape was made within.
+    func leanForm() -> LeanForm {
+        if let lean = promotionLock.withLock({ lean }) { return lean }
+        let built: LeanForm
+        do throws(ShapeError) {
+            built = try LeanBuilder(polygon: polygon, limits: limits).build()
+        } catch {
+            built = (try? LeanBuilder(polygon: polygon, limits: limits, singleCell: true).build())
+                ?? { preconditionFailure("a single-cell lean form is built whatever the limits and the time") }()
+        }
+        return promotionLock.withLock {
+            if let lean { return lean }
+            lean = built
+            ledger?.add(built.byteCount - leanEstimate)
+            return built
         }
     }
 
-    /// Not API: makes the shape report the bytes of a full form it gains to `ledger` (nil: to nobody). A
-    /// `ShapeCache` calls it when it stores and when it evicts the shape.
-    @usableFromInline func report(to ledger: ShapeLedger?) {
-        promotionLock.withLock { self.ledger = ledger }
+    /// The form the shape's own queries read (`contains`, `distance(to:)`): the full one if it has it, else the
+    /// lean one, built on the first such query.
+    var queryForm: ShapeForm {
+        if let full = promotionLock.withLock({ full }) { return .full(full) }
+        return .lean(leanForm())
     }
 
-    /// The full form if the shape has one (for its own queries: `contains`, `distance(to:)`).
+    /// The full form if the shape has one.
     var currentFull: FullForm? { promotionLock.withLock { full } }
 
     /// Not API: gives the shape its full form now, as a second index would. For tests and benchmarks that
@@ -239,6 +293,22 @@ extension GlyphShape {
 
     /// Not API: whether the shape has its full form.
     @_spi(InkInternals) public var hasFullForm: Bool { currentFull != nil }
+
+    /// Not API: whether the shape has its lean form (built by its first index).
+    @_spi(InkInternals) public var hasLeanForm: Bool { promotionLock.withLock { lean != nil } }
+
+    /// Not API: makes the shape report the bytes of a full form it gains to `ledger` (nil: to nobody). A
+    /// `ShapeCache` calls it when it stores and when it evicts the shape.
+    @usableFromInline func report(to ledger: ShapeLedger?) {
+        promotionLock.withLock { self.ledger = ledger }
+    }
+
+}
+
+/// The form of a shape an index reads.
+enum ShapeForm {
+    case lean(LeanForm)
+    case full(FullForm)
 }
 
 /// Bytes of full forms gained by the shapes of one cache since it last looked (`ShapeCache`): shapes add,
@@ -399,6 +469,7 @@ struct ShapeGrid: Sendable {
 extension GlyphShape {
     /// Not API: the lean form's winding grid (cells per axis) and its crossing-list entries. For benchmarks.
     @_spi(InkInternals) public var leanGridStats: (wx: Int, wy: Int, entries: Int) {
-        (lean.wx, lean.wy, lean.cross.count)
+        let l = leanForm()
+        return (l.wx, l.wy, l.cross.count)
     }
 }

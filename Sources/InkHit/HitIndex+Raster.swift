@@ -399,7 +399,7 @@ extension ClassRaster {
             let rec = table.records[k]
             if rec.shape == UInt32.max { continue }
             // A shape read in its lean form has no stamps: its page cells take it whole.
-            guard let form = table.forms[Int(rec.shape)] else { continue }
+            guard case .full(let form) = table.forms[Int(rec.shape)] else { continue }
             let pk = Int(rec.shape) &* mapCount &+ Int(rec.map)
             var pi = direct ? Int(pairOf[pk]) : (pairSlots[pk] ?? -1)
             let item = items[k]

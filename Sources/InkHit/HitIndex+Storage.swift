@@ -58,7 +58,7 @@ extension HitIndex {
             let rasterSlot = rg.map { layout.reserve(UInt8.self, count: grid.nx * grid.ny * $0.tileBytes, alignment: 64) }
             arena = Arena(layout)
             assert(MemoryLayout<ShapeView>.stride % 64 == 0, "ShapeView must stay a whole number of cache lines")
-            viewBase = arena.buffer(viewSlot, from: zip(table.shapes, table.forms).map { ShapeView($0, full: $1) }).baseAddress!
+            viewBase = arena.buffer(viewSlot, from: zip(table.shapes, table.forms).map { ShapeView($0, form: $1) }).baseAddress!
             placements = arena.buffer(recordSlot, from: table.records)
             maps = arena.buffer(mapSlot, from: table.maps)
             cellStart = arena.buffer(startSlot, from: starts)
@@ -98,8 +98,8 @@ extension HitIndex {
         /// the glyph box, so its offset from the placement's first page cell is small.
         var anchors: [Point] = []
         var shapes: [GlyphShape] = []
-        /// Per shape, the full form this index reads (nil: the lean form; see `GlyphShape.formForBuild()`).
-        var forms: [FullForm?] = []
+        /// Per shape, the form this index reads (`GlyphShape.formForBuild(_:)`).
+        var forms: [ShapeForm] = []
         /// Per shape, its winding origin (the corner of the box its view's coordinates are relative to).
         var origins: [Point] = []
         /// Placements with ink whose shape this index reads in its full form (they get raster stamps).
@@ -139,13 +139,12 @@ extension HitIndex {
                     else if let s = shapeIndex[id] { si = s; recent[slot] = (id, s) }
                     else {
                         si = UInt32(shapes.count); shapeIndex[id] = si; shapes.append(shape)
-                        let full = shape.formForBuild(wanted)
-                        forms.append(full)
-                        origins.append(full.map { Point($0.grid.windingOriginX, $0.grid.windingOriginY) }
-                                       ?? Point(shape.lean.originX, shape.lean.originY))
+                        forms.append(shape.formForBuild(wanted))
+                        // Both forms' winding grids start at the box's corner.
+                        origins.append(Point(shape.bounds.minX, shape.bounds.minY))
                         recent[slot] = (id, si)
                     }
-                    if forms[Int(si)] != nil { inkedFull += 1 }
+                    if case .full = forms[Int(si)] { inkedFull += 1 }
                     let ink = shape.bounds.applying(t)
                     bounds = bounds.union(ink)
                     sumSize += (ink.width + ink.height) / 2
