@@ -117,6 +117,13 @@ enum JobFuzz {
             case (true, .number(let g, _)?, .number(let d, _)?):
                 if g < 0 || g >= Double(job.glyphs.count) || !d.isFinite { violated("bad hit \(out[i])") }
                 if d > job.radius + 1e-3 { violated("hit beyond the radius: \(out[i]), radius \(job.radius)") }
+            case (true, .null?, .number(let d, _)?):
+                // A hit on a decoration: no glyph, and the kind of one of the job's decorations.
+                guard case .string(let kind)? = a["decoration"],
+                      job.decorations.contains(where: { $0.kind.rawValue == kind }), d.isFinite else {
+                    violated("bad decoration hit \(out[i])")
+                }
+                if d > job.radius + 1e-3 { violated("hit beyond the radius: \(out[i]), radius \(job.radius)") }
             default: violated("bad answer line \(out[i])")
             }
             if !job.points[i].isFinite && hit { violated("non-finite point hit: \(out[i])") }

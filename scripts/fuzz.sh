@@ -51,11 +51,12 @@ newer() {
   [ -n "$(find "$@" -newer "$out" -print -quit)" ]
 }
 
-# module NAME [DEP...]: Sources/NAME/*.swift → mods/NAME.swiftmodule + obj/NAME.o (rebuilt when a source,
+# module NAME [DEP...]: Sources/NAME/**/*.swift → mods/NAME.swiftmodule + obj/NAME.o (rebuilt when a source,
 # an earlier module's object or this script changed).
 module() {
   local name=$1; shift
-  local srcs=(Sources/"$name"/*.swift)
+  local srcs
+  mapfile -t srcs < <(find Sources/"$name" -name '*.swift' | LC_ALL=C sort)
   local deps=()
   local d
   for d in "$@"; do deps+=("$B/obj/$d.o"); done

@@ -39,7 +39,7 @@ extension HitIndex {
                     for i in 0..<n { out[i] = s.bestHit(points[i].x, points[i].y, radius: radius) }
                 }
             } else if let raster = s.raster, n > 0 {
-                s.inkHitsStaged(points.baseAddress!, n, into: out.baseAddress!, raster: raster, distances: true)
+                s.inkHitsStaged(points.baseAddress!, n, into: out.baseAddress!, raster: raster)
             } else {
                 for i in 0..<n { out[i] = s.inkHit(points[i].x, points[i].y) }
             }

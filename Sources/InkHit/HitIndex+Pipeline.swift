@@ -35,7 +35,7 @@ extension HitIndex.Storage {
 
     /// Answers at radius 0 (`inkHit`) for `n` points, in stages, into `out`.
     func inkHitsStaged(_ pts: UnsafePointer<Point>, _ n: Int, into out: UnsafeMutablePointer<Hit?>,
-                       raster: UnsafeMutablePointer<UInt8>, distances: Bool) {
+                       raster: UnsafeMutablePointer<UInt8>) {
         inkStaged(pts, n, raster: raster, distances: true, clear: { out[$0] = nil },
                   emit: { out[$0] = Hit(placement: $1, distance: -$2, isInside: true) })
     }
@@ -53,78 +53,76 @@ extension HitIndex.Storage {
                    clear: (Int) -> Void, emit: (Int, Int, Double) -> Void) {
         let k = Self.lanes
         Self.withLanes { ints, dbl in
-            do {
-                let lane = ints, mixed = lane + k, pl = lane + 2 * k, cellOf = lane + 3 * k
-                let shp = lane + 4 * k, mp = lane + 5 * k, hc = lane + 6 * k
-                let fxs = dbl, fys = fxs + k
-                var base = 0
-                while base < n {
-                    let count = min(k, n - base)
-                    let p = pts + base
-                    // 1. Raster cells; points naming a placement listed, mixed ones apart.
-                    var nt = 0, nm = 0
-                    for j in 0..<count {
-                        let (code, cell) = laneLookup(raster, p[j].x, p[j].y)
-                        clear(base &+ j)
-                        lane[nt] = Int32(truncatingIfNeeded: j)
-                        cellOf[nt] = Int32(truncatingIfNeeded: cell &* 4 &+ (code & 3))
-                        nt &+= code >= 8 ? 1 : 0
-                        mixed[nm] = Int32(truncatingIfNeeded: j)
-                        nm &+= code == Int(ClassRaster.mixed) ? 1 : 0
-                    }
-                    // 2. The named placements.
-                    for t in 0..<nt {
-                        let ck = Int(cellOf[t])
-                        pl[t] = Int32(truncatingIfNeeded: listed(ck &>> 2, ck & 3))
-                    }
-                    // 3. Records: the point relative to the anchor, and the shape.
-                    stageRecords(nt, p, lane, pl, fxs, fys, shp, mp)
-                    // 4. Maps and views: shape coordinates, and the winding cell (its reference point and
-                    //    crossing range read here, so the next stage's loads are the edges only).
-                    for t in 0..<nt {
-                        let v = viewBase + Int(shp[t])
-                        let (fx, fy) = stageToShape(t, v, fxs, fys, mp)
-                        hc[t] = Int32(truncatingIfNeeded: v.pointee.windingCell(fx, fy))
-                    }
-                    // 5. Winding tests; the inside ones kept.
-                    var ni = 0
-                    for t in 0..<nt {
-                        let v = viewBase + Int(shp[t])
-                        let c = Int(hc[t])
-                        let w = c < 0 ? 0 : v.pointee.winding(hotCell: c, fxs[t], fys[t])
-                        let inside = w & v.pointee.windingMask != 0
-                        lane[ni] = lane[t]; pl[ni] = pl[t]; fxs[ni] = fxs[t]; fys[ni] = fys[t]
-                        ni &+= inside ? 1 : 0
-                    }
-                    // 6. Distances of the inside ones.
-                    for t in 0..<ni {
-                        let j = Int(lane[t]), q = Int(pl[t])
-                        var d = 0.0
-                        if distances {
-                            let rec = placements[q]
-                            let v = viewBase + Int(rec.shape)
-                            d = viewDistance(rec, v, v.pointee.cellIndex(fxs[t], fys[t]), fxs[t], fys[t], bound: .infinity)
-                        }
-                        emit(base &+ j, q, d)
-                    }
-                    // 7. Mixed cells: the page cell's list.
-                    for t in 0..<nm {
-                        let j = Int(mixed[t])
-                        let x = p[j].x, y = p[j].y
-                        let (_, cell) = laneLookup(raster, x, y)
-                        let q = topmostListed(cell, x, y)
-                        if q < 0 { continue }
-                        var d = 0.0
-                        if distances {
-                            let rec = placements[q]
-                            let v = viewBase + Int(rec.shape)
-                            let (fx, fy) = toShape(rec, v, x, y)
-                            d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
-                        }
-                        emit(base &+ j, q, d)
-                    }
-                    base += count
+            let lane = ints, mixed = lane + k, pl = lane + 2 * k, cellOf = lane + 3 * k
+            let shp = lane + 4 * k, mp = lane + 5 * k, hc = lane + 6 * k
+            let fxs = dbl, fys = fxs + k
+            var base = 0
+            while base < n {
+                let count = min(k, n - base)
+                let p = pts + base
+                // 1. Raster cells; points naming a placement listed, mixed ones apart.
+                var nt = 0, nm = 0
+                for j in 0..<count {
+                    let (code, cell) = laneLookup(raster, p[j].x, p[j].y)
+                    clear(base &+ j)
+                    lane[nt] = Int32(truncatingIfNeeded: j)
+                    cellOf[nt] = Int32(truncatingIfNeeded: cell &* 4 &+ (code & 3))
+                    nt &+= code >= 8 ? 1 : 0
+                    mixed[nm] = Int32(truncatingIfNeeded: j)
+                    nm &+= code == Int(ClassRaster.mixed) ? 1 : 0
                 }
+                // 2. The named placements.
+                for t in 0..<nt {
+                    let ck = Int(cellOf[t])
+                    pl[t] = Int32(truncatingIfNeeded: listed(ck &>> 2, ck & 3))
+                }
+                // 3. Records: the point relative to the anchor, and the shape.
+                stageRecords(nt, p, lane, pl, fxs, fys, shp, mp)
+                // 4. Maps and views: shape coordinates, and the winding cell (its reference point and
+                //    crossing range read here, so the next stage's loads are the edges only).
+                for t in 0..<nt {
+                    let v = viewBase + Int(shp[t])
+                    let (fx, fy) = stageToShape(t, v, fxs, fys, mp)
+                    hc[t] = Int32(truncatingIfNeeded: v.pointee.windingCell(fx, fy))
+                }
+                // 5. Winding tests; the inside ones kept.
+                var ni = 0
+                for t in 0..<nt {
+                    let v = viewBase + Int(shp[t])
+                    let c = Int(hc[t])
+                    let w = c < 0 ? 0 : v.pointee.winding(hotCell: c, fxs[t], fys[t])
+                    let inside = w & v.pointee.windingMask != 0
+                    lane[ni] = lane[t]; pl[ni] = pl[t]; fxs[ni] = fxs[t]; fys[ni] = fys[t]
+                    ni &+= inside ? 1 : 0
+                }
+                // 6. Distances of the inside ones.
+                for t in 0..<ni {
+                    let j = Int(lane[t]), q = Int(pl[t])
+                    var d = 0.0
+                    if distances {
+                        let rec = placements[q]
+                        let v = viewBase + Int(rec.shape)
+                        d = viewDistance(rec, v, v.pointee.cellIndex(fxs[t], fys[t]), fxs[t], fys[t], bound: .infinity)
+                    }
+                    emit(base &+ j, q, d)
+                }
+                // 7. Mixed cells: the page cell's list.
+                for t in 0..<nm {
+                    let j = Int(mixed[t])
+                    let x = p[j].x, y = p[j].y
+                    let (_, cell) = laneLookup(raster, x, y)
+                    let q = topmostListed(cell, x, y)
+                    if q < 0 { continue }
+                    var d = 0.0
+                    if distances {
+                        let rec = placements[q]
+                        let v = viewBase + Int(rec.shape)
+                        let (fx, fy) = toShape(rec, v, x, y)
+                        d = viewDistance(rec, v, v.pointee.cellIndex(fx, fy), fx, fy, bound: .infinity)
+                    }
+                    emit(base &+ j, q, d)
+                }
+                base += count
             }
         }
     }
@@ -138,68 +136,66 @@ extension HitIndex.Storage {
                     emit: (Int, Hit?) -> Void) {
         let k = Self.lanes
         Self.withLanes { ints, dbl in
-            do {
-                let lane = ints, many = lane + k, pl = lane + 2 * k, cellOf = lane + 3 * k
-                let shp = lane + 4 * k, mp = lane + 5 * k, hc = lane + 6 * k, codes = lane + 7 * k
-                let fxs = dbl, fys = fxs + k
-                var base = 0
-                while base < n {
-                    let count = min(k, n - base)
-                    let p = pts + base
-                    // 1. Raster cells: one named candidate (nearOne, touchOne, touchMany) or the list (nearMany,
-                    //    mixed); far cells and points outside the raster miss.
-                    var nc = 0, nl = 0
-                    for j in 0..<count {
-                        let (code, cell) = laneLookup(raster, p[j].x, p[j].y)
-                        lane[nc] = Int32(truncatingIfNeeded: j)
-                        cellOf[nc] = Int32(truncatingIfNeeded: cell &* 4 &+ (code & 3))
-                        codes[nc] = Int32(truncatingIfNeeded: code)
-                        nc &+= code >= 4 ? 1 : 0
-                        many[nl] = Int32(truncatingIfNeeded: j)
-                        nl &+= code == 1 || code == 2 ? 1 : 0
-                        if code == 0 { emit(base &+ j, nil) }
-                    }
-                    // 2. The named placements.
-                    for t in 0..<nc {
-                        let ck = Int(cellOf[t])
-                        pl[t] = Int32(truncatingIfNeeded: listed(ck &>> 2, ck & 3))
-                    }
-                    // 3. Records.
-                    stageRecords(nc, p, lane, pl, fxs, fys, shp, mp)
-                    // 4. Maps and views: shape coordinates, the winding cell (touch codes) and the distance cell.
-                    for t in 0..<nc {
-                        let v = viewBase + Int(shp[t])
-                        let (fx, fy) = stageToShape(t, v, fxs, fys, mp)
-                        hc[t] = Int32(truncatingIfNeeded: codes[t] >= 8 ? v.pointee.windingCell(fx, fy) : -1)
-                        cellOf[t] = Int32(truncatingIfNeeded: v.pointee.cellIndex(fx, fy))
-                    }
-                    // 5. Winding tests (touch codes), then distances.
-                    for t in 0..<nc {
-                        let j = Int(lane[t]), q = Int(pl[t])
-                        let rec = placements[q]
-                        let v = viewBase + Int(shp[t])
-                        let c = Int(hc[t])
-                        if c >= 0 && v.pointee.winding(hotCell: c, fxs[t], fys[t]) & v.pointee.windingMask != 0 {
-                            let d = viewDistance(rec, v, Int(cellOf[t]), fxs[t], fys[t], bound: .infinity)
-                            emit(base &+ j, Hit(placement: q, distance: -d, isInside: true))
-                        } else if codes[t] >= 12 {
-                            // touchMany, not on k's ink: the nearest of the list.
-                            many[nl] = lane[t]; nl &+= 1
-                            codes[t] = -1
-                        } else {
-                            let d = viewDistance(rec, v, Int(cellOf[t]), fxs[t], fys[t], bound: radius)
-                            emit(base &+ j, d <= radius ? Hit(placement: q, distance: d, isInside: false) : nil)
-                        }
-                    }
-                    // 6. Several candidates: the page cell's list.
-                    for t in 0..<nl {
-                        let j = Int(many[t])
-                        let x = p[j].x, y = p[j].y
-                        let (code, cell) = laneLookup(raster, x, y)
-                        emit(base &+ j, listedHit(x, y, radius: radius, own: cell, containment: code == Int(ClassRaster.mixed)))
-                    }
-                    base += count
+            let lane = ints, many = lane + k, pl = lane + 2 * k, cellOf = lane + 3 * k
+            let shp = lane + 4 * k, mp = lane + 5 * k, hc = lane + 6 * k, codes = lane + 7 * k
+            let fxs = dbl, fys = fxs + k
+            var base = 0
+            while base < n {
+                let count = min(k, n - base)
+                let p = pts + base
+                // 1. Raster cells: one named candidate (nearOne, touchOne, touchMany) or the list (nearMany,
+                //    mixed); far cells and points outside the raster miss.
+                var nc = 0, nl = 0
+                for j in 0..<count {
+                    let (code, cell) = laneLookup(raster, p[j].x, p[j].y)
+                    lane[nc] = Int32(truncatingIfNeeded: j)
+                    cellOf[nc] = Int32(truncatingIfNeeded: cell &* 4 &+ (code & 3))
+                    codes[nc] = Int32(truncatingIfNeeded: code)
+                    nc &+= code >= 4 ? 1 : 0
+                    many[nl] = Int32(truncatingIfNeeded: j)
+                    nl &+= code == 1 || code == 2 ? 1 : 0
+                    if code == 0 { emit(base &+ j, nil) }
                 }
+                // 2. The named placements.
+                for t in 0..<nc {
+                    let ck = Int(cellOf[t])
+                    pl[t] = Int32(truncatingIfNeeded: listed(ck &>> 2, ck & 3))
+                }
+                // 3. Records.
+                stageRecords(nc, p, lane, pl, fxs, fys, shp, mp)
+                // 4. Maps and views: shape coordinates, the winding cell (touch codes) and the distance cell.
+                for t in 0..<nc {
+                    let v = viewBase + Int(shp[t])
+                    let (fx, fy) = stageToShape(t, v, fxs, fys, mp)
+                    hc[t] = Int32(truncatingIfNeeded: codes[t] >= 8 ? v.pointee.windingCell(fx, fy) : -1)
+                    cellOf[t] = Int32(truncatingIfNeeded: v.pointee.cellIndex(fx, fy))
+                }
+                // 5. Winding tests (touch codes), then distances.
+                for t in 0..<nc {
+                    let j = Int(lane[t]), q = Int(pl[t])
+                    let rec = placements[q]
+                    let v = viewBase + Int(shp[t])
+                    let c = Int(hc[t])
+                    if c >= 0 && v.pointee.winding(hotCell: c, fxs[t], fys[t]) & v.pointee.windingMask != 0 {
+                        let d = viewDistance(rec, v, Int(cellOf[t]), fxs[t], fys[t], bound: .infinity)
+                        emit(base &+ j, Hit(placement: q, distance: -d, isInside: true))
+                    } else if codes[t] >= 12 {
+                        // touchMany, not on k's ink: the nearest of the list.
+                        many[nl] = lane[t]; nl &+= 1
+                        codes[t] = -1
+                    } else {
+                        let d = viewDistance(rec, v, Int(cellOf[t]), fxs[t], fys[t], bound: radius)
+                        emit(base &+ j, d <= radius ? Hit(placement: q, distance: d, isInside: false) : nil)
+                    }
+                }
+                // 6. Several candidates: the page cell's list.
+                for t in 0..<nl {
+                    let j = Int(many[t])
+                    let x = p[j].x, y = p[j].y
+                    let (code, cell) = laneLookup(raster, x, y)
+                    emit(base &+ j, listedHit(x, y, radius: radius, own: cell, containment: code == Int(ClassRaster.mixed)))
+                }
+                base += count
             }
         }
     }

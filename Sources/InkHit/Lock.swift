@@ -13,17 +13,19 @@ import Darwin
 /// Not API: shared with InkFreeType and InkText through `@_spi(InkInternals)`.
 @_spi(InkInternals) public final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Where the mutex lives (it must not move while in use).
+    private let arena: Arena
 
     public init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
+        var layout = Arena.Layout()
+        let slot = layout.reserve(pthread_mutex_t.self, count: 1)
+        arena = Arena(layout)
+        mutex = arena.buffer(slot, repeating: pthread_mutex_t()).baseAddress!
         pthread_mutex_init(mutex, nil)
     }
 
     deinit {
         pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     /// Runs `body` while holding the lock.
