@@ -1,7 +1,7 @@
 import CInkHit
 import CInkHitRuntime
 @_spi(InkInternals) import InkHit
-import InkFreeType
+@_spi(InkInternals) import InkFreeType
 import InkGeometry
 
 // Index builders and index queries (inkhit.h, "Index builders" and "Index queries").
@@ -34,12 +34,18 @@ func glyphPlacement(_ p: inkhit_glyph_placement, _ name: String) throws(CError) 
     return GlyphPlacement(font: font, glyph: GlyphID(p.glyph), size: size, origin: origin, transform: t)
 }
 
-/// Adds one checked placement under the builder's lock.
-private func add(_ placement: GlyphPlacement, to box: BuilderBox, cache: FontShapeCache,
-                 _ prefix: String) throws(CError) -> Int {
-    try box.lock.withLock { () throws(CError) -> Int in
-        do throws(FontError) { return try box.builder.add(placement, cache: cache) } catch { throw CError(error, prefix) }
+/// Adds one checked placement to `builder` (its lock held by the caller): its shape from `cache`, counted in
+/// `tally` (the call's shape bytes), then placed. `prefix` names the placement in messages.
+private func add(_ placement: GlyphPlacement, to builder: inout HitIndex.Builder, cache: FontShapeCache,
+                 tally: inout ShapeTally, _ prefix: String) throws(CError) -> Int {
+    let made: (GlyphShape, AffineTransform, SingularValues)
+    do throws(FontError) { made = try placement.shape(cache: cache, viewTolerance: builder.tolerance) } catch { throw CError(error, prefix) }
+    let (shape, t, sv) = made
+    try tally.add(shape, prefix)
+    if BuildDeadline.hasPassed {
+        throw CError(INKHIT_ERROR_LIMIT, prefix + "the call passed its time limit (inkhit_limits.max_seconds_per_call)")
     }
+    do throws(HitIndexError) { return try builder.add(shape, transform: t, singularValues: sv) } catch { throw CError(error, prefix) }
 }
 
 /// `inkhit_builder_add_glyph` (inkhit.h).
@@ -52,7 +58,10 @@ public func inkhit_builder_add_glyph(_ builder: OpaquePointer?, _ cache: OpaqueP
         let fonts = try optionalCache(cache)?.glyphs ?? .shared
         guard let placement else { throw .null("placement") }
         let gp = try glyphPlacement(placement.pointee, "placement->")
-        let k = try add(gp, to: box, cache: fonts, "")
+        let k = try CallLimits.bounded { (limits, _) throws(CError) -> Int in
+            var tally = ShapeTally(limit: limits.shapeBytes)
+            return try box.lock.withLock { () throws(CError) -> Int in try add(gp, to: &box.builder, cache: fonts, tally: &tally, "") }
+        }
         indexOut?.pointee = k
     }
 }
@@ -67,13 +76,16 @@ public func inkhit_builder_add_glyphs(_ builder: OpaquePointer?, _ cache: Opaque
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let fonts = try optionalCache(cache)?.glyphs ?? .shared
         let list = try buffer(placements, n, "placements", countName: "count")
-        // One lock for the whole batch: another thread's placements never land in the middle of it.
-        try box.lock.withLock { () throws(CError) in
-            for (i, p) in list.enumerated() {
-                let prefix = "placements[\(i)]."
-                let gp = try glyphPlacement(p, prefix)
-                do throws(FontError) { try box.builder.add(gp, cache: fonts) } catch { throw CError(error, "placements[\(i)]: ") }
-                addedOut?.pointee = i + 1
+        // One lock for the whole batch: another thread's placements never land in the middle of it. One
+        // deadline and one shape budget for the batch.
+        try CallLimits.bounded { (limits, _) throws(CError) in
+            var tally = ShapeTally(limit: limits.shapeBytes)
+            try box.lock.withLock { () throws(CError) in
+                for (i, p) in list.enumerated() {
+                    let gp = try glyphPlacement(p, "placements[\(i)].")
+                    _ = try add(gp, to: &box.builder, cache: fonts, tally: &tally, "placements[\(i)]: ")
+                    addedOut?.pointee = i + 1
+                }
             }
         }
     }
@@ -92,7 +104,7 @@ public func inkhit_builder_add_outline(_ builder: OpaquePointer?, _ cache: Opaqu
         let commands = try PathCommands(verbs: verbs, verbCount: verbCount, points: points, pointCount: pointCount)
         let rule = try fillRule(fill, "fill_rule")
         let t = try transformIn.map { (p) throws(CError) in try transform(p.pointee, "transform") } ?? .identity
-        let k = try box.lock.withLock { () throws(CError) -> Int in
+        let k = try CallLimits.bounded { (limits, _) throws(CError) -> Int in try box.lock.withLock { () throws(CError) -> Int in
             // The checks the index would make, first: a singular transform has no largest scale to flatten for.
             let placement = box.builder.count
             let sv = t.singularValues
@@ -112,8 +124,10 @@ public func inkhit_builder_add_outline(_ builder: OpaquePointer?, _ cache: Opaqu
             } catch {
                 throw CError(error)
             }
+            var tally = ShapeTally(limit: limits.shapeBytes)
+            try tally.add(shape)
             do throws(HitIndexError) { return try box.builder.add(shape, transform: t, singularValues: sv) } catch { throw CError(error) }
-        }
+        } }
         indexOut?.pointee = k
     }
 }
@@ -172,6 +186,7 @@ let missHit = inkhit_hit(hit: 0, inside: 0, placement: -1, distance: .nan)
 @_cdecl("inkhit_index_hit")
 public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                              _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
+    defer { unprotect() }
     guard let out, let box = lookup(index, .index, as: IndexBox.self), radiusIsValid(radius), x.isFinite, y.isFinite else {
         return indexHitFailed(index, x, y, radius, out)
     }
@@ -183,6 +198,7 @@ public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, 
 @inline(never)
 func indexHitFailed(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                     _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
+    defer { unprotect() }
     let function: StaticString = "inkhit_index_hit"
     guard let out else { return CError.null("out").report(function) }
     out.pointee = missHit
@@ -206,6 +222,7 @@ let batchLayoutsMatch = MemoryLayout<Point>.size == MemoryLayout<inkhit_point>.s
 @_cdecl("inkhit_index_hits")
 public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<inkhit_point>?, _ n: Int, _ radius: Double,
                               _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
+    defer { unprotect() }
     let function: StaticString = "inkhit_index_hits"
     guard let box = lookup(index, .index, as: IndexBox.self) else { return handleError(index, .index, "index").report(function) }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
@@ -248,6 +265,7 @@ public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<i
 @_cdecl("inkhit_index_contains")
 public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Double,
                                   _ insideOut: UnsafeMutablePointer<Int32>?) -> inkhit_status {
+    defer { unprotect() }
     guard let insideOut else { return CError.null("inside_out").report("inkhit_index_contains") }
     insideOut.pointee = 0
     guard let box = lookup(index, .index, as: IndexBox.self) else {
@@ -262,6 +280,7 @@ public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Dou
 @_cdecl("inkhit_index_topmost")
 public func inkhit_index_topmost(_ index: OpaquePointer?, _ x: Double, _ y: Double,
                                  _ placementOut: UnsafeMutablePointer<Int64>?) -> inkhit_status {
+    defer { unprotect() }
     guard let placementOut else { return CError.null("placement_out").report("inkhit_index_topmost") }
     placementOut.pointee = -1
     guard let box = lookup(index, .index, as: IndexBox.self) else {

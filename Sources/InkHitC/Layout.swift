@@ -107,12 +107,14 @@ private func makeLayout(_ text: String, isUTF8: Bool, length: Int,
     }
     let paragraph = ParagraphStyle(width: width > 0 ? width : nil, alignment: alignment,
                                    maxLines: o.max_lines > 0 ? Int(o.max_lines) : nil, direction: direction, origin: origin)
-    let layout: TextLayout
-    do throws(TextError) {
-        layout = try TextLayout(text: text, style: TextStyle(fonts: fonts, size: size), paragraph: paragraph, links: links,
-                                attachments: attachments, transform: t, tolerance: tol, cache: cache)
-    } catch {
-        throw CError(error)
+    let layout = try CallLimits.bounded { (limits, deadline) throws(CError) -> TextLayout in
+        do throws(TextError) {
+            return try TextLayout(text: text, style: TextStyle(fonts: fonts, size: size), paragraph: paragraph, links: links,
+                                  attachments: attachments, transform: t, tolerance: tol, cache: cache,
+                                  budget: LayoutBudget(maxShapeBytes: limits.shapeBytes, deadline: deadline))
+        } catch {
+            throw CError(error)
+        }
     }
     return LayoutBox(layout, isUTF8: isUTF8, utf16Length: isUTF8 ? text.utf16.count : length,
                      utf8Length: isUTF8 ? length : text.utf8.count)
@@ -240,6 +242,7 @@ func cTextHit(_ t: TextHit?) -> inkhit_text_hit {
 @_cdecl("inkhit_layout_hit")
 public func inkhit_layout_hit(_ layout: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double, _ mode: Int32,
                               _ out: UnsafeMutablePointer<inkhit_text_hit>?) -> inkhit_status {
+    defer { unprotect() }
     let function: StaticString = "inkhit_layout_hit"
     guard let out else { return CError.null("out").report(function) }
     out.pointee = missTextHit
@@ -262,6 +265,7 @@ public func inkhit_layout_hit(_ layout: OpaquePointer?, _ x: Double, _ y: Double
 @_cdecl("inkhit_layout_link_hit")
 public func inkhit_layout_link_hit(_ layout: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                                    _ out: UnsafeMutablePointer<inkhit_text_hit>?) -> inkhit_status {
+    defer { unprotect() }
     let function: StaticString = "inkhit_layout_link_hit"
     guard let out else { return CError.null("out").report(function) }
     out.pointee = missTextHit

@@ -73,6 +73,7 @@ extension GlyphJob {
         glyphs = []
         glyphs.reserveCapacity(ga.count)
         for (i, g) in ga.enumerated() {
+            if i & 4095 == 4095 { try JobFields.checkDeadline(0, limits, "reading glyph \(i) of \(ga.count)") }
             guard case .object = g else { throw .wrongType(field: "glyphs[\(i)]", expected: "an object", got: g.typeName) }
             let font = try JobFields.int(g["font"], "glyphs[\(i)].font", default: 0)
             guard font >= 0 && font < fonts.count else {
@@ -99,8 +100,11 @@ extension GlyphJob {
         points = try JobFields.points(of: v, limits: limits)
     }
 
-    /// The glyph and text jobs' font entry for `ref`: path and index, and the variations, instance and style
-    /// when set (the style explicitly, so the entry means the same whatever the job around it says).
+    /// The glyph and text jobs' font entry for `ref`: path and index, and the variations, instance and each
+    /// style member that is not the default (a plain style with only an alpha threshold writes only
+    /// `"alphaThreshold"`: `"embolden": 0` would ask FreeType to embolden by 0, another outline). The entry
+    /// reads back as the same style in a job that sets no style of its own, as the glyph jobs `ink-hit layout`
+    /// writes do not.
     static func fontJSON(_ ref: FontRef) -> String {
         var s = "{\"path\":" + JSONValue.quoted(ref.path) + ",\"index\":" + String(ref.index)
         if !ref.variations.isEmpty {
@@ -111,15 +115,15 @@ extension GlyphJob {
         case .index(let i)?: s += ",\"instance\":" + String(i)
         case nil: break
         }
-        if !ref.style.isPlain {
-            switch ref.style.embolden {
-            case .none: s += ",\"embolden\":0"
-            case .freeType: s += ",\"embolden\":\"freetype\""
-            case .strength(let x, let y): s += x == y ? ",\"embolden\":\(x)" : ",\"embolden\":[\(x),\(y)]"
-            }
-            s += ref.style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(ref.style.oblique)"
-            s += ",\"hinting\":\"" + ref.style.hinting.rawValue + "\""
+        switch ref.style.embolden {
+        case .none: break
+        case .freeType: s += ",\"embolden\":\"freetype\""
+        case .strength(let x, let y): s += x == y ? ",\"embolden\":\(x)" : ",\"embolden\":[\(x),\(y)]"
         }
+        if ref.style.oblique != 0 {
+            s += ref.style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(ref.style.oblique)"
+        }
+        if ref.style.hinting != .none { s += ",\"hinting\":\"" + ref.style.hinting.rawValue + "\"" }
         if ref.style.alphaThreshold != GlyphStyle.defaultAlphaThreshold { s += ",\"alphaThreshold\":\(ref.style.alphaThreshold)" }
         return s + "}"
     }

@@ -111,7 +111,10 @@ final class Region: @unchecked Sendable {
 extension Region {
     /// Builds the region of `node` (a target) whose local → root linear map is `linear`, its indexed parts
     /// flattened within `tolerance` root px.
-    static func build(_ node: Node, linear: AffineTransform, tolerance: Double) throws(SceneError) -> Region {
+    ///
+    /// Every shape is bounded before it is built (`budget.reserve`, from its edge count) and counted once it
+    /// is (`budget.charge`); the build deadline is checked between glyphs and words.
+    static func build(_ node: Node, linear: AffineTransform, tolerance: Double, budget: RegionBudget) throws(SceneError) -> Region {
         let region = Region()
         let hitBox = node.hitBox
         let bounds = node.bounds
@@ -130,6 +133,7 @@ extension Region {
             do { return try make() } catch { throw .shape(id: node.id, error) }
         }
         func add(_ shape: GlyphShape, _ t: AffineTransform) throws(SceneError) {
+            try budget.charge(shape, node.id)
             do { try builder.add(shape, transform: t) } catch { throw .placement(id: node.id, error) }
         }
         func finish(_ kind: Kind) {
@@ -140,39 +144,55 @@ extension Region {
             builder = (try? HitIndex.Builder(tolerance: tolerance)) ?? HitIndex.Builder()
         }
 
+        // Convex regions and masks of no area have nothing to hit (as a box of no area), whatever their map.
+        let hasArea = bounds.width > 0 && bounds.height > 0
         switch node.shape {
         case .box:
             break
         case .roundRect(let r):
-            guard !bounds.isEmpty else { break }
+            guard hasArea else { break }
             let rad = min(r, bounds.width / 2, bounds.height / 2)
             if linear == .identity || linear.isSimilarity {
                 region.roundRect = (bounds, rad)
                 region.bounds = region.bounds.union(bounds)
             } else {
+                let n = Regions.roundRectEdges(radius: rad, viewTolerance: tolerance, maxScale: scale)
+                try budget.reserve(Regions.estimatedBytes(edges: n, convex: true), node.id)
                 try add(try built { () throws(ShapeError) in
-                    try Regions.roundRect(bounds, radius: rad, viewTolerance: tolerance, maxScale: scale)
+                    try Regions.roundRect(bounds, radius: rad, viewTolerance: tolerance, maxScale: scale, limits: budget.shapeLimits)
                 }, linear)
                 finish(.shape)
             }
         case .ellipse:
-            guard !bounds.isEmpty else { break }
-            try add(try built { () throws(ShapeError) in try Regions.ellipse(in: bounds, viewTolerance: tolerance, maxScale: scale) }, linear)
+            guard hasArea else { break }
+            let n = Regions.ellipseEdges(in: bounds, viewTolerance: tolerance, maxScale: scale)
+            try budget.reserve(Regions.estimatedBytes(edges: n, convex: true), node.id)
+            try add(try built { () throws(ShapeError) in
+                try Regions.ellipse(in: bounds, viewTolerance: tolerance, maxScale: scale, limits: budget.shapeLimits)
+            }, linear)
             finish(.shape)
         case .path(let elements, let rule):
+            let edges: Int
+            do throws(ShapeError) { edges = try Regions.pathEdges(elements, tolerance: tolerance / scale).get() } catch {
+                throw .shape(id: node.id, error)
+            }
+            guard edges <= ShapeLimits.default.maxEdges else { throw .shape(id: node.id, .tooManyEdges(limit: ShapeLimits.default.maxEdges)) }
+            try budget.reserve(Regions.estimatedBytes(edges: edges, convex: false), node.id)
             try add(try built { () throws(ShapeError) in
-                try GlyphShape(viewTolerance: tolerance, maxScale: scale, fillRule: rule) { sink in elements.replay(into: &sink) }
+                try GlyphShape(viewTolerance: tolerance, maxScale: scale, fillRule: rule, limits: budget.shapeLimits) { sink in
+                    elements.replay(into: &sink)
+                }
             }, linear)
             finish(.shape)
         case .mask(let mask):
-            guard !bounds.isEmpty else { break }
+            guard hasArea else { break }
             if let index = mask.storage.placedIndex(bounds, linear, tolerance) {
                 region.bounds = region.bounds.union(bounds)
                 region.layers.append(Layer(index: index, kind: .shape))
                 break
             }
             let shape: GlyphShape?
-            do throws(ShapeError) { shape = try mask.pixelShape() } catch { throw .shape(id: node.id, error) }
+            do throws(ShapeError) { shape = try mask.pixelShape(limits: budget.shapeLimits) } catch { throw .shape(id: node.id, error) }
             guard let shape else { break }
             let toLocal = AffineTransform(a: bounds.width / Double(mask.width), b: 0, c: 0, d: bounds.height / Double(mask.height),
                                           tx: bounds.minX, ty: bounds.minY)
@@ -219,34 +239,58 @@ extension Region {
             switch holes {
             case .ink, .filledCounters:
                 for (gi, p) in local.enumerated() {
+                    if gi & 63 == 63 { try RegionBudget.checkDeadline(node.id) }
+                    let made: (GlyphShape, AffineTransform)
                     do throws(FontError) {
-                        let (shape, t): (GlyphShape, AffineTransform)
                         if holes == .ink {
-                            (shape, t, _) = try inL(p).shape(cache: .shared, viewTolerance: tolerance)
+                            let (shape, t, _) = try inL(p).shape(cache: .shared, viewTolerance: tolerance)
+                            made = (shape, t)
                         } else {
-                            (shape, t) = try FilledGlyphs.shape(inL(p), viewTolerance: tolerance)
+                            made = try FilledGlyphs.shape(inL(p), viewTolerance: tolerance)
                         }
-                        if shape.bounds.isEmpty { continue }
-                        do { try builder.add(shape, transform: t) } catch { throw FontError.placement(error) }
-                        map.append(gi)
                     } catch .noOutline {
                         continue                                  // glyphs with no ink source have nothing to hit
+                    } catch .shape(_, _, .timeLimit) {
+                        throw .timeLimit(id: node.id)
+                    } catch {
+                        throw .glyph(id: node.id, glyph: gi, error)
+                    }
+                    let (shape, t) = made
+                    if shape.bounds.isEmpty { continue }
+                    try budget.charge(shape, node.id)
+                    do { try builder.add(shape, transform: t) } catch { throw .glyph(id: node.id, glyph: gi, .placement(error)) }
+                    map.append(gi)
+                }
+                finish(.glyphs(map))
+            case .wordHull:
+                // Every glyph's ink is read first, so a glyph that cannot be drawn (a broken color glyph) is
+                // this node's error, as it is with the other policies, not a glyph without ink.
+                var inked: [Bool] = []
+                for (gi, p) in local.enumerated() {
+                    if gi & 63 == 63 { try RegionBudget.checkDeadline(node.id) }
+                    do throws(FontError) {
+                        inked.append(!(try p.viewBounds()).isEmpty)
+                    } catch .noOutline {
+                        inked.append(false)
+                    } catch .shape(_, _, .timeLimit) {
+                        throw .timeLimit(id: node.id)
                     } catch {
                         throw .glyph(id: node.id, glyph: gi, error)
                     }
                 }
-                finish(.glyphs(map))
-            case .wordHull:
-                var inked: [Bool] = []
-                for p in local { inked.append(((try? p.viewBounds()) ?? .empty).isEmpty == false) }
                 var words: [Range<Int>] = []
                 for word in WordHulls.words(lines: lines, inked: inked) {
+                    try RegionBudget.checkDeadline(node.id)
                     let hull: (Polygon, Double)?
                     do { hull = try WordHulls.hull(Array(local[word]), tolerance: tolerance / max(scale, 1e-300)) } catch {
+                        if case .shape(_, _, .timeLimit) = error { throw .timeLimit(id: node.id) }
                         throw .glyph(id: node.id, glyph: word.lowerBound, error)
                     }
                     guard let (polygon, achieved) = hull else { continue }
-                    try add(try built { () throws(ShapeError) in try GlyphShape(polygon: polygon, tolerance: achieved) }, linear)
+                    try budget.reserve(Regions.estimatedBytes(edges: polygon.contours.reduce(0) { $0 + $1.count }, convex: true), node.id)
+                    try add(try built { () throws(ShapeError) in
+                        try GlyphShape(polygon: polygon, tolerance: achieved, limits: budget.shapeLimits)
+                    }, linear)
                     words.append(word)
                 }
                 finish(.words(words))
@@ -268,7 +312,7 @@ enum Regions {
         return (n, achieved)
     }
 
-    static func ellipse(in r: Rect, viewTolerance: Double, maxScale: Double) throws(ShapeError) -> GlyphShape {
+    static func ellipse(in r: Rect, viewTolerance: Double, maxScale: Double, limits: ShapeLimits = .default) throws(ShapeError) -> GlyphShape {
         let cx = (r.minX + r.maxX) / 2, cy = (r.minY + r.maxY) / 2, rx = r.width / 2, ry = r.height / 2
         let (n, achieved) = segments(radius: max(rx, ry) * maxScale, angle: 2 * .pi, tol: viewTolerance)
         let count = max(n, 8)
@@ -278,13 +322,25 @@ enum Regions {
             let a = 2 * Double.pi * Double(k) / Double(count)
             ring.append(Point(cx + rx * cos(a), cy + ry * sin(a)))
         }
-        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale)
+        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale, limits: limits,
+                              fastDistance: fastDistance(r, maxScale))
     }
 
-    static func roundRect(_ r: Rect, radius rad: Double, viewTolerance: Double, maxScale: Double) throws(ShapeError) -> GlyphShape {
+    /// View px around a region's box within which distances are answered from precomputed lists, at most:
+    /// as glyph shapes have (`ShapeCache.fastDistancePx`); farther ones are exact too, only slower.
+    static let fastDistancePx = 4.0
+
+    /// The distance margin of a region in `r` (local px): `fastDistancePx` view px, but no more than 30 % of
+    /// the box (the shape's default), so neither a huge region nor a tiny one gets a grid of mostly margin.
+    static func fastDistance(_ r: Rect, _ maxScale: Double) -> Double {
+        min(fastDistancePx / maxScale, 0.3 * max(r.width, r.height))
+    }
+
+    static func roundRect(_ r: Rect, radius rad: Double, viewTolerance: Double, maxScale: Double,
+                          limits: ShapeLimits = .default) throws(ShapeError) -> GlyphShape {
         guard rad > 0 else {
             return try GlyphShape(polygon: Polygon(contours: [[Point(r.minX, r.minY), Point(r.maxX, r.minY),
-                                                               Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]]))
+                                                               Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]]), limits: limits)
         }
         let (n, achieved) = segments(radius: rad * maxScale, angle: .pi / 2, tol: viewTolerance)
         var ring: [Point] = []
@@ -297,6 +353,7 @@ enum Regions {
                 ring.append(Point(cx + rad * cos(a), cy + rad * sin(a)))
             }
         }
-        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale)
+        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale, limits: limits,
+                              fastDistance: fastDistance(r, maxScale))
     }
 }

@@ -63,6 +63,8 @@ struct HeaderAgreementTests {
         same(CInkHit.inkhit_snapshot_hit, InkHitC.inkhit_snapshot_hit)
         same(CInkHit.inkhit_snapshot_hits, InkHitC.inkhit_snapshot_hits)
         same(CInkHit.inkhit_snapshot_release, InkHitC.inkhit_snapshot_release)
+        same(CInkHit.inkhit_limits_get, InkHitC.inkhit_limits_get)
+        same(CInkHit.inkhit_limits_set, InkHitC.inkhit_limits_set)
     }
 
     /// The list above is complete: it names every function of the header that the C file does not define.
