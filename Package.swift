@@ -81,7 +81,9 @@ let package = Package(
         .testTarget(
             name: "InkHitCTests",
             dependencies: ["InkHitC", "CInkHit", "InkJobs", "InkScene", "InkText", "InkFreeType", "InkHit", "InkGeometry",
-                           "InkTestSupport"]
+                           "InkTestSupport"],
+            // A C program the hostile-call tests compile and run in child processes under a memory cap.
+            exclude: ["Hostile"]
         ),
         // The built `ink-hit` binary run as a process: exit statuses, stdin and files, every subcommand.
         .testTarget(name: "InkHitCLITests", dependencies: ["InkJobs", "InkTestSupport"]),

@@ -28,10 +28,12 @@ public enum HostileFonts {
     }
 
     /// Glyph 1 is a ring of 48 quadratics (x 100 … 900, y 0 … 800); glyph 2 is a `COLR` v1 glyph of `layers`
-    /// layers (PaintColrLayers of up to 255 PaintColrLayers of 255 PaintGlyph 1, each translated by its
-    /// number of units), clipped by the ClipBox `clip` (default 1 × 1 at the origin: every layer lies wholly
+    /// layers (PaintColrLayers of up to 255 PaintColrLayers of 255 PaintGlyph 1, each translated), clipped by
+    /// the ClipBox `clip` (default 1 × 1 at the origin: every layer lies wholly
     /// outside it). 9,945 = 39 × 255 layers is what issue 20 measured.
-    public static func colrClippedLayers(layers: Int = 9945, clip: (Int, Int, Int, Int) = (0, 0, 1, 1)) -> [UInt8] {
+    ///
+    /// Layer k is translated by (`spread` · (k mod 100), k / 100) units.
+    public static func colrClippedLayers(layers: Int = 9945, clip: (Int, Int, Int, Int) = (0, 0, 1, 1), spread: Int = 1) -> [UInt8] {
         let groups = (layers + 254) / 255
         // Paint 0: the root PaintColrLayers of the groups; paints 1…groups: each group's PaintColrLayers;
         // then per layer a PaintTranslate of PaintGlyph, and the solid fill last.
@@ -45,7 +47,7 @@ public enum HostileFonts {
         }
         let solid = firstLayerPaint + 2 * layers
         for k in 0..<layers {
-            paints.append(ColorFont.translate(paints.count + 1, dx: k % 100, dy: k / 100))
+            paints.append(ColorFont.translate(paints.count + 1, dx: spread * (k % 100), dy: k / 100))
             paints.append(ColorFont.paintGlyph(solid, glyph: 1))
         }
         paints.append(ColorFont.solid)
