@@ -1,4 +1,7 @@
 // Not API: see include/inkhit_runtime.h.
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE 1            /* syscall(2), for membarrier */
+#endif
 #include "inkhit_runtime.h"
 
 #include <pthread.h>

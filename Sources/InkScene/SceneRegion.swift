@@ -304,11 +304,16 @@ extension Region {
 enum Regions {
     /// Segments for an arc of `angle` radians on a circle of radius `radius` view px, so the chords stay
     /// within `tol` of it (sagitta r(1 − cos(θ/2)) ≤ tol), and the bound they achieve.
+    /// At most 100,000 (a radius so large that it needs more is refused by its estimate before it is built).
+    /// The chord angle is 4 asin(√(tol / 2r)) (1 − cos(θ/2) = 2 sin²(θ/4)), exact also where 1 − tol / r
+    /// rounds to 1 (radii of 1e15 px: the fuzzers' scenes).
     static func segments(radius: Double, angle: Double, tol: Double) -> (Int, Double) {
         guard radius > tol else { return (max(1, Int((angle / (Double.pi / 2)).rounded(.up))), radius) }
-        let theta = 2 * acos(1 - tol / radius)
-        let n = min(100_000, max(1, Int((angle / theta).rounded(.up))))
-        let achieved = radius * (1 - cos(angle / Double(n) / 2))
+        let theta = 4 * asin((tol / radius / 2).squareRoot())
+        let count = (angle / theta).rounded(.up)
+        let n = count.isFinite && count < 100_000 ? max(1, Int(count)) : 100_000
+        let half = angle / Double(n) / 2
+        let achieved = 2 * radius * sin(half / 2) * sin(half / 2)
         return (n, achieved)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 @testable import InkScene
 import InkFreeType
 import InkGeometry
@@ -112,5 +113,22 @@ import Testing
         let good = [GlyphPlacement(font: font, glyph: GlyphID(3), size: 16, origin: Point(0, 20))]
         try scene.update("g") { $0.shape = .glyphs(good, holes: holes) }
         #expect(try scene.snapshot().hit(at: Point(4, 16))?.node == "g")
+    }
+
+    /// The scenes fuzzer's first finding: an ellipse 1e9 px wide under a scale of 1e6 (a radius of 5e14 px)
+    /// trapped converting an infinite segment count to Int (1 − tol / r rounded to 1, so the chord angle was 0).
+    /// It is refused by its estimate, and the segment count of huge radii is finite and capped.
+    @Test func fuzzing_test_case_scene_01() throws {
+        var scene = Scene(root: Self.root())
+        try scene.add(Node(id: "n1", bounds: Rect(minX: 0, minY: 0, maxX: 1e9, maxY: 1e9), transform: .scale(1e6, 1e6), shape: .ellipse),
+                      to: "root")
+        #expect(throws: SceneError.shape(id: "n1", .tooLarge(limit: ShapeLimits.default.maxBytes))) { try scene.snapshot() }
+        for r in [1e3, 1e9, 1e15, 1e300] {
+            let (n, achieved) = Regions.segments(radius: r, angle: 2 * Double.pi, tol: 0.01)
+            #expect(n >= 8 && n <= 100_000 && achieved.isFinite, "radius \(r): \(n) segments, within \(achieved)")
+        }
+        // Where the count is not capped, the chords meet the tolerance: sagitta r (1 − cos(π / n)) ≤ tol.
+        let (n, achieved) = Regions.segments(radius: 1e6, angle: 2 * Double.pi, tol: 0.01)
+        #expect(n < 100_000 && achieved <= 0.01 && 1e6 * (1 - cos(Double.pi / Double(n))) <= 0.01 * (1 + 1e-6))
     }
 }
