@@ -56,7 +56,14 @@ public enum JobLoop {
             guard bytes <= limits.maxLineBytes else { throw .lineTooLong(bytes: bytes, limit: limits.maxLineBytes) }
             let deadline = Deadline(seconds: limits.maxSecondsPerJob)
             let value: JSONValue
-            do { value = try JSONParser.parse(line) } catch { throw .invalidJSON(error) }
+            do {
+                value = try BuildDeadline.within(deadline.instant) { () throws(JSONError) -> JSONValue in try JSONParser.parse(line) }
+            } catch {
+                if error.message == JSONError.pastDeadline {
+                    throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "reading the line (at byte \(error.offset) of \(bytes))")
+                }
+                throw .invalidJSON(error)
+            }
             if case .object = value, let valid = try? JobFields.id(of: value, limits: limits) { id = valid }
             let output = OutputBudget(limits: limits, deadline: deadline)
             let job = JobLine(value: value, idJSON: id, deadline: deadline, output: output)
