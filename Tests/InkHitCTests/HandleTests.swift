@@ -143,7 +143,7 @@ extension HandleTests {
     /// releases each handle in turn. Every call answers whole (its status OK with the answer one thread gets)
     /// or finds the handle released (INVALID_HANDLE with a miss); nothing reads freed memory (this test
     /// runs under AddressSanitizer and ThreadSanitizer in CI).
-    @Test func handlesReleasedWhileOtherThreadsUseThem() throws {
+    @Test func handlesReleasedWhileOtherThreadsUseThem() async throws {
         let verbs: [UInt8] = [UInt8(INKHIT_VERB_MOVE), UInt8(INKHIT_VERB_LINE), UInt8(INKHIT_VERB_LINE), UInt8(INKHIT_VERB_CLOSE)]
         let triangle = [inkhit_point(x: 0, y: 0), inkhit_point(x: 10, y: 0), inkhit_point(x: 0, y: 10)]
         for round in 0..<10 {
@@ -163,24 +163,23 @@ extension HandleTests {
             ok(inkhit_scene_snapshot(scene, 0, &snapshot))
             ok(inkhit_scene_release(scene))
             let handles = [UInt(bitPattern: index), UInt(bitPattern: snapshot), UInt(bitPattern: builder)]
-            let stop = Counter(), wrong = Counter(), answered = Counter()
-            let group = DispatchGroup()
-            // Three threads of their own (not a pool's: they spin until the release, whatever the cores).
+            let stop = Counter(), wrong = Counter(), answered = Counter(), finished = Counter()
+            // Three threads of their own (not a pool's: they spin until the release, whatever the cores); this
+            // test only suspends while they run.
             for worker in 0..<3 {
-                group.enter()
                 Thread.detachNewThread {
-                    defer { group.leave() }
                     Self.useUntilStopped(worker, handles, stop: stop, wrong: wrong, answered: answered)
+                    finished.add(1)
                 }
             }
             // Let them get going, then release the three handles, one after another.
             let start = Date()
-            while answered.value < 300 && Date().timeIntervalSince(start) < 30 { usleep(100) }
+            while answered.value < 300 && Date().timeIntervalSince(start) < 30 { try await Task.sleep(for: .milliseconds(1)) }
             ok(inkhit_index_release(index))
             ok(inkhit_snapshot_release(snapshot))
             ok(inkhit_builder_release(builder))
             stop.add(1)
-            group.wait()
+            while finished.value < 3 { try await Task.sleep(for: .milliseconds(1)) }
             #expect(wrong.value == 0, "round \(round)")
             var h = inkhit_hit()
             fails(inkhit_index_hit(index, 2, 2, 0, &h), INKHIT_ERROR_INVALID_HANDLE, "already released")
