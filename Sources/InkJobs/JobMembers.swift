@@ -1,3 +1,5 @@
+import InkHit
+
 /// The members each job format knows, so that a member no format reads (a typo like `"radious"`, which
 /// would silently change the answers) is reported: a warning naming it, once per job, or with `strict`
 /// (`ink-hit --strict`) the job's error line.
@@ -36,7 +38,10 @@ public enum JobMembers {
         }
         func each(_ a: JSONValue?, _ known: [String], _ at: String) {
             guard case .array(let items)? = a else { return }
-            for (i, item) in items.enumerated() where found.count < limit { check(item, known, "\(at)[\(i)]") }
+            for (i, item) in items.enumerated() where found.count < limit {
+                if i & 1023 == 1023 && BuildDeadline.hasPassed { return }     // out of time: reading fails next
+                check(item, known, "\(at)[\(i)]")
+            }
         }
         if v["scene"] != nil {
             check(v, sceneJob, "")
@@ -60,6 +65,7 @@ public enum JobMembers {
         for (name, known) in [("fonts", font), ("links", link), ("attachments", attachment)] {
             guard case .array(let items)? = v[name] else { continue }
             for (i, item) in items.enumerated() {
+                if i & 1023 == 1023 && BuildDeadline.hasPassed { return }
                 guard case .object(let members) = item else { continue }
                 for m in members where found.count < limit && !known.contains(m.key) {
                     found.append("\(prefix)\(name)[\(i)].\(m.key.prefix(64))")
@@ -72,7 +78,11 @@ public enum JobMembers {
     static func scene(_ root: JSONValue?, _ found: inout [String], limit: Int) {
         guard let root else { return }
         var stack: [(JSONValue, String)] = [(root, "scene")]
+        var visited = 0
         while let (n, at) = stack.popLast(), found.count < limit {
+            // A job out of time stops here (what was found is reported; reading the job fails on its deadline).
+            visited += 1
+            if visited & 1023 == 0 && BuildDeadline.hasPassed { return }
             guard case .object(let members) = n else { continue }
             for m in members where found.count < limit && !node.contains(m.key) { found.append(at + "." + m.key.prefix(64)) }
             if case .object(let shapeMembers)? = n["shape"] {

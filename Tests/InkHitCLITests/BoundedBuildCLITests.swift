@@ -144,35 +144,73 @@ struct BoundedBuildCLITests {
         }, timeLimit: 1, outcome: .anyError),
     ]
 
-    /// A run's output, wall-clock seconds and the CPU seconds (user + system) of `ink-hit` itself.
+    /// A run's output, and when its first line came out: wall-clock seconds from the start, and the CPU
+    /// seconds (user + system) `ink-hit` had used by then (read from /proc as the line arrived). The first
+    /// line is the hostile job's error line or first answer: what comes after (freeing a parsed 7 MB line,
+    /// the good job) is not the hostile job's time.
     struct Timed {
         var output: CLI.Output
         var wall: Double
         var cpu: Double
     }
 
-    /// Runs `ink-hit args` under the 2 GB cap (as `HostileCLITests.run`), through a shell whose `times`
-    /// reports its child's CPU time on standard error.
+    /// Runs `ink-hit args` under the 2 GB cap (as `HostileCLITests.run`), timing its first line of output.
     static func run(_ args: [String]) async throws -> Timed {
-        let report = #""$@"; status=$?; times >&2; exit $status"#
-        var launcher = ["/bin/sh", "-c", report, "sh"]
-        if !Sanitizers.active { launcher += ["/usr/bin/prlimit", "--as=2000000000"] }
+        let bin = try CLI.path()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Sanitizers.active ? bin : "/usr/bin/prlimit")
+        p.arguments = Sanitizers.active ? args : ["--as=2000000000", bin] + args     // prlimit execs ink-hit: one pid
+        let outPipe = Pipe(), errPipe = Pipe()
+        p.standardOutput = outPipe
+        p.standardError = errPipe
+        p.standardInput = FileHandle.nullDevice
         let start = Date()
-        var out = try await CLI.run(args, launcher: launcher)
-        let wall = Date().timeIntervalSince(start)
-        // The last line of `times`: the children's user and system time ("0m1.23s 0m0.04s").
-        let lines = out.err.split(separator: "\n")
-        var cpu = Double.infinity
-        if let last = lines.last {
-            let parts = last.split(separator: " ").compactMap { p -> Double? in
-                guard let m = p.firstIndex(of: "m"), p.hasSuffix("s"), let min = Double(p[..<m]),
-                      let sec = Double(p[p.index(after: m)..<p.index(before: p.endIndex)]) else { return nil }
-                return min * 60 + sec
+        try p.run()
+        let pid = p.processIdentifier
+        let out = FirstLine(), err = CLI.Box()
+        let outRead = outPipe.fileHandleForReading, errRead = errPipe.fileHandleForReading
+        DispatchQueue.global().async {
+            while true {
+                let chunk = outRead.availableData
+                if chunk.isEmpty { break }
+                out.append(chunk, at: Date(), cpu: Self.cpuSeconds(pid))
             }
-            if parts.count == 2 { cpu = parts[0] + parts[1] }
-            out.stderr = Data(lines.dropLast(2).joined(separator: "\n").utf8)
+            out.close()
         }
-        return Timed(output: out, wall: wall, cpu: cpu)
+        DispatchQueue.global().async { err.finish(errRead.readDataToEndOfFile()) }
+        while p.isRunning || !out.done || !err.done {
+            if Date().timeIntervalSince(start) > 240 { p.terminate(); throw CLI.Failure("ink-hit \(args.prefix(3)) ran for 240 s") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        p.waitUntilExit()
+        let (data, when, cpu) = out.result
+        let output = CLI.Output(status: p.terminationStatus, signaled: p.terminationReason == .uncaughtSignal, stdout: data, stderr: err.data)
+        return Timed(output: output, wall: (when ?? Date()).timeIntervalSince(start), cpu: cpu ?? .infinity)
+    }
+
+    /// User + system seconds process `pid` has used (/proc/PID/stat, clock ticks of 10 ms); nil once it is gone.
+    static func cpuSeconds(_ pid: Int32) -> Double? {
+        // procfs files report no size: read them as a stream.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/stat"), let data = try? handle.readToEnd(),
+              let text = String(data: data, encoding: .utf8), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / 100
+    }
+
+    /// Standard output as it arrives, with the time and CPU seconds of its first complete line.
+    final class FirstLine: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes = Data(), at: Date?, cpu: Double?, finished = false
+        func append(_ d: Data, at now: Date, cpu c: Double?) {
+            lock.withLock {
+                bytes += d
+                if at == nil && bytes.contains(0x0A) { at = now; cpu = c }
+            }
+        }
+        func close() { lock.withLock { finished = true } }
+        var done: Bool { lock.withLock { finished } }
+        var result: (Data, Date?, Double?) { lock.withLock { (bytes, at, cpu) } }
     }
 
     /// The good job alone: its output and what it takes (the process, its font, its layout).
