@@ -142,6 +142,7 @@ IHR_HIDDEN ihr_thread *ihr_register_thread(void) {
         ihr_thread *head = __atomic_load_n(&ihr_threads, __ATOMIC_RELAXED);
         do { t->next = head; } while (!__atomic_compare_exchange_n(&ihr_threads, &head, t, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
     }
+    t->asymmetric = __atomic_load_n(&ihr_asymmetric, __ATOMIC_ACQUIRE);
     pthread_setspecific(ihr_key, t);
     ihr_self = t;
     return t;

@@ -111,6 +111,15 @@ func lookup<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type:
     return Unmanaged<T>.fromOpaque(p)
 }
 
+/// `lookup` with the calling thread's record at hand (the hot queries read it once: `ihr_current()`, then
+/// `defer { ihr_unprotect_in(thread) }`).
+@inline(__always)
+func lookup<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type: T.Type,
+                          in thread: UnsafeMutablePointer<ihr_thread>) -> Unmanaged<T>? {
+    guard let p = ihr_protect_in(thread, bits(handle), kind.rawValue) else { return nil }
+    return Unmanaged<T>.fromOpaque(p)
+}
+
 /// Ends the protection `lookup` gave (harmless without one).
 @inline(__always) func unprotect() { ihr_unprotect() }
 

@@ -186,8 +186,9 @@ let missHit = inkhit_hit(hit: 0, inside: 0, placement: -1, distance: .nan)
 @_cdecl("inkhit_index_hit")
 public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                              _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
-    defer { unprotect() }
-    guard let out, let box = lookup(index, .index, as: IndexBox.self), radiusIsValid(radius), x.isFinite, y.isFinite else {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
+    guard let out, let box = lookup(index, .index, as: IndexBox.self, in: thread), radiusIsValid(radius), x.isFinite, y.isFinite else {
         return indexHitFailed(index, x, y, radius, out)
     }
     out.pointee = cHit(box._withUnsafeGuaranteedRef { $0.index.hit(at: Point(x, y), radius: radius) })
@@ -198,11 +199,12 @@ public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, 
 @inline(never)
 func indexHitFailed(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                     _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
-    defer { unprotect() }
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_index_hit"
     guard let out else { return CError.null("out").report(function) }
     out.pointee = missHit
-    guard lookup(index, .index, as: IndexBox.self) != nil else { return handleError(index, .index, "index").report(function) }
+    guard lookup(index, .index, as: IndexBox.self, in: thread) != nil else { return handleError(index, .index, "index").report(function) }
     return (radiusIsValid(radius) ? pointError(x, y) : radiusError(radius)).report(function)
 }
 
@@ -222,9 +224,10 @@ let batchLayoutsMatch = MemoryLayout<Point>.size == MemoryLayout<inkhit_point>.s
 @_cdecl("inkhit_index_hits")
 public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<inkhit_point>?, _ n: Int, _ radius: Double,
                               _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
-    defer { unprotect() }
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_index_hits"
-    guard let box = lookup(index, .index, as: IndexBox.self) else { return handleError(index, .index, "index").report(function) }
+    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else { return handleError(index, .index, "index").report(function) }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
     let answers: UnsafeMutableBufferPointer<inkhit_hit>, queries: UnsafeBufferPointer<inkhit_point>
     do {
@@ -265,10 +268,11 @@ public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<i
 @_cdecl("inkhit_index_contains")
 public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Double,
                                   _ insideOut: UnsafeMutablePointer<Int32>?) -> inkhit_status {
-    defer { unprotect() }
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     guard let insideOut else { return CError.null("inside_out").report("inkhit_index_contains") }
     insideOut.pointee = 0
-    guard let box = lookup(index, .index, as: IndexBox.self) else {
+    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else {
         return handleError(index, .index, "index").report("inkhit_index_contains")
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_contains") }
@@ -280,10 +284,11 @@ public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Dou
 @_cdecl("inkhit_index_topmost")
 public func inkhit_index_topmost(_ index: OpaquePointer?, _ x: Double, _ y: Double,
                                  _ placementOut: UnsafeMutablePointer<Int64>?) -> inkhit_status {
-    defer { unprotect() }
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     guard let placementOut else { return CError.null("placement_out").report("inkhit_index_topmost") }
     placementOut.pointee = -1
-    guard let box = lookup(index, .index, as: IndexBox.self) else {
+    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else {
         return handleError(index, .index, "index").report("inkhit_index_topmost")
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_topmost") }

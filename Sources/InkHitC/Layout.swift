@@ -1,4 +1,5 @@
 import CInkHit
+import CInkHitRuntime
 import InkFreeType
 import InkGeometry
 @_spi(InkInternals) import InkHit
@@ -242,11 +243,12 @@ func cTextHit(_ t: TextHit?) -> inkhit_text_hit {
 @_cdecl("inkhit_layout_hit")
 public func inkhit_layout_hit(_ layout: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double, _ mode: Int32,
                               _ out: UnsafeMutablePointer<inkhit_text_hit>?) -> inkhit_status {
-    defer { unprotect() }
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_layout_hit"
     guard let out else { return CError.null("out").report(function) }
     out.pointee = missTextHit
-    guard let box = lookup(layout, .layout, as: LayoutBox.self) else { return handleError(layout, .layout, "layout").report(function) }
+    guard let box = lookup(layout, .layout, as: LayoutBox.self, in: thread) else { return handleError(layout, .layout, "layout").report(function) }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report(function) }
     let m: TextHitMode
@@ -265,11 +267,12 @@ public func inkhit_layout_hit(_ layout: OpaquePointer?, _ x: Double, _ y: Double
 @_cdecl("inkhit_layout_link_hit")
 public func inkhit_layout_link_hit(_ layout: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                                    _ out: UnsafeMutablePointer<inkhit_text_hit>?) -> inkhit_status {
-    defer { unprotect() }
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_layout_link_hit"
     guard let out else { return CError.null("out").report(function) }
     out.pointee = missTextHit
-    guard let box = lookup(layout, .layout, as: LayoutBox.self) else { return handleError(layout, .layout, "layout").report(function) }
+    guard let box = lookup(layout, .layout, as: LayoutBox.self, in: thread) else { return handleError(layout, .layout, "layout").report(function) }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report(function) }
     if let l = box._withUnsafeGuaranteedRef({ $0.layout.link(at: Point(x, y), radius: radius) }) {

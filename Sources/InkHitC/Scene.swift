@@ -1,4 +1,5 @@
 import CInkHit
+import CInkHitRuntime
 import InkGeometry
 @_spi(InkInternals) import InkHit
 import InkScene
@@ -203,10 +204,11 @@ func cSceneHit(_ h: SceneHit?) -> inkhit_scene_hit {
 @_cdecl("inkhit_snapshot_hit")
 public func inkhit_snapshot_hit(_ snapshot: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                                 _ out: UnsafeMutablePointer<inkhit_scene_hit>?) -> inkhit_status {
-    defer { unprotect() }
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_snapshot_hit"
     guard let out else { return CError.null("out").report(function) }
-    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self) else {
+    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self, in: thread) else {
         out.pointee = missSceneHit
         return handleError(snapshot, .snapshot, "snapshot").report(function)
     }
@@ -222,9 +224,10 @@ public func inkhit_snapshot_hit(_ snapshot: OpaquePointer?, _ x: Double, _ y: Do
 @_cdecl("inkhit_snapshot_hits")
 public func inkhit_snapshot_hits(_ snapshot: OpaquePointer?, _ points: UnsafePointer<inkhit_point>?, _ n: Int,
                                  _ radius: Double, _ out: UnsafeMutablePointer<inkhit_scene_hit>?) -> inkhit_status {
-    defer { unprotect() }
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_snapshot_hits"
-    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self) else {
+    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self, in: thread) else {
         return handleError(snapshot, .snapshot, "snapshot").report(function)
     }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }

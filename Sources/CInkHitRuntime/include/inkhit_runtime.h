@@ -11,6 +11,11 @@
 #ifndef INKHIT_RUNTIME_H
 #define INKHIT_RUNTIME_H
 
+/* A few functions say their pointers are never NULL (so Swift takes them without a check); the others keep
+ * C's unspecified nullability. */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnullability-completeness"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +67,8 @@ typedef struct ihr_thread {
     void *hazard;
     struct ihr_thread *next;
     uint32_t in_use;
+    /** `ihr_asymmetric`, copied here when the thread registers (one load from the record a call has at hand). */
+    int32_t asymmetric;
 } ihr_thread;
 
 #if defined(__SANITIZE_THREAD__)
@@ -86,14 +93,16 @@ extern _Thread_local ihr_thread *ihr_self IHR_TLS_MODEL;
 extern int32_t ihr_asymmetric;
 
 /** Registers the calling thread (once per thread; records of ended threads are reused). */
-ihr_thread *ihr_register_thread(void);
+ihr_thread *_Nonnull ihr_register_thread(void);
 
-/** The object `handle` names when it is live and of `kind`, protected until `ihr_unprotect()` (which the
- *  caller must call, also when it gets NULL: harmless then); NULL otherwise. One object per thread at a
- *  time: a second `ihr_protect` replaces the first. Lock-free; inlined into callers. */
-static inline void *ihr_protect(uintptr_t handle, uint32_t kind) {
+/** The calling thread's record (registering the thread on its first call). */
+static inline ihr_thread *_Nonnull ihr_current(void) {
     ihr_thread *t = ihr_self;
-    if (__builtin_expect(t == NULL, 0)) t = ihr_register_thread();
+    return __builtin_expect(t != NULL, 1) ? t : ihr_register_thread();
+}
+
+/** `ihr_protect` with the calling thread's record at hand (`ihr_current()`, read once per call). */
+static inline void *_Nullable ihr_protect_in(ihr_thread *_Nonnull t, uintptr_t handle, uint32_t kind) {
     uint32_t slot = (uint32_t)handle;
     uint32_t generation = (uint32_t)((uint64_t)handle >> 32);
     uint32_t chunk = slot >> IHR_CHUNK_BITS;
@@ -105,7 +114,7 @@ static inline void *ihr_protect(uintptr_t handle, uint32_t kind) {
     if (__atomic_load_n(&s->kind, __ATOMIC_RELAXED) != kind) return NULL;
     void *object = __atomic_load_n(&s->object, __ATOMIC_RELAXED);
     __atomic_store_n(&t->hazard, object, __ATOMIC_RELAXED);
-    if (__builtin_expect(__atomic_load_n(&ihr_asymmetric, __ATOMIC_RELAXED), 1)) {
+    if (__builtin_expect(t->asymmetric, 1)) {
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
     } else {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -118,10 +127,20 @@ static inline void *ihr_protect(uintptr_t handle, uint32_t kind) {
     return object;
 }
 
+/** The object `handle` names when it is live and of `kind`, protected until `ihr_unprotect()` (which the
+ *  caller must call, also when it gets NULL: harmless then); NULL otherwise. One object per thread at a
+ *  time: a second `ihr_protect` replaces the first. Lock-free; inlined into callers. */
+static inline void *ihr_protect(uintptr_t handle, uint32_t kind) {
+    return ihr_protect_in(ihr_current(), handle, kind);
+}
+
+/** Ends the protection of `t`'s current object (`t`: the calling thread's record). */
+static inline void ihr_unprotect_in(ihr_thread *_Nonnull t) { __atomic_store_n(&t->hazard, (void *)0, __ATOMIC_RELEASE); }
+
 /** Ends the protection of the calling thread's current object. */
 static inline void ihr_unprotect(void) {
     ihr_thread *t = ihr_self;
-    if (t != NULL) __atomic_store_n(&t->hazard, (void *)0, __ATOMIC_RELEASE);
+    if (t != NULL) ihr_unprotect_in(t);
 }
 
 /** Waits until no thread's current call protects `object` (already taken out of the registry). */
@@ -152,5 +171,7 @@ void ihr_set_error(const char *message, size_t length);
 
 /** The calling thread's message (never NULL). */
 const char *ihr_error(void);
+
+#pragma clang diagnostic pop
 
 #endif
