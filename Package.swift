@@ -87,7 +87,9 @@ let package = Package(
             dependencies: ["InkHitC", "CInkHit", "InkJobs", "InkScene", "InkText", "InkFreeType", "InkHit", "InkGeometry",
                            "InkTestSupport",
                            // HarfBuzz's own hb_shape() arrays through inkhit_builder_add_shaped (HarfBuzzArraysTests).
-                           "CHarfBuzz"]
+                           "CHarfBuzz"],
+            // A C program the hostile-call tests compile and run in child processes under a memory cap.
+            exclude: ["Hostile"]
         ),
         // The built `ink-hit` binary run as a process: exit statuses, stdin and files, every subcommand.
         .testTarget(name: "InkHitCLITests", dependencies: ["InkJobs", "InkTestSupport"]),

@@ -3,6 +3,7 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]    run each TARGET (default: all) for SECONDS (default 60)
 #   scripts/fuzz.sh --build                  only build
+#   scripts/fuzz.sh --seeds                  only build and write the seed corpora (.build-fuzz/seeds/TARGET)
 #   scripts/fuzz.sh --minimize TARGET FILE   minimize a crasher (writes .build-fuzz/findings/TARGET/minimized-*)
 #   SWIFT_BACKTRACE=enable=no .build-fuzz/bin/TARGET-fuzzer FILE     replay one input
 #
@@ -11,33 +12,53 @@
 # starts from the seed corpus alone (as a fresh clone does), ignoring what earlier runs learnt.
 #
 # Targets: font (font bytes → outlines → shapes → index → queries), geometry (structure-aware outline /
-# transform / radius / point decoding against brute force), jobs (`ink-hit query` lines through JobRunner).
+# transform / radius / point decoding against brute force), jobs (`ink-hit query` lines through JobRunner),
+# scenes (structure-aware scene jobs: large bounds, huge paths and masks), capi (the C interface as sequences
+# of calls with hostile arguments), colorfonts (COLR and sbix fonts built from a grammar).
+#
+# Every run is held to 2 GB (-rss_limit_mb and -malloc_limit_mb: an allocation or a resident size beyond it
+# is a finding, as an abort is) and 10 s per input (-timeout).
 #
 # The package's modules are compiled with swiftc directly (one object per module, whole-module, -O,
 # AddressSanitizer and libFuzzer coverage), so no executable target is added to Package.swift; the C shims
-# come in through their module maps (-I Sources/C…) and pkg-config flags. Fuzzers that check answers
-# against brute force get the library's test support compiled in (Tests/InkTestSupport: SplitMix64,
-# BruteForce, TestShapes — one generator and one oracle for tests, fuzzers and benchmarks; not TestFonts,
-# which needs the fonts of the test suite). Everything lands in
-# .build-fuzz/ (git-ignored): mods/ and obj/ (modules), bin/ (fuzzers), seeds/ (generated each run),
-# corpus/ (what the fuzzers learnt, kept between runs), findings/ (crashers, timeouts, OOMs).
+# come in through their module maps (-I Sources/C…) and pkg-config flags, and the C interface's own C files
+# are compiled with $CC. Fuzzers that check answers against brute force or build fonts get the library's test
+# support compiled in (Tests/InkTestSupport: SplitMix64, BruteForce, TestShapes — one generator and one
+# oracle for tests, fuzzers and benchmarks; TinyFont, ColorFont, HostileFonts for the font grammar; not
+# TestFonts, which needs the fonts of the test suite). Everything lands in .build-fuzz/ (git-ignored, or
+# $INKHIT_FUZZ_BUILD): mods/ and obj/ (modules), bin/ (fuzzers), seeds/ (generated each run), corpus/ (what
+# the fuzzers learnt, kept between runs), findings/ (crashers, timeouts, OOMs).
+#
+# The compilers and the fuzzing engine follow OSS-Fuzz's variables when they are set (Fuzz/oss-fuzz-build.sh
+# sets them): $CC and $CFLAGS for C, $SWIFTC for Swift, $LIB_FUZZING_ENGINE linked into every fuzzer
+# (default -fsanitize=fuzzer: libFuzzer), $SANITIZER (address, the default, or thread).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-B=.build-fuzz
-TARGETS=(font geometry jobs)
+B=${INKHIT_FUZZ_BUILD:-.build-fuzz}
+TARGETS=(font geometry jobs scenes capi colorfonts)
 TEST_SUPPORT=(Tests/InkTestSupport/SplitMix64.swift Tests/InkTestSupport/BruteForce.swift Tests/InkTestSupport/TestShapes.swift)
-declare -A MAX_LEN=([font]=800000 [geometry]=4096 [jobs]=16384)
+FONT_GRAMMAR=(Tests/InkTestSupport/TinyFont.swift Tests/InkTestSupport/ColorFont.swift Tests/InkTestSupport/HostileFonts.swift)
+declare -A MAX_LEN=([font]=800000 [geometry]=4096 [jobs]=16384 [scenes]=4096 [capi]=4096 [colorfonts]=1024)
+SWIFTC=${SWIFTC:-swiftc}
+CC=${CC:-clang}
+SANITIZER=${SANITIZER:-address}
+case $SANITIZER in address|thread) ;; *) echo "fuzz: SANITIZER=$SANITIZER is not supported (address, thread)" >&2; exit 2 ;; esac
+CFLAGS=${CFLAGS:--O1 -g -fsanitize=$SANITIZER,fuzzer-no-link}
+read -r -a ENGINE <<<"${LIB_FUZZING_ENGINE:--fsanitize=fuzzer}"
 SWIFTFLAGS=(-O -g -parse-as-library -swift-version 6)
-FUZZ=(-sanitize=fuzzer,address)
+FUZZ=(-sanitize=fuzzer,"$SANITIZER")
 # The geometry core runs hot loops over every edge and cell: edge coverage without comparison tracing keeps
 # it ~3x faster under instrumentation (the parsers above it keep full `-sanitize=fuzzer` tracing).
-LIGHT=(-sanitize=address -sanitize-coverage=edge,inline-8bit-counters,pc-table)
+LIGHT=(-sanitize="$SANITIZER" -sanitize-coverage=edge,inline-8bit-counters,pc-table)
+# Linking: the sanitizer's runtime, and the fuzzing engine through clang (swiftc's linker driver).
+LINK=(-sanitize="$SANITIZER")
+for w in "${ENGINE[@]}"; do LINK+=(-Xclang-linker "$w"); done
 # Library modules in dependency order (those present), the C shims' module maps, and the system libraries
 # they name through pkg-config in Package.swift.
 MODULES=()
-for m in InkGeometry InkHit InkFreeType InkText InkScene InkJobs; do [ -d "Sources/$m" ] && MODULES+=("$m"); done
-INCLUDES=(-I "$B/mods")
+for m in InkGeometry InkHit InkFreeType InkText InkScene InkJobs InkHitC; do [ -d "Sources/$m" ] && MODULES+=("$m"); done
+INCLUDES=(-I "$B/mods" -I "$B/cmods/CInkHitRuntime" -I "$B/cmods/CInkHit")
 for d in Sources/C*/; do [ -f "$d/module.modulemap" ] && INCLUDES+=(-I "${d%/}"); done
 read -r -a PKGS <<<"$(grep -o 'pkgConfig: *"[^"]*"' Package.swift | sed 's/.*"\(.*\)"/\1/' | tr '\n' ' ')"
 read -r -a PKG_CFLAGS <<<"$(pkg-config --cflags "${PKGS[@]}")"
@@ -64,13 +85,32 @@ module() {
   echo "fuzz: compiling module $name" >&2
   local san=("${FUZZ[@]}")
   case $name in InkGeometry|InkHit) san=("${LIGHT[@]}") ;; esac
-  swiftc "${SWIFTFLAGS[@]}" "${san[@]}" -wmo -module-name "$name" "${INCLUDES[@]}" \
+  "$SWIFTC" "${SWIFTFLAGS[@]}" "${san[@]}" -wmo -module-name "$name" "${INCLUDES[@]}" \
     -emit-module -emit-module-path "$B/mods/$name.swiftmodule" -c -o "$B/obj/$name.o" "${srcs[@]}"
   touch "$B/obj/$name.o"      # swiftc keeps the old file (and time) when the object did not change
 }
 
+# The C interface's C targets: a module map for each header (the Swift module InkHitC and the capi fuzzer
+# import them), and their objects, compiled with $CC $CFLAGS.
+c_targets() {
+  local name
+  for name in CInkHitRuntime CInkHit; do
+    local dir="Sources/$name"
+    mkdir -p "$B/cmods/$name"
+    printf 'module %s {\n  umbrella "%s"\n  export *\n}\n' "$name" "$PWD/$dir/include" > "$B/cmods/$name/module.modulemap"
+    newer "$B/obj/$name.o" "$dir" scripts/fuzz.sh || continue
+    echo "fuzz: compiling $name" >&2
+    # shellcheck disable=SC2086
+    "$CC" $CFLAGS -std=c11 -I Sources/CInkHitRuntime/include -I "$dir/include" -c -o "$B/obj/$name.o" "$dir"/*.c
+  done
+}
+
 build() {
   mkdir -p "$B/mods" "$B/obj" "$B/bin"
+  # Objects made with other compilers, flags or engine are made again.
+  local flags="$SWIFTC|$CC|$CFLAGS|${ENGINE[*]}|$SANITIZER"
+  if [ "$(cat "$B/flags" 2>/dev/null)" != "$flags" ]; then rm -f "$B"/obj/*.o "$B"/bin/*-fuzzer; echo "$flags" > "$B/flags"; fi
+  c_targets
   local i
   for i in "${!MODULES[@]}"; do module "${MODULES[$i]}" "${MODULES[@]:0:$i}"; done
   local t file extra
@@ -80,10 +120,13 @@ build() {
       font) file=FontFuzzer ;;
       geometry) file=GeometryFuzzer; extra=("${TEST_SUPPORT[@]}") ;;     # brute-force comparisons
       jobs) file=JobFuzzer ;;
+      scenes) file=SceneFuzzer ;;
+      capi) file=CAPIFuzzer ;;
+      colorfonts) file=ColorFontFuzzer; extra=("${FONT_GRAMMAR[@]}") ;;
     esac
     newer "$B/bin/$t-fuzzer" "Fuzz/$file.swift" Fuzz/Support "${extra[@]}" "$B/obj" scripts/fuzz.sh || continue
     echo "fuzz: linking $t-fuzzer" >&2
-    swiftc "${SWIFTFLAGS[@]}" "${FUZZ[@]}" -module-name "${file}Main" "${INCLUDES[@]}" \
+    "$SWIFTC" "${SWIFTFLAGS[@]}" "${LINK[@]}" -module-name "${file}Main" "${INCLUDES[@]}" \
       "Fuzz/$file.swift" Fuzz/Support/*.swift "${extra[@]}" "$B"/obj/*.o "${PKG_LIBS[@]}" -o "$B/bin/$t-fuzzer" \
       2> >(grep -v 'Cannot export local symbol' >&2)     # gold's noise about ASan's helper symbols
   done
@@ -137,8 +180,12 @@ fb.save(sys.argv[1] + "/tiny-cff.otf")
 EOF
   fi
   cp Fuzz/corpus/jobs/*.jsonl "$B/seeds/jobs/"
-  # Geometry seeds are written by the fuzzer itself (Fuzz/GeometryFuzzer.swift, GeometrySeeds).
-  INKHIT_FUZZ_WRITE_SEEDS="$B/seeds/geometry" "$B/bin/geometry-fuzzer" >/dev/null 2>&1
+  # The structure-aware targets write their own seeds (Fuzz/GeometryFuzzer.swift's GeometrySeeds, …).
+  local t
+  for t in geometry scenes capi colorfonts; do
+    mkdir -p "$B/seeds/$t"
+    INKHIT_FUZZ_WRITE_SEEDS="$B/seeds/$t" "$B/bin/$t-fuzzer" >/dev/null 2>&1
+  done
 }
 
 run_target() {
@@ -153,7 +200,7 @@ run_target() {
   set +e
   # SWIFT_BACKTRACE=enable=no: let a Swift trap reach libFuzzer as a signal (the runtime's backtracer
   # reads its own stack in a way ASan reports as an underflow).
-  SWIFT_BACKTRACE=enable=no "$B/bin/$t-fuzzer" -max_total_time="$secs" -max_len="${MAX_LEN[$t]}" -timeout=10 -rss_limit_mb=2048 \
+  SWIFT_BACKTRACE=enable=no "$B/bin/$t-fuzzer" -max_total_time="$secs" -max_len="${MAX_LEN[$t]}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
     -print_final_stats=1 "${seed[@]}" -artifact_prefix="$B/findings/$t/" "$corpus" "$B/seeds/$t" >"$log" 2>&1
   local rc=$?
   set -e
@@ -168,10 +215,11 @@ run_target() {
 
 case "${1:-}" in
   --build) build; exit 0 ;;
+  --seeds) build; seeds; exit 0 ;;
   --minimize)
     t=${2:?target}; file=${3:?crash file}
     build
-    SWIFT_BACKTRACE=enable=no "$B/bin/$t-fuzzer" -minimize_crash=1 -max_total_time=120 -timeout=10 -rss_limit_mb=2048 \
+    SWIFT_BACKTRACE=enable=no "$B/bin/$t-fuzzer" -minimize_crash=1 -max_total_time=120 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
       -exact_artifact_path="$B/findings/$t/minimized-$(basename "$file")" "$file"
     echo "minimized: $B/findings/$t/minimized-$(basename "$file")" >&2
     exit 0 ;;

@@ -1,9 +1,18 @@
 // Not API: see include/inkhit_runtime.h.
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE 1            /* syscall(2), for membarrier */
+#endif
 #include "inkhit_runtime.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 _Static_assert(sizeof(void *) == 8, "InkHit's handles need 64-bit pointers");
 
@@ -93,6 +102,65 @@ IHR_HIDDEN int32_t ihr_describe(uintptr_t handle, uint32_t kind, uint32_t *actua
     }
     pthread_mutex_unlock(&ihr_mutex);
     return result;
+}
+
+/* ---- Calls in flight (see the header) ---- */
+
+IHR_HIDDEN _Thread_local ihr_thread *ihr_self IHR_TLS_MODEL;
+IHR_HIDDEN int32_t ihr_asymmetric;
+static ihr_thread *ihr_threads;                 /* every record, pushed once, never freed */
+static pthread_once_t ihr_once = PTHREAD_ONCE_INIT;
+static pthread_key_t ihr_key;
+
+/* A thread ends: its record is free for the next thread (its hazard is withdrawn first). */
+static void ihr_thread_ended(void *record) {
+    ihr_thread *t = record;
+    __atomic_store_n(&t->hazard, (void *)0, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->in_use, 0u, __ATOMIC_RELEASE);
+}
+
+static void ihr_init(void) {
+    pthread_key_create(&ihr_key, ihr_thread_ended);
+#if defined(__linux__) && defined(SYS_membarrier) && !defined(IHR_TSAN)
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+        __atomic_store_n(&ihr_asymmetric, 1, __ATOMIC_RELEASE);
+    }
+#endif
+}
+
+IHR_HIDDEN ihr_thread *ihr_register_thread(void) {
+    pthread_once(&ihr_once, ihr_init);
+    ihr_thread *t = NULL;
+    for (ihr_thread *r = __atomic_load_n(&ihr_threads, __ATOMIC_ACQUIRE); r != NULL; r = r->next) {
+        uint32_t free_ = 0u;
+        if (__atomic_compare_exchange_n(&r->in_use, &free_, 1u, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) { t = r; break; }
+    }
+    if (t == NULL) {
+        t = calloc(1, sizeof(ihr_thread));
+        if (t == NULL) abort();     /* 24 bytes once per thread: without them no call could be made safely */
+        t->in_use = 1u;
+        ihr_thread *head = __atomic_load_n(&ihr_threads, __ATOMIC_RELAXED);
+        do { t->next = head; } while (!__atomic_compare_exchange_n(&ihr_threads, &head, t, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    }
+    t->asymmetric = __atomic_load_n(&ihr_asymmetric, __ATOMIC_ACQUIRE);
+    pthread_setspecific(ihr_key, t);
+    ihr_self = t;
+    return t;
+}
+
+IHR_HIDDEN void ihr_wait_unused(void *object) {
+    pthread_once(&ihr_once, ihr_init);
+    /* Every thread's announcement made before now is visible from here on, and every thread that announces
+     * later re-checks the slot after it and finds the handle gone. */
+#if defined(__linux__) && defined(SYS_membarrier) && !defined(IHR_TSAN)
+    if (__atomic_load_n(&ihr_asymmetric, __ATOMIC_ACQUIRE)) {
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    }
+#endif
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (ihr_thread *r = __atomic_load_n(&ihr_threads, __ATOMIC_ACQUIRE); r != NULL; r = r->next) {
+        while (__atomic_load_n(&r->hazard, __ATOMIC_ACQUIRE) == object) sched_yield();
+    }
 }
 
 IHR_HIDDEN size_t ihr_live_count(void) {

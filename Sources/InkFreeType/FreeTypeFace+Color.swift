@@ -13,6 +13,9 @@ struct ColorState {
     var colr: ColrV1??
     /// The glyph ranges of the `SVG ` table's documents, sorted: nil until read.
     var svgRanges: [ClosedRange<UInt32>]?
+    /// Why a color glyph's layers could not be read (a cycle, a broken offset, a graph beyond the limits),
+    /// remembered so that a glyph placed many times is walked once.
+    var failures: [UInt32: FontError] = [:]
 }
 
 /// Each glyph's ink once decided: one byte per glyph (0: not yet), allocated on the first glyph decided.
@@ -185,6 +188,17 @@ extension FreeTypeFace {
     ///
     /// - Throws: `.colorGlyphTooComplex`, `.colorPaintCycle`, `.brokenColorGlyph`.
     func colorPieces(_ glyph: GlyphID, ink: GlyphInk) throws(FontError) -> [ColorPiece] {
+        if let known = lock.withLock({ color.failures[glyph.rawValue] }) { throw known }
+        do {
+            return try readColorPieces(glyph, ink: ink)
+        } catch {
+            lock.withLock { color.failures[glyph.rawValue] = error }
+            throw error
+        }
+    }
+
+    /// `colorPieces`, without the memory of failures.
+    private func readColorPieces(_ glyph: GlyphID, ink: GlyphInk) throws(FontError) -> [ColorPiece] {
         let limits = ColorLimits()
         if ink == .colorLayers {
             return try lock.withLock { () throws(FontError) -> [ColorPiece] in
@@ -217,20 +231,24 @@ extension FreeTypeFace {
     /// The bitmap of `glyph` from the first strike of `order` that has one (FT_Select_Size, then FT_Load_Glyph
     /// with FT_LOAD_COLOR), as alpha; nil when none has.
     ///
-    /// - Throws: `.brokenBitmap` for a pixel mode without alpha (LCD) or a bitmap over 16 Mpx.
+    /// Bounded before FreeType decodes: the image's size is read first (an `sbix` PNG's header, following
+    /// `dupe` records, and FreeType's metrics-only load, which reads no pixels), and an image over 16 Mpx is
+    /// refused without being decoded. (`CBDT`/`EBDT` images are at most 255 × 255 px: their metrics are bytes,
+    /// and FreeType checks a PNG's header against them before decoding it.)
+    ///
+    /// - Throws: `.brokenBitmap` for a pixel mode without alpha (LCD) or a bitmap over 16 Mpx;
+    ///   `.shape(…, .timeLimit)` when the build deadline (`BuildDeadline`) passes while pixels are copied.
     func bitmap(_ glyph: GlyphID, order: [Int]) throws(FontError) -> AlphaBitmap? {
         try checkRange(glyph)
         return try lock.withLock { () throws(FontError) -> AlphaBitmap? in
             for i in order where strikes.indices.contains(i) {
-                guard FT_Select_Size(face, FT_Int(i)) == 0,
-                      FT_Load_Glyph(face, FT_UInt(glyph.rawValue), FT_Int32(FT_LOAD_COLOR)) == 0,
+                guard FT_Select_Size(face, FT_Int(i)) == 0 else { continue }
+                try checkImageSize(glyph, strike: i)
+                guard FT_Load_Glyph(face, FT_UInt(glyph.rawValue), FT_Int32(FT_LOAD_COLOR)) == 0,
                       let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_BITMAP else { continue }
                 let b = slot.pointee.bitmap
                 let w = Int(b.width), h = Int(b.rows)
-                guard w <= FreeTypeFace.maximumBitmapPixels, h <= FreeTypeFace.maximumBitmapPixels,
-                      w * h <= FreeTypeFace.maximumBitmapPixels else {
-                    throw .brokenBitmap(glyph: glyph, reason: "its \(w) × \(h) px bitmap is larger than 16 Mpx")
-                }
+                try Self.checkPixels(w, h, glyph)
                 var alpha = [UInt8](repeating: 0, count: w * h)
                 if w > 0 && h > 0 {
                     guard let buffer = b.buffer else { throw .brokenBitmap(glyph: glyph, reason: "FreeType gave no pixels") }
@@ -238,6 +256,9 @@ extension FreeTypeFace {
                     let mode = UInt32(b.pixel_mode)
                     let grays = max(2, Int(b.num_grays))
                     for row in 0..<h {
+                        if row & 255 == 255 && BuildDeadline.hasPassed {
+                            throw .shape(glyph: glyph, pxPerEm: strikes[i].yPixelsPerEm, .timeLimit)
+                        }
                         // A negative pitch: the rows are stored bottom first.
                         let line = buffer + (pitch >= 0 ? row * pitch : (h - 1 - row) * -pitch)
                         for col in 0..<w {
@@ -260,5 +281,62 @@ extension FreeTypeFace {
             }
             return nil
         }
+    }
+
+    /// Refuses a bitmap of more than 16 Mpx (either side alone over 16 M included), naming its size.
+    static func checkPixels(_ w: Int, _ h: Int, _ glyph: GlyphID) throws(FontError) {
+        guard w >= 0, h >= 0, w <= maximumBitmapPixels, h <= maximumBitmapPixels, w * h <= maximumBitmapPixels else {
+            throw .brokenBitmap(glyph: glyph, reason: "its \(w) × \(h) px bitmap is larger than 16 Mpx")
+        }
+    }
+
+    /// Refuses `glyph`'s image in strike `i` (selected) when it has more than 16 Mpx, reading only its size:
+    /// the `sbix` PNG headers of the strikes with that size, and FreeType's metrics (FT_LOAD_BITMAP_METRICS_ONLY
+    /// decodes no pixels). Call with `lock` held.
+    private func checkImageSize(_ glyph: GlyphID, strike i: Int) throws(FontError) {
+        for size in sbixImageSizes(glyph.rawValue, ppem: strikes[i].yPixelsPerEm) {
+            try Self.checkPixels(size.width, size.height, glyph)
+        }
+        let flags = FT_Int32(FT_LOAD_COLOR | FT_LOAD_BITMAP_METRICS_ONLY)
+        guard FT_Load_Glyph(face, FT_UInt(glyph.rawValue), flags) == 0, let slot = face.pointee.glyph,
+              slot.pointee.format == FT_GLYPH_FORMAT_BITMAP else { return }
+        let m = slot.pointee.metrics
+        try Self.checkPixels(Int((m.width + 63) >> 6), Int((m.height + 63) >> 6), glyph)
+    }
+
+    static let tagSbix: FT_ULong = 0x7362_6978
+
+    /// The PNG sizes (from each image's IHDR) of `g` in the `sbix` strikes of `ppem` px per em (a `dupe`
+    /// record followed once); empty without an `sbix` table or a PNG image there. Reads a few bytes per
+    /// strike. Call with `lock` held.
+    private func sbixImageSizes(_ g: UInt32, ppem: Double) -> [(width: Int, height: Int)] {
+        func u32(_ b: [UInt8], _ o: Int) -> Int { Int(b[o]) << 24 | Int(b[o + 1]) << 16 | Int(b[o + 2]) << 8 | Int(b[o + 3]) }
+        guard let head = tableBytes(Self.tagSbix, count: 8) else { return [] }
+        let count = min(u32(head, 4), 4096)
+        guard count > 0, let offsets = tableBytes(Self.tagSbix, offset: 8, count: 4 * count) else { return [] }
+        var sizes: [(width: Int, height: Int)] = []
+        for k in 0..<count {
+            let strike = u32(offsets, 4 * k)
+            guard let ppemBytes = tableBytes(Self.tagSbix, offset: strike, count: 2),
+                  Double(Int(ppemBytes[0]) << 8 | Int(ppemBytes[1])) == ppem else { continue }
+            var glyph = g
+            for _ in 0..<2 {
+                guard let range = tableBytes(Self.tagSbix, offset: strike + 4 + 4 * Int(glyph), count: 8) else { break }
+                let start = u32(range, 0), end = u32(range, 4)
+                guard end >= start + 10, let data = tableBytes(Self.tagSbix, offset: strike + start, count: min(end - start, 32)) else { break }
+                let type = String(decoding: data[4..<8], as: UTF8.self)
+                if type == "dupe" {
+                    glyph = UInt32(Int(data[8]) << 8 | Int(data[9]))
+                    continue
+                }
+                // A PNG: the signature, then the IHDR chunk (length, "IHDR", width, height).
+                if type == "png ", data.count >= 32, data[8] == 0x89, data[9] == 0x50,
+                   String(decoding: data[20..<24], as: UTF8.self) == "IHDR" {
+                    sizes.append((u32(data, 24), u32(data, 28)))
+                }
+                break
+            }
+        }
+        return sizes
     }
 }

@@ -12,44 +12,9 @@ extension InkRegion {
             let pieces = ink == .outline
                 ? [ColorPiece(source: .glyph(glyph), transform: .identity, clips: [])]
                 : try font.face.colorPieces(glyph, ink: ink)
-            var outlines: [GlyphID: GlyphOutline] = [:]
-            var contours: [[Point]] = []
-            var achieved = 0.0, edges = 0
-            for piece in pieces {
-                var layer: [[Point]]
-                switch piece.source {
-                case .glyph(let g):
-                    let outline: GlyphOutline
-                    if let o = outlines[g] { outline = o } else {
-                        guard Int(g.rawValue) < font.glyphCount else {
-                            throw .brokenColorGlyph(glyph: glyph, reason: "a layer is glyph \(g), beyond the font's \(font.glyphCount) glyphs")
-                        }
-                        outline = try font.outline(glyph: g, rendering: rendering)
-                        outlines[g] = outline
-                    }
-                    var sink = TransformingSink(FlatteningSink(NormalizingSink(PolygonSink()), tolerance: tolerance),
-                                                transform: piece.transform)
-                    outline.decompose(into: &sink)
-                    sink.base.base.finish()
-                    if sink.base.base.droppedNonFinite > 0 { throw shapeError(.nonFiniteCoordinate) }
-                    if sink.base.cappedCurves > 0 { throw shapeError(.toleranceNotMet(curves: sink.base.cappedCurves)) }
-                    achieved = max(achieved, sink.base.achievedTolerance)
-                    layer = sink.base.base.base.result.contours
-                case .fill(let r):
-                    guard !r.isEmpty, r.width > 0, r.height > 0 else { continue }
-                    layer = [ColrV1.quad(r, .identity)]
-                }
-                if ink != .outline {
-                    // One layer, one sign: turned so that its area is positive, the layers' nonzero fill is
-                    // their union.
-                    if layer.reduce(0.0, { $0 + signedArea($1) }) < 0 { layer = layer.map { $0.reversed() } }
-                    for q in piece.clips { layer = layer.map { clip($0, to: q) }.filter { $0.count >= 3 } }
-                }
-                edges += layer.reduce(0) { $0 + $1.count }
-                guard edges <= maxEdges else { throw shapeError(.tooManyEdges(limit: maxEdges)) }
-                contours += layer
-            }
-            return InkRegion(polygon: Polygon(contours: contours), tolerance: achieved, ink: ink)
+            var union = LayerUnion(font: font, glyph: glyph, ink: ink, rendering: rendering, viewPxPerEm: viewPxPerEm,
+                                   tolerance: tolerance, maxEdges: maxEdges)
+            return try union.region(pieces)
 
         case .bitmap:
             let order = FreeTypeFace.strikeOrder(font.face.strikes, viewPxPerEm: viewPxPerEm)
@@ -58,10 +23,19 @@ extension InkRegion {
             }
             let strike = font.face.strikes[bitmap.strike]
             let threshold = rendering.alphaThreshold
-            let pixels = Polygon.pixelOutline(width: bitmap.width, height: bitmap.height) {
-                bitmap.alpha[$1 * bitmap.width + $0] >= threshold
+            let pixels: Polygon
+            do {
+                // Bounded by the rows' runs before the staircase is built; the deadline checked as it goes.
+                pixels = try Polygon.pixelOutline(width: bitmap.width, height: bitmap.height, maxEdges: maxEdges,
+                                                  shouldStop: { BuildDeadline.hasPassed }) {
+                    bitmap.alpha[$1 * bitmap.width + $0] >= threshold
+                }
+            } catch {
+                switch error {
+                case .tooManyEdges: throw shapeError(.tooManyEdges(limit: maxEdges))
+                case .stopped: throw shapeError(.timeLimit)
+                }
             }
-            guard pixels.contours.reduce(0, { $0 + $1.count }) <= maxEdges else { throw shapeError(.tooManyEdges(limit: maxEdges)) }
             // Pixel corner (x, y) (x right, y down from the bitmap's top left) → font units.
             let upem = Double(font.unitsPerEm)
             let sx = upem / strike.xPixelsPerEm, sy = upem / strike.yPixelsPerEm

@@ -126,8 +126,17 @@ struct LeanBuilder {
         if singleCell { g.wx = 1; g.wy = 1; g.cell = max(polygon.bounds.width, polygon.bounds.height, g.cell) * (1 + 1e-9) }
         let cellCount = g.wx * g.wy
         var walk = EdgeWalk(g: g, edges: edgeCount)
-        walk.run(UnsafePointer(polygon.verts.baseAddress!),
-                 UnsafeBufferPointer(rebasing: polygon.contours[0..<(polygon.contours.count - 1)]), vertexCount: vertexCount)
+        // The cell lists may hold at most what the shape's bytes allow (4 bytes an entry; a single cell holds
+        // each edge once): the walk stops past that, before it allocates more.
+        let walked = walk.run(UnsafePointer(polygon.verts.baseAddress!),
+                              UnsafeBufferPointer(rebasing: polygon.contours[0..<(polygon.contours.count - 1)]),
+                              vertexCount: vertexCount, checksDeadline: !singleCell,
+                              maxPairs: singleCell ? Int.max : limits.maxBytes / 4)
+        switch walked {
+        case .done: break
+        case .timedOut: throw .timeLimit
+        case .tooManyPairs: throw .tooLarge(limit: limits.maxBytes)
+        }
         let entries = walk.pairs.count
         if !singleCell {
             let bytes = (cellCount + 1) * MemoryLayout<HotCell>.stride + entries * 4 + vertexCount * 8 + 3 * 64
@@ -195,7 +204,14 @@ struct EdgeWalk: ~Copyable {
         crossings = ScratchBuffer(capacity: 2 * edges + 16)
     }
 
-    mutating func run(_ v: UnsafePointer<Float>, _ cs: UnsafeBufferPointer<UInt32>, vertexCount: Int) {
+    /// How a walk ended.
+    enum Outcome { case done, timedOut, tooManyPairs }
+
+    /// Walks every edge, unless `checksDeadline` and the build's deadline passed (checked every 4,096 edges)
+    /// or the cell lists passed `maxPairs` entries (checked after each edge, which adds at most a few rows'
+    /// cells): then the walk is left unfinished.
+    mutating func run(_ v: UnsafePointer<Float>, _ cs: UnsafeBufferPointer<UInt32>, vertexCount: Int,
+                      checksDeadline: Bool, maxPairs: Int) -> Outcome {
         let e = g.eps, inv = 1 / g.cell, ox = g.originX, oy = g.originY, cell = g.cell
         let wx = g.wx, wy = g.wy
         // Cell coordinates lie within the grid (−1 … wx + 1): floor and ceil by truncation after an offset.
@@ -203,6 +219,7 @@ struct EdgeWalk: ~Copyable {
         @inline(__always) func ceilI(_ x: Double) -> Int { 8 &- Int(8.0 - x) }
         // y of row j's centre line, as `LeanGrid.rowY` stores it.
         @inline(__always) func rowY(_ j: Int) -> Double { Double(Float(oy + (Double(j) + 0.5) * cell)) }
+        if wx == 1 && wy == 1 { return runSingleCell(v, cs, vertexCount: vertexCount, y: rowY(0)) }
         for ci in 0..<cs.count {
             let first = Int(cs[ci])
             let end = ci + 1 < cs.count ? Int(cs[ci + 1]) : vertexCount
@@ -210,6 +227,8 @@ struct EdgeWalk: ~Copyable {
             var bx = Double(v[2 * i]), by = Double(v[2 * i + 1])
             var u1 = (bx - ox) * inv, v1 = (by - oy) * inv
             while i < end - 1 {
+                if checksDeadline && i & 4095 == 4095 && BuildDeadline.hasPassed { return .timedOut }
+                if pairs.count > maxPairs { return .tooManyPairs }
                 let ax = bx, ay = by, u0 = u1, v0 = v1
                 bx = Double(v[2 * i + 2]); by = Double(v[2 * i + 3])
                 u1 = (bx - ox) * inv; v1 = (by - oy) * inv
@@ -250,6 +269,27 @@ struct EdgeWalk: ~Copyable {
                 }
             }
         }
+        return .done
+    }
+
+    /// The walk of a one-cell grid (the fallback form): every edge in the cell's list, and its crossing of
+    /// the cell's centre line `y`.
+    private mutating func runSingleCell(_ v: UnsafePointer<Float>, _ cs: UnsafeBufferPointer<UInt32>, vertexCount: Int,
+                                        y: Double) -> Outcome {
+        for ci in 0..<cs.count {
+            let end = ci + 1 < cs.count ? Int(cs[ci + 1]) : vertexCount
+            var i = Int(cs[ci])
+            while i < end - 1 {
+                let ax = Double(v[2 * i]), ay = Double(v[2 * i + 1]), bx = Double(v[2 * i + 2]), by = Double(v[2 * i + 3])
+                let ylo = ay < by ? ay : by, yhi = ay < by ? by : ay
+                if ay != by && y >= ylo && y < yhi {
+                    crossings.append(Crossing(x: ax + (y - ay) * ((bx - ax) / (by - ay)), rowSign: by > ay ? 1 : 0))
+                }
+                pairs.append(UInt64(i))
+                i += 1
+            }
+        }
+        return .done
     }
 
     /// The pairs counted into the cells' list starts (`hot[c].crossStart`, sentinel included) and the lists.
@@ -322,6 +362,25 @@ private struct Windings {
         return 0
     }
 
+    /// Sorts a row's crossings `lo..<hi` by x, their signs with them: by insertion when the row holds a few
+    /// (most do), else by the standard library's O(n log n) sort (a row a zigzag crosses a million times).
+    static func sortRow(_ xb: UnsafeMutablePointer<Double>, _ sb: UnsafeMutablePointer<Int>, _ lo: Int, _ hi: Int) {
+        if hi - lo > 32 {
+            var row = (lo..<hi).map { (xb[$0], sb[$0]) }
+            row.sort { $0.0 < $1.0 }
+            for (k, c) in row.enumerated() { xb[lo + k] = c.0; sb[lo + k] = c.1 }
+            return
+        }
+        var k = lo + 1
+        while k < hi {
+            let x = xb[k], sg = sb[k]
+            var m = k
+            while m > lo && xb[m - 1] > x { xb[m] = xb[m - 1]; sb[m] = sb[m - 1]; m -= 1 }
+            xb[m] = x; sb[m] = sg
+            k += 1
+        }
+    }
+
     func assign(_ walk: borrowing EdgeWalk) throws(ShapeError) {
         let wx = g.wx, wy = g.wy
         // Crossings bucketed by row (counting sort), then sorted by x within each row.
@@ -344,15 +403,8 @@ private struct Windings {
         for j in 0..<wy {
             if checksDeadline && j & 63 == 63 && BuildDeadline.hasPassed { throw .timeLimit }
             let lo = start[j], hi = start[j + 1]
-            // Insertion sort by x (a row holds a few crossings).
-            var k = lo + 1
-            while k < hi {
-                let x = xb[k], sg = sb[k]
-                var m = k
-                while m > lo && xb[m - 1] > x { xb[m] = xb[m - 1]; sb[m] = sb[m - 1]; m -= 1 }
-                xb[m] = x; sb[m] = sg
-                k += 1
-            }
+            Self.sortRow(xb, sb, lo, hi)
+            var k: Int
             // Sweep the centres right to left, adding crossings as they fall to the right of the centre.
             let y = g.rowY(j)
             var w = 0

@@ -88,13 +88,19 @@ extension BuilderBox {
         return k
     }
 
-    /// Adds `placement` (its shape from `cache`) with `tag`, recording its ink kind. Call with `lock` held.
-    func addLocked(_ placement: GlyphPlacement, cache: FontShapeCache, tag: UInt64, _ prefix: String) throws(CError) -> Int {
+    /// Adds `placement` (its shape from `cache`, counted in `tally`, the call's shape bytes) with `tag`,
+    /// recording its ink kind; past the call's deadline, LIMIT. Call with `lock` held.
+    func addLocked(_ placement: GlyphPlacement, cache: FontShapeCache, tag: UInt64, tally: inout ShapeTally,
+                   _ prefix: String) throws(CError) -> Int {
         let shape: GlyphShape, t: AffineTransform, sv: SingularValues
         do throws(FontError) {
             (shape, t, sv) = try placement.shape(cache: cache, viewTolerance: builder.tolerance)
         } catch {
             throw CError(error, prefix)
+        }
+        try tally.add(shape, prefix)
+        if BuildDeadline.hasPassed {
+            throw CError(INKHIT_ERROR_LIMIT, prefix + "the call passed its time limit (inkhit_limits.max_seconds_per_call)")
         }
         let k: Int
         do throws(HitIndexError) { k = try builder.add(shape, transform: t, singularValues: sv) } catch { throw CError(error, prefix) }
@@ -165,19 +171,22 @@ public func inkhit_builder_add_run(_ builder: OpaquePointer?, _ cache: OpaquePoi
         let fonts = try optionalCache(cache)?.glyphs ?? .shared
         let r = try CheckedRun(run)
         let list = try buffer(glyphs, n, "glyphs", countName: "count")
-        try box.lock.withLock { () throws(CError) in
-            for (i, g) in list.enumerated() {
-                let prefix = "glyphs[\(i)]: "
-                guard g.reserved == 0 else { throw .argument(prefix + "reserved must be 0 (got \(g.reserved))") }
-                if isMarker(g.glyph) {
-                    _ = try box.addMarkerLocked(tag: g.tag, prefix)
-                } else {
-                    let x = try finite(g.x, prefix + "x"), y = try finite(g.y, prefix + "y")
-                    let origin = Point(r.origin.x + x, r.origin.y + y)
-                    guard origin.isFinite else { throw .argument(prefix + "the origin run->origin + (x, y) is not finite") }
-                    _ = try box.addLocked(r.placement(g.glyph, origin.x, origin.y), cache: fonts, tag: g.tag, prefix)
+        try CallLimits.bounded { (limits, _) throws(CError) in
+            var tally = ShapeTally(limit: limits.shapeBytes)
+            try box.lock.withLock { () throws(CError) in
+                for (i, g) in list.enumerated() {
+                    let prefix = "glyphs[\(i)]: "
+                    guard g.reserved == 0 else { throw .argument(prefix + "reserved must be 0 (got \(g.reserved))") }
+                    if isMarker(g.glyph) {
+                        _ = try box.addMarkerLocked(tag: g.tag, prefix)
+                    } else {
+                        let x = try finite(g.x, prefix + "x"), y = try finite(g.y, prefix + "y")
+                        let origin = Point(r.origin.x + x, r.origin.y + y)
+                        guard origin.isFinite else { throw .argument(prefix + "the origin run->origin + (x, y) is not finite") }
+                        _ = try box.addLocked(r.placement(g.glyph, origin.x, origin.y), cache: fonts, tag: g.tag, tally: &tally, prefix)
+                    }
+                    addedOut?.pointee = i + 1
                 }
-                addedOut?.pointee = i + 1
             }
         }
     }
@@ -201,22 +210,25 @@ public func inkhit_builder_add_shaped(_ builder: OpaquePointer?, _ cache: Opaque
         let glyphs = try buffer(infos, n, "infos", countName: "count")
         let places = positions.map { UnsafeBufferPointer(start: $0, count: glyphs.count) }
         var px: Int64 = 0, py: Int64 = 0
-        try box.lock.withLock { () throws(CError) in
-            for (i, info) in glyphs.enumerated() {
-                let prefix = "glyphs[\(i)]: "
-                let p = places?[i]
-                let x = r.origin.x + Double(px + Int64(p?.x_offset ?? 0)) * k
-                let y = r.origin.y - Double(py + Int64(p?.y_offset ?? 0)) * k
-                let tag = r.tagBase &+ UInt64(info.cluster)
-                if isMarker(info.codepoint) {
-                    _ = try box.addMarkerLocked(tag: tag, prefix)
-                } else {
-                    guard x.isFinite, y.isFinite else { throw .argument(prefix + "its origin (\(show(x)), \(show(y))) is not finite") }
-                    _ = try box.addLocked(r.placement(info.codepoint, x, y), cache: fonts, tag: tag, prefix)
+        try CallLimits.bounded { (limits, _) throws(CError) in
+            var tally = ShapeTally(limit: limits.shapeBytes)
+            try box.lock.withLock { () throws(CError) in
+                for (i, info) in glyphs.enumerated() {
+                    let prefix = "glyphs[\(i)]: "
+                    let p = places?[i]
+                    let x = r.origin.x + Double(px + Int64(p?.x_offset ?? 0)) * k
+                    let y = r.origin.y - Double(py + Int64(p?.y_offset ?? 0)) * k
+                    let tag = r.tagBase &+ UInt64(info.cluster)
+                    if isMarker(info.codepoint) {
+                        _ = try box.addMarkerLocked(tag: tag, prefix)
+                    } else {
+                        guard x.isFinite, y.isFinite else { throw .argument(prefix + "its origin (\(show(x)), \(show(y))) is not finite") }
+                        _ = try box.addLocked(r.placement(info.codepoint, x, y), cache: fonts, tag: tag, tally: &tally, prefix)
+                    }
+                    px += Int64(p?.x_advance ?? 0)
+                    py += Int64(p?.y_advance ?? 0)
+                    addedOut?.pointee = i + 1
                 }
-                px += Int64(p?.x_advance ?? 0)
-                py += Int64(p?.y_advance ?? 0)
-                addedOut?.pointee = i + 1
             }
         }
         penOut?.pointee = inkhit_point(x: r.origin.x + Double(px) * k, y: r.origin.y - Double(py) * k)

@@ -61,6 +61,8 @@ extension CError {
             status = INKHIT_ERROR_GLYPH
         case .invalidPlacement:
             status = INKHIT_ERROR_PLACEMENT
+        case .shape(_, _, .timeLimit):
+            status = INKHIT_ERROR_LIMIT
         case .shape:
             status = INKHIT_ERROR_SHAPE
         case .placement(let p):
@@ -71,7 +73,7 @@ extension CError {
     }
 
     init(_ e: ShapeError, _ prefix: String = "") {
-        self.init(INKHIT_ERROR_SHAPE, prefix + e.description)
+        self.init(e == .timeLimit ? INKHIT_ERROR_LIMIT : INKHIT_ERROR_SHAPE, prefix + e.description)
     }
 
     init(_ e: HitIndexError, _ prefix: String = "") {
@@ -110,7 +112,8 @@ extension CError {
         switch e {
         case .duplicateID, .unknownNode, .cannotRemoveRoot, .idChanged: status = INKHIT_ERROR_SCENE
         case .invalidNode: status = INKHIT_ERROR_INVALID_ARGUMENT
-        case .shape: status = INKHIT_ERROR_SHAPE
+        case .shape(_, let shape): status = Int(CError(shape).status)
+        case .shapeBytes, .timeLimit: status = INKHIT_ERROR_LIMIT
         case .placement(_, let h): status = Int(CError(h).status)
         case .glyph(_, _, let f): status = Int(CError(f).status)
         }

@@ -7,9 +7,12 @@ import InkText
 
 // The objects behind the handles of inkhit.h, and the one place handles are made, looked up and released.
 // A handle is a registry token (CInkHitRuntime), never an address: the registry holds one retain of its
-// object from `register` to `release`, and a lookup of a live handle gives the object without retaining it
-// (the caller's handle keeps it alive for the call: the header forbids releasing a handle during a call
-// that uses it).
+// object from `register` to `release`. A lookup announces the object in the calling thread's hazard before
+// trusting it (`ihr_protect`); a release takes the handle out of the registry and waits until no thread's
+// hazard names the object before dropping its retain. So a handle released while other threads use it is
+// safe: their calls finish with the object, later calls get INKHIT_ERROR_INVALID_HANDLE. The hot queries
+// keep the hazard for the call (no atomic read-modify-write on the object's count); the other calls take a
+// strong reference under it (`resolve`).
 
 /// What a handle names; the raw values are the registry's kinds.
 enum HandleKind: UInt32 {
@@ -103,18 +106,36 @@ func publish(_ object: AnyObject, _ kind: HandleKind, to out: UnsafeMutablePoint
     out.pointee = OpaquePointer(bitPattern: handle)
 }
 
-/// The object of a live handle of `kind`, unretained (valid for the call), or nil.
+/// The object of a live handle of `kind`, unretained, or nil: protected from release (the calling thread's
+/// hazard, `ihr_protect`) until `unprotect()`, which every function that calls this must call on every path
+/// (`defer { unprotect() }` first thing). One object per thread at a time: the hot queries, which use one
+/// handle and want no atomic read-modify-write; every other call uses `resolve`.
 @inline(__always)
 func lookup<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type: T.Type) -> Unmanaged<T>? {
-    guard let p = ihr_lookup(bits(handle), kind.rawValue) else { return nil }
+    guard let p = ihr_protect(bits(handle), kind.rawValue) else { return nil }
     return Unmanaged<T>.fromOpaque(p)
 }
 
-/// The object of a live handle of `kind`; `argument` names it in the message.
+/// `lookup` with the calling thread's record at hand (the hot queries read it once: `ihr_current()`, then
+/// `defer { ihr_unprotect_in(thread) }`).
+@inline(__always)
+func lookup<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type: T.Type,
+                          in thread: UnsafeMutablePointer<ihr_thread>) -> Unmanaged<T>? {
+    guard let p = ihr_protect_in(thread, bits(handle), kind.rawValue) else { return nil }
+    return Unmanaged<T>.fromOpaque(p)
+}
+
+/// Ends the protection `lookup` gave (harmless without one).
+@inline(__always) func unprotect() { ihr_unprotect() }
+
+/// The object of a live handle of `kind`, as a strong reference (retained while the hazard protects it, so
+/// a release on another thread, which waits for the hazard, cannot free it under the call); `argument`
+/// names it in the message.
 ///
 /// - Throws: `.nullArgument` for NULL, `.invalidHandle` for anything else that is not a live handle of `kind`.
 func resolve<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, _ argument: String,
                            as type: T.Type) throws(CError) -> T {
+    defer { unprotect() }
     guard let object = lookup(handle, kind, as: type) else { throw handleError(handle, kind, argument) }
     return object.takeUnretainedValue()
 }
@@ -144,6 +165,8 @@ func releaseHandle(_ handle: OpaquePointer?, _ kind: HandleKind, function: Stati
     guard let object = ihr_remove(bits(handle), kind.rawValue) else {
         return handleError(handle, kind, kind == .shapeCache ? "cache" : (kind == .jobRunner ? "runner" : kind.name)).report(function)
     }
+    // Calls on other threads that are using the object (their hazards) finish first.
+    ihr_wait_unused(object)
     Unmanaged<AnyObject>.fromOpaque(object).release()
     return inkhit_status(INKHIT_OK)
 }

@@ -1,7 +1,7 @@
 import CInkHit
 import CInkHitRuntime
 @_spi(InkInternals) import InkHit
-import InkFreeType
+@_spi(InkInternals) import InkFreeType
 import InkGeometry
 
 // Index builders and index queries (inkhit.h, "Index builders" and "Index queries").
@@ -45,9 +45,12 @@ public func inkhit_builder_add_glyph(_ builder: OpaquePointer?, _ cache: OpaqueP
         guard let placement else { throw .null("placement") }
         // A marker glyph id (inkhit.h, INKHIT_GLYPH_EMPTY) is an inkless placement, never an error.
         let gp = isMarker(placement.pointee.glyph) ? nil : try glyphPlacement(placement.pointee, "placement->")
-        let k = try box.lock.withLock { () throws(CError) -> Int in
-            guard let gp else { return try box.addMarkerLocked(tag: 0, "") }
-            return try box.addLocked(gp, cache: fonts, tag: 0, "")
+        let k = try CallLimits.bounded { (limits, _) throws(CError) -> Int in
+            var tally = ShapeTally(limit: limits.shapeBytes)
+            return try box.lock.withLock { () throws(CError) -> Int in
+                guard let gp else { return try box.addMarkerLocked(tag: 0, "") }
+                return try box.addLocked(gp, cache: fonts, tag: 0, tally: &tally, "")
+            }
         }
         indexOut?.pointee = k
     }
@@ -63,15 +66,20 @@ public func inkhit_builder_add_glyphs(_ builder: OpaquePointer?, _ cache: Opaque
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let fonts = try optionalCache(cache)?.glyphs ?? .shared
         let list = try buffer(placements, n, "placements", countName: "count")
-        // One lock for the whole batch: another thread's placements never land in the middle of it.
-        try box.lock.withLock { () throws(CError) in
-            for (i, p) in list.enumerated() {
-                if isMarker(p.glyph) {
-                    _ = try box.addMarkerLocked(tag: 0, "placements[\(i)]: ")
-                } else {
-                    _ = try box.addLocked(try glyphPlacement(p, "placements[\(i)]."), cache: fonts, tag: 0, "placements[\(i)]: ")
+        // One lock for the whole batch: another thread's placements never land in the middle of it. One
+        // deadline and one shape budget for the batch.
+        try CallLimits.bounded { (limits, _) throws(CError) in
+            var tally = ShapeTally(limit: limits.shapeBytes)
+            try box.lock.withLock { () throws(CError) in
+                for (i, p) in list.enumerated() {
+                    if isMarker(p.glyph) {
+                        _ = try box.addMarkerLocked(tag: 0, "placements[\(i)]: ")
+                    } else {
+                        _ = try box.addLocked(try glyphPlacement(p, "placements[\(i)]."), cache: fonts, tag: 0, tally: &tally,
+                                              "placements[\(i)]: ")
+                    }
+                    addedOut?.pointee = i + 1
                 }
-                addedOut?.pointee = i + 1
             }
         }
     }
@@ -90,7 +98,7 @@ public func inkhit_builder_add_outline(_ builder: OpaquePointer?, _ cache: Opaqu
         let commands = try PathCommands(verbs: verbs, verbCount: verbCount, points: points, pointCount: pointCount)
         let rule = try fillRule(fill, "fill_rule")
         let t = try transformIn.map { (p) throws(CError) in try transform(p.pointee, "transform") } ?? .identity
-        let k = try box.lock.withLock { () throws(CError) -> Int in
+        let k = try CallLimits.bounded { (limits, _) throws(CError) -> Int in try box.lock.withLock { () throws(CError) -> Int in
             // The checks the index would make, first: a singular transform has no largest scale to flatten for.
             let placement = box.builder.count
             let sv = t.singularValues
@@ -110,11 +118,13 @@ public func inkhit_builder_add_outline(_ builder: OpaquePointer?, _ cache: Opaqu
             } catch {
                 throw CError(error)
             }
+            var tally = ShapeTally(limit: limits.shapeBytes)
+            try tally.add(shape)
             let k: Int
             do throws(HitIndexError) { k = try box.builder.add(shape, transform: t, singularValues: sv) } catch { throw CError(error) }
             box.meta.record(k, tag: 0, ink: Int32(shape.edgeCount == 0 ? INKHIT_INK_NONE : INKHIT_INK_PATH))
             return k
-        }
+        } }
         indexOut?.pointee = k
     }
 }
@@ -173,7 +183,9 @@ let missHit = inkhit_hit(hit: 0, inside: 0, placement: -1, distance: .nan)
 @_cdecl("inkhit_index_hit")
 public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                              _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
-    guard let out, let box = lookup(index, .index, as: IndexBox.self), radiusIsValid(radius), x.isFinite, y.isFinite else {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
+    guard let out, let box = lookup(index, .index, as: IndexBox.self, in: thread), radiusIsValid(radius), x.isFinite, y.isFinite else {
         return indexHitFailed(index, x, y, radius, out)
     }
     out.pointee = cHit(box._withUnsafeGuaranteedRef { $0.index.hit(at: Point(x, y), radius: radius) })
@@ -184,10 +196,12 @@ public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, 
 @inline(never)
 func indexHitFailed(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                     _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_index_hit"
     guard let out else { return CError.null("out").report(function) }
     out.pointee = missHit
-    guard lookup(index, .index, as: IndexBox.self) != nil else { return handleError(index, .index, "index").report(function) }
+    guard lookup(index, .index, as: IndexBox.self, in: thread) != nil else { return handleError(index, .index, "index").report(function) }
     return (radiusIsValid(radius) ? pointError(x, y) : radiusError(radius)).report(function)
 }
 
@@ -207,8 +221,10 @@ let batchLayoutsMatch = MemoryLayout<Point>.size == MemoryLayout<inkhit_point>.s
 @_cdecl("inkhit_index_hits")
 public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<inkhit_point>?, _ n: Int, _ radius: Double,
                               _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_index_hits"
-    guard let box = lookup(index, .index, as: IndexBox.self) else { return handleError(index, .index, "index").report(function) }
+    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else { return handleError(index, .index, "index").report(function) }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
     let answers: UnsafeMutableBufferPointer<inkhit_hit>, queries: UnsafeBufferPointer<inkhit_point>
     do {
@@ -249,9 +265,11 @@ public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<i
 @_cdecl("inkhit_index_contains")
 public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Double,
                                   _ insideOut: UnsafeMutablePointer<Int32>?) -> inkhit_status {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     guard let insideOut else { return CError.null("inside_out").report("inkhit_index_contains") }
     insideOut.pointee = 0
-    guard let box = lookup(index, .index, as: IndexBox.self) else {
+    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else {
         return handleError(index, .index, "index").report("inkhit_index_contains")
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_contains") }
@@ -263,9 +281,11 @@ public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Dou
 @_cdecl("inkhit_index_topmost")
 public func inkhit_index_topmost(_ index: OpaquePointer?, _ x: Double, _ y: Double,
                                  _ placementOut: UnsafeMutablePointer<Int64>?) -> inkhit_status {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     guard let placementOut else { return CError.null("placement_out").report("inkhit_index_topmost") }
     placementOut.pointee = -1
-    guard let box = lookup(index, .index, as: IndexBox.self) else {
+    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else {
         return handleError(index, .index, "index").report("inkhit_index_topmost")
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_topmost") }

@@ -1,4 +1,5 @@
 import CInkHit
+import CInkHitRuntime
 import InkGeometry
 @_spi(InkInternals) import InkHit
 @_spi(InkInternals) import InkText
@@ -170,12 +171,16 @@ func decorationKind(_ k: TextDecoration.Kind) -> Int {
 public func inkhit_layout_hit_decoration(_ layout: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                                          _ out: UnsafeMutablePointer<inkhit_text_hit>?,
                                          _ decorationOut: UnsafeMutablePointer<Int64>?) -> inkhit_status {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }      // ends the protection `lookup` gives, on every path
     let function: StaticString = "inkhit_layout_hit_decoration"
     guard let out else { return CError.null("out").report(function) }
     out.pointee = missTextHit
     guard let decorationOut else { return CError.null("decoration_out").report(function) }
     decorationOut.pointee = -1
-    guard let box = lookup(layout, .layout, as: LayoutBox.self) else { return handleError(layout, .layout, "layout").report(function) }
+    guard let box = lookup(layout, .layout, as: LayoutBox.self, in: thread) else {
+        return handleError(layout, .layout, "layout").report(function)
+    }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report(function) }
     box._withUnsafeGuaranteedRef { b in

@@ -1,4 +1,5 @@
 import CInkHit
+import CInkHitRuntime
 import InkFreeType
 import InkGeometry
 @_spi(InkInternals) import InkHit
@@ -104,12 +105,14 @@ private func makeLayout(_ text: String, isUTF8: Bool, length: Int,
     var paragraph = ParagraphStyle(width: width > 0 ? width : nil, alignment: alignment,
                                    maxLines: o.max_lines > 0 ? Int(o.max_lines) : nil, direction: direction, origin: origin)
     let runs = try richText(o, offsets: offsets, fontCount: fonts.count, paragraph: &paragraph)
-    let layout: TextLayout
-    do throws(TextError) {
-        layout = try TextLayout(text: text, style: TextStyle(fonts: fonts, size: size), runs: runs, paragraph: paragraph, links: links,
-                                attachments: attachments, transform: t, tolerance: tol, cache: cache)
-    } catch {
-        throw CError(error)
+    let layout = try CallLimits.bounded { (limits, deadline) throws(CError) -> TextLayout in
+        do throws(TextError) {
+            return try TextLayout(text: text, style: TextStyle(fonts: fonts, size: size), runs: runs, paragraph: paragraph,
+                                  links: links, attachments: attachments, transform: t, tolerance: tol, cache: cache,
+                                  budget: LayoutBudget(maxShapeBytes: limits.shapeBytes, deadline: deadline))
+        } catch {
+            throw CError(error)
+        }
     }
     return LayoutBox(layout, isUTF8: isUTF8, utf16Length: isUTF8 ? text.utf16.count : length,
                      utf8Length: isUTF8 ? length : text.utf8.count)
@@ -237,10 +240,12 @@ func cTextHit(_ t: TextHit?) -> inkhit_text_hit {
 @_cdecl("inkhit_layout_hit")
 public func inkhit_layout_hit(_ layout: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double, _ mode: Int32,
                               _ out: UnsafeMutablePointer<inkhit_text_hit>?) -> inkhit_status {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_layout_hit"
     guard let out else { return CError.null("out").report(function) }
     out.pointee = missTextHit
-    guard let box = lookup(layout, .layout, as: LayoutBox.self) else { return handleError(layout, .layout, "layout").report(function) }
+    guard let box = lookup(layout, .layout, as: LayoutBox.self, in: thread) else { return handleError(layout, .layout, "layout").report(function) }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report(function) }
     let m: TextHitMode
@@ -259,10 +264,12 @@ public func inkhit_layout_hit(_ layout: OpaquePointer?, _ x: Double, _ y: Double
 @_cdecl("inkhit_layout_link_hit")
 public func inkhit_layout_link_hit(_ layout: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                                    _ out: UnsafeMutablePointer<inkhit_text_hit>?) -> inkhit_status {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_layout_link_hit"
     guard let out else { return CError.null("out").report(function) }
     out.pointee = missTextHit
-    guard let box = lookup(layout, .layout, as: LayoutBox.self) else { return handleError(layout, .layout, "layout").report(function) }
+    guard let box = lookup(layout, .layout, as: LayoutBox.self, in: thread) else { return handleError(layout, .layout, "layout").report(function) }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report(function) }
     if let l = box._withUnsafeGuaranteedRef({ $0.layout.link(at: Point(x, y), radius: radius) }) {

@@ -1,4 +1,5 @@
 import CInkHit
+import CInkHitRuntime
 import InkGeometry
 @_spi(InkInternals) import InkHit
 import InkScene
@@ -174,7 +175,10 @@ public func inkhit_scene_snapshot(_ scene: OpaquePointer?, _ tol: Double, _ out:
         guard let out else { throw .null("out") }
         _ = try resolve(scene, .scene, "scene", as: SceneBox.self)
         let t = try tolerance(tol)
-        let snapshot = try withScene(scene) { (s) throws(SceneError) -> SceneSnapshot in try s.snapshot(tolerance: t) }
+        let snapshot = try CallLimits.bounded { (limits, deadline) throws(CError) -> SceneSnapshot in
+            let budget = SceneBudget(maxShapeBytes: limits.shapeBytes, deadline: deadline)
+            return try withScene(scene) { (s) throws(SceneError) -> SceneSnapshot in try s.snapshot(tolerance: t, budget: budget) }
+        }
         try publish(SnapshotBox(snapshot), .snapshot, to: out)
     }
 }
@@ -200,9 +204,11 @@ func cSceneHit(_ h: SceneHit?) -> inkhit_scene_hit {
 @_cdecl("inkhit_snapshot_hit")
 public func inkhit_snapshot_hit(_ snapshot: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                                 _ out: UnsafeMutablePointer<inkhit_scene_hit>?) -> inkhit_status {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_snapshot_hit"
     guard let out else { return CError.null("out").report(function) }
-    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self) else {
+    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self, in: thread) else {
         out.pointee = missSceneHit
         return handleError(snapshot, .snapshot, "snapshot").report(function)
     }
@@ -218,8 +224,10 @@ public func inkhit_snapshot_hit(_ snapshot: OpaquePointer?, _ x: Double, _ y: Do
 @_cdecl("inkhit_snapshot_hits")
 public func inkhit_snapshot_hits(_ snapshot: OpaquePointer?, _ points: UnsafePointer<inkhit_point>?, _ n: Int,
                                  _ radius: Double, _ out: UnsafeMutablePointer<inkhit_scene_hit>?) -> inkhit_status {
+    let thread = ihr_current()
+    defer { ihr_unprotect_in(thread) }
     let function: StaticString = "inkhit_snapshot_hits"
-    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self) else {
+    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self, in: thread) else {
         return handleError(snapshot, .snapshot, "snapshot").report(function)
     }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }

@@ -77,6 +77,7 @@ extension GlyphJob {
         glyphs = []
         glyphs.reserveCapacity(ga.count)
         for (i, g) in ga.enumerated() {
+            if i & 4095 == 4095 { try JobFields.checkDeadline(0, limits, "reading glyph \(i) of \(ga.count)") }
             guard case .object = g else { throw .wrongType(field: "glyphs[\(i)]", expected: "an object", got: g.typeName) }
             let font = try JobFields.int(g["font"], "glyphs[\(i)].font", default: 0)
             guard font >= 0 && font < fonts.count else {
@@ -104,8 +105,11 @@ extension GlyphJob {
         points = try JobFields.points(of: v, limits: limits)
     }
 
-    /// The glyph and text jobs' font entry for `ref`: path and index, and the variations, instance and style
-    /// when set (the style explicitly, so the entry means the same whatever the job around it says).
+    /// The glyph and text jobs' font entry for `ref`: path and index, and the variations, instance and each
+    /// style member that is not the default (a plain style with only an alpha threshold writes only
+    /// `"alphaThreshold"`: `"embolden": 0` would ask FreeType to embolden by 0, another outline). The entry
+    /// reads back as the same style in a job that sets no style of its own, as the glyph jobs `ink-hit layout`
+    /// writes do not.
     static func fontJSON(_ ref: FontRef) -> String {
         var s = "{\"path\":" + JSONValue.quoted(ref.path) + ",\"index\":" + String(ref.index)
         if !ref.variations.isEmpty {
@@ -119,20 +123,20 @@ extension GlyphJob {
         return s + styleJSON(ref.style) + "}"
     }
 
-    /// A style's members (`,"embolden":…,"oblique":…,"hinting":…` when it is not plain, and
-    /// `,"alphaThreshold":…` when not the default; all four with `explicit`), so an entry means the same
-    /// whatever encloses it.
+    /// A style's members that differ from a plain style's (`,"embolden":…`, `,"oblique":…`, `,"hinting":…`,
+    /// `,"alphaThreshold":…`; all four with `explicit`), so an entry means the same whatever encloses it and a
+    /// style read back is the style written.
     static func styleJSON(_ style: GlyphStyle, explicit: Bool = false) -> String {
         var s = ""
-        if explicit || !style.isPlain {
-            switch style.embolden {
-            case .none: s += ",\"embolden\":0"
-            case .freeType: s += ",\"embolden\":\"freetype\""
-            case .strength(let x, let y): s += x == y ? ",\"embolden\":\(x)" : ",\"embolden\":[\(x),\(y)]"
-            }
-            s += style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(style.oblique)"
-            s += ",\"hinting\":\"" + style.hinting.rawValue + "\""
+        switch style.embolden {
+        case .none: if explicit { s += ",\"embolden\":0" }
+        case .freeType: s += ",\"embolden\":\"freetype\""
+        case .strength(let x, let y): s += x == y ? ",\"embolden\":\(x)" : ",\"embolden\":[\(x),\(y)]"
         }
+        if explicit || style.oblique != 0 {
+            s += style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(style.oblique)"
+        }
+        if explicit || style.hinting != .none { s += ",\"hinting\":\"" + style.hinting.rawValue + "\"" }
         if explicit || style.alphaThreshold != GlyphStyle.defaultAlphaThreshold { s += ",\"alphaThreshold\":\(style.alphaThreshold)" }
         return s
     }

@@ -1,3 +1,5 @@
+import InkHit
+
 /// A JSON value of a job line (RFC 8259), as `JSONParser` reads it. Kept here so the job format does not
 /// depend on Foundation and fuzzers drive the same parser as the CLI.
 ///
@@ -101,6 +103,10 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     public var offset: Int
     /// "invalid JSON at byte N: message".
     public var description: String { "invalid JSON at byte \(offset): \(message)" }
+
+    /// The message of a parse stopped by the build deadline (`BuildDeadline`, the job's time limit): a long
+    /// line is read within the job's time like the rest of its work.
+    public static let pastDeadline = "the time limit passed while the line was read"
 }
 
 /// A small JSON reader for job lines (RFC 8259), over UTF-8 bytes, with bounded depth.
@@ -131,6 +137,8 @@ public enum JSONParser {
     struct Reader {
         let b: UnsafeBufferPointer<UInt8>
         var i: Int
+        /// The offset past which the deadline is asked again (every 256 KiB read).
+        var nextCheck = 1 << 18
 
         mutating func skipSpace() {
             while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
@@ -139,6 +147,10 @@ public enum JSONParser {
 
         mutating func value(depth: Int) throws(JSONError) -> JSONValue {
             guard depth < JSONParser.maxDepth else { throw fail("nested deeper than \(JSONParser.maxDepth)") }
+            if i >= nextCheck {
+                nextCheck = i + 1 << 18
+                if BuildDeadline.hasPassed { throw fail(JSONError.pastDeadline) }
+            }
             guard i < b.count else { throw fail("unexpected end of input") }
             switch b[i] {
             case UInt8(ascii: "{"):

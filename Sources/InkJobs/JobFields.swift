@@ -1,4 +1,5 @@
 import InkGeometry
+import InkHit
 import InkFreeType
 
 /// Readers for the members glyph, text and scene jobs share: each checks the JSON type and the value, and
@@ -152,6 +153,7 @@ enum JobFields {
         var points: [Point] = []
         points.reserveCapacity(pa.count)
         for (i, p) in pa.enumerated() {
+            if i & 0xFFFF == 0xFFFF { try checkDeadline(0, limits, "reading point \(i) of \(pa.count)") }
             guard case .array(let xy) = p, xy.count == 2,
                   case .number(let x, _) = xy[0], case .number(let y, _) = xy[1] else {
                 throw .wrongType(field: "points[\(i)]", expected: "[x, y] with two numbers", got: p.serialized.prefix(40) + "")
@@ -185,13 +187,23 @@ enum JobFields {
         return Int(d)
     }
 
+    /// Throws `.timeLimit` when the job's build deadline (`BuildDeadline`, set by the job loop) has passed,
+    /// asking the clock when `k` is a multiple of 64: for loops over a job's parts while it is read.
+    static func checkDeadline(_ k: Int, _ limits: JobLimits, _ during: @autoclosure () -> String) throws(JobError) {
+        if k & 63 == 0 && BuildDeadline.hasPassed { throw .timeLimit(seconds: limits.maxSecondsPerJob, during: during()) }
+    }
+
     /// Standard base64 (RFC 4648, `=` padding optional, no line breaks) decoded; nil when a character is not
-    /// of the alphabet or the length cannot be a whole number of bytes.
-    static func base64(_ s: String) -> [UInt8]? {
+    /// of the alphabet or the length cannot be a whole number of bytes. The job's deadline is checked every
+    /// 64 KiB of text.
+    static func base64(_ s: String, limits: JobLimits = JobLimits()) throws(JobError) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count * 3 / 4)
         var acc: UInt32 = 0, bits = 0, count = 0, padding = 0
         for c in s.utf8 {
+            if count & 0xFFFF == 0xFFFF {
+                try checkDeadline(0, limits, "decoding base64 (\(count) characters read)")
+            }
             let v: UInt32
             switch c {
             case 0x41...0x5A: v = UInt32(c - 0x41)

@@ -35,8 +35,9 @@ public struct JobLimits: Sendable, Hashable {
     /// line that says where it stopped.
     public var maxOutputBytesPerJob = 1 << 30
     /// Wall-clock seconds one job may take, from reading its line to its last answer: parsing, font loading,
-    /// layout, index build, queries and writing. Checked between glyphs, layout steps, chunks of points
-    /// and lines of output, so a job stops within about 100 ms of its limit. A job out of time before its
+    /// layout, index build, queries and writing. Checked between glyphs, layout steps, scene nodes, chunks
+    /// of points and lines of output, and inside long shape builds through `BuildDeadline` (color-layer
+    /// unions, pixel staircases, scene regions), so a job stops within about 100 ms of its limit. A job out of time before its
     /// first answer gets one error line; one out of time while writing gets its error line after the
     /// answers written. A safety net against pathological work, so it depends on the machine: real jobs take
     /// milliseconds.
@@ -44,8 +45,10 @@ public struct JobLimits: Sendable, Hashable {
     /// Bytes of font data (whole files) one job may load: 1 GiB (a font file itself may have up to
     /// `Font.maximumFileSize` bytes). Paths naming the same file share one load.
     public var maxFontBytesPerJob = 1 << 30
-    /// Bytes of distinct flattened glyph shapes one job may use: 1 GiB (a glyph of a Latin font takes
-    /// a few kB; a million distinct (glyph, size class) pairs would not fit).
+    /// Bytes of distinct flattened shapes one job may use: 1 GiB (a glyph of a Latin font takes a few kB; a
+    /// million distinct (glyph, size class) pairs would not fit). For a scene job, the shapes of its regions
+    /// (ellipses, round rectangles, paths, masks, glyph runs, word hulls), each estimated before it is built
+    /// and refused when it would not fit (`SceneBudget`); each text node's layout is held to it too.
     public var maxShapeBytesPerJob = 1 << 30
     /// Between jobs, the runner drops its font and shape caches when they hold more than this many bytes
     /// of shapes (256 MiB) …

@@ -1,3 +1,5 @@
+import InkHit
+
 /// The one loop behind every `ink-hit` subcommand that reads jobs (query, layout, render, bench): it reads
 /// lines, skips blank ones, refuses over-long ones, parses the JSON, hands each job to the subcommand's
 /// `answer` and turns any error into the job's one `{"job": …, "error": …}` line. Output is flushed after
@@ -54,15 +56,26 @@ public enum JobLoop {
             guard bytes <= limits.maxLineBytes else { throw .lineTooLong(bytes: bytes, limit: limits.maxLineBytes) }
             let deadline = Deadline(seconds: limits.maxSecondsPerJob)
             let value: JSONValue
-            do { value = try JSONParser.parse(line) } catch { throw .invalidJSON(error) }
+            do {
+                value = try BuildDeadline.within(deadline.instant) { () throws(JSONError) -> JSONValue in try JSONParser.parse(line) }
+            } catch {
+                if error.message == JSONError.pastDeadline {
+                    throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "reading the line (at byte \(error.offset) of \(bytes))")
+                }
+                throw .invalidJSON(error)
+            }
             if case .object = value, let valid = try? JobFields.id(of: value, limits: limits) { id = valid }
             let output = OutputBudget(limits: limits, deadline: deadline)
             let job = JobLine(value: value, idJSON: id, deadline: deadline, output: output)
             // `answer` and `emit` are both non-escaping: hand one to the other without letting it escape.
+            // Every shape built for the job (flattening, color layers, pixel staircases, scene regions) sees
+            // the job's deadline through `BuildDeadline` and gives up with it.
             var failure: JobError?
             withoutActuallyEscaping(emit) { emit in
                 do throws(JobError) {
-                    try answer(job) { output.write($0, to: emit) }
+                    try BuildDeadline.within(deadline.instant) { () throws(JobError) in
+                        try answer(job) { output.write($0, to: emit) }
+                    }
                 } catch {
                     failure = error
                 }

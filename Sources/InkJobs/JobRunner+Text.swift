@@ -12,6 +12,11 @@ extension JobRunner {
         try layout(job, deadline: Deadline(seconds: limits.maxSecondsPerJob))
     }
 
+    /// `layout(_:)` for the job `line` holds, within its deadline (the one its answers are held to).
+    public func layout(_ job: TextJob, for line: JobLine) throws(JobError) -> TextLayout {
+        try layout(job, deadline: line.deadline)
+    }
+
     func layout(_ job: TextJob, deadline: Deadline) throws(JobError) -> TextLayout {
         guard job.text.utf16.count <= limits.maxTextLength else { throw .textLength(limit: limits.maxTextLength) }
         let fonts = try loadFonts(job.fonts, job: job.idJSON)
@@ -26,6 +31,8 @@ extension JobRunner {
                                     shapeForms: Self.shapeForms(points: job.points.count, shapes: min(job.text.utf16.count, 512)))
         } catch .pastDeadline(let during) {
             throw .timeLimit(seconds: limits.maxSecondsPerJob, during: during)
+        } catch .glyph(let g, _, .shape(_, _, .timeLimit)) {
+            throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "building the shape of glyph \(g) of the layout")
         } catch {
             throw .text(error)
         }

@@ -26,6 +26,10 @@ public final class JobRunner {
     /// (a variation coordinate outside its axis, clamped as FreeType clamps it). `ink-hit` writes these to
     /// standard error; nil drops them.
     public var warn: ((String) -> Void)?
+    /// When true, a job with a member its format does not know (`JobMembers`) fails with an error line
+    /// naming it (`ink-hit --strict`); when false (the default) it is answered, and `warn` names the member
+    /// once for the job.
+    public var strict = false
 
     /// A font file's identity (device, inode, size, modification time) and face index; a path that cannot
     /// be stat'ed is keyed by itself (its load fails anyway).
@@ -72,6 +76,7 @@ public final class JobRunner {
     /// Answers a job the loop has read: a text job or a glyph job, one line per point.
     public func answer(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
         trimCaches()
+        try checkMembers(line)
         if line.isSceneJob {
             try answerScene(line, emit: emit)
             return
@@ -197,6 +202,11 @@ public final class JobRunner {
         try buildIndex(job, deadline: Deadline(seconds: limits.maxSecondsPerJob))
     }
 
+    /// `buildIndex(_:)` for the job `line` holds, within its deadline (the one its answers are held to).
+    public func buildIndex(_ job: GlyphJob, for line: JobLine) throws(JobError) -> HitIndex {
+        try buildIndex(job, deadline: line.deadline)
+    }
+
     /// Loads (or reuses) a job's fonts, within `limits.maxFontBytesPerJob` (a file named twice counts once,
     /// and so do instances of one file). Clamped variation coordinates are reported through `warn`, naming
     /// job `id`.
@@ -246,6 +256,8 @@ public final class JobRunner {
             do throws(FontError) {
                 (shape, t, sv) = try p.shape(cache: cache, viewTolerance: tolerance)
                 inks.append(try p.ink)
+            } catch .shape(_, _, .timeLimit) {
+                throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "building the shape of glyph \(i) of \(job.glyphs.count)")
             } catch {
                 throw .glyph(index: i, error)
             }

@@ -73,6 +73,7 @@ extension SceneJob {
         var stack: [(JSONValue, Int, String)] = [(root, -1, "scene")]
         while let (nv, parent, place) = stack.popLast() {
             guard items.count < limits.maxNodes else { throw .tooMany(what: "scene nodes", limit: limits.maxNodes) }
+            try JobFields.checkDeadline(items.count, limits, "reading scene node \(items.count)")
             guard case .object = nv else { throw .wrongType(field: place, expected: "a node object", got: nv.typeName) }
             guard case .string(let id)? = nv["id"] else {
                 throw .wrongType(field: place + ".id", expected: "a string", got: nv["id"]?.typeName ?? "nothing")
@@ -216,7 +217,9 @@ extension SceneJob {
             guard case .string(let text)? = m["alpha"] else {
                 throw .wrongType(field: "shape.mask.alpha", expected: "base64 text", got: m["alpha"]?.typeName ?? "nothing")
             }
-            guard let alpha = JobFields.base64(text) else { throw .invalid(field: "shape.mask.alpha", problem: "is not valid base64") }
+            guard let alpha = try JobFields.base64(text, limits: limits) else {
+                throw .invalid(field: "shape.mask.alpha", problem: "is not valid base64")
+            }
             guard alpha.count == w * h else {
                 throw .invalid(field: "shape.mask.alpha", problem: "has \(alpha.count) bytes, not width × height = \(w * h)")
             }
@@ -278,7 +281,21 @@ extension JobRunner {
             }
         }
         guard let scene else { throw .missing(field: "\"scene\"") }
-        do { return try scene.snapshot(tolerance: tolerance) } catch { throw .scene(error) }
+        // One budget and one deadline, as for glyph and text jobs: the regions' shapes are held to
+        // `maxShapeBytesPerJob` (each estimated before it is built) and the build stops at the job's deadline.
+        let budget = SceneBudget(maxShapeBytes: limits.maxShapeBytesPerJob, deadline: deadline.instant)
+        do {
+            return try scene.snapshot(tolerance: tolerance, budget: budget)
+        } catch .timeLimit(let id), .shape(let id, .timeLimit) {
+            throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "building the region of node \(JSONValue.quoted(String(id.prefix(200))))")
+        } catch {
+            throw .scene(error)
+        }
+    }
+
+    /// `snapshot(_:)` for the job `line` holds, within its deadline (the one its answers are held to).
+    public func snapshot(_ job: SceneJob, for line: JobLine) throws(JobError) -> SceneSnapshot {
+        try snapshot(job, deadline: line.deadline)
     }
 
     /// Answers a scene job: one line per point, a chunk at a time.

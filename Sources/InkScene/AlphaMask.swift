@@ -26,11 +26,16 @@ public struct AlphaMask: Sendable, Hashable {
         func keep(_ index: HitIndex, _ bounds: Rect, _ linear: AffineTransform, _ tolerance: Double) {
             lock.withLock { placed = (bounds, linear, tolerance, index) }
         }
+        /// The shape `make` builds, kept when it is one (or nil, or an error the mask itself causes); an
+        /// error of the build's circumstances (a deadline, a byte budget smaller than the default) is not kept.
         func pixelShape(_ make: () -> Result<GlyphShape?, ShapeError>) -> Result<GlyphShape?, ShapeError> {
             lock.withLock {
                 if let shape { return shape }
                 let s = make()
-                shape = s
+                switch s {
+                case .failure(.timeLimit), .failure(.tooLarge): break
+                default: shape = s
+                }
                 return s
             }
         }
@@ -73,17 +78,35 @@ public struct AlphaMask: Sendable, Hashable {
     /// The exact outline of the hit pixels in pixel units (x right, y down): closed loops of axis-parallel
     /// edges with the inside on one side, so the nonzero rule gives 1 inside and 0 outside (holes
     /// included). Straight runs are merged into one edge (`Polygon.pixelOutline`, shared with bitmap glyphs).
-    func outline() -> [[Point]] {
-        Polygon.pixelOutline(width: width, height: height) { isInside($0, $1) }.contours
+    /// Bounded before it is built: more than `maxEdges` possible edges (4 per run of hit pixels in a row) is
+    /// `.tooManyEdges`; the build deadline (`BuildDeadline`) is checked as the pixels are read.
+    func outline(maxEdges: Int = ShapeLimits.default.maxEdges) throws(ShapeError) -> [[Point]] {
+        let s = storage
+        do {
+            return try Polygon.pixelOutline(width: s.width, height: s.height, maxEdges: maxEdges,
+                                            shouldStop: { BuildDeadline.hasPassed }) { x, y in
+                s.alpha[y &* s.width &+ x] >= s.threshold
+            }.contours
+        } catch {
+            switch error {
+            case .tooManyEdges: throw .tooManyEdges(limit: maxEdges)
+            case .stopped: throw .timeLimit
+            }
+        }
     }
 
     /// The region of the hit pixels in pixel units (x right, y down; exact: a polygon of pixel edges), nil
-    /// when no pixel reaches the threshold. Built once per mask and shared.
-    func pixelShape() throws(ShapeError) -> GlyphShape? {
+    /// when no pixel reaches the threshold. Built once per mask and shared (a failure that comes from the
+    /// mask itself is kept too; one from a deadline or a smaller byte budget is not).
+    func pixelShape(limits: ShapeLimits = .default) throws(ShapeError) -> GlyphShape? {
         let r = storage.pixelShape { () -> Result<GlyphShape?, ShapeError> in
-            let loops = outline()
-            guard !loops.isEmpty else { return .success(nil) }
-            do throws(ShapeError) { return .success(try GlyphShape(polygon: Polygon(contours: loops))) } catch { return .failure(error) }
+            do throws(ShapeError) {
+                let loops = try outline(maxEdges: limits.maxEdges)
+                guard !loops.isEmpty else { return .success(nil) }
+                return .success(try GlyphShape(polygon: Polygon(contours: loops), limits: limits))
+            } catch {
+                return .failure(error)
+            }
         }
         return try r.get()
     }

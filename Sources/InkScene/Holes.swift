@@ -59,11 +59,22 @@ enum WordHulls {
     }
 
     /// The hull of the outlines of `placements` (in their view space, the node's local px), flattened within
-    /// `tolerance` local px; nil when they have no ink.
-    static func hull(_ placements: [GlyphPlacement], tolerance: Double) throws(FontError) -> (Polygon, Double)? {
+    /// `tolerance` local px; nil when they have no ink. Bounded before anything is flattened: each glyph's
+    /// segments are counted from its curves' control polygons, and a word whose glyphs would need more than
+    /// `maxEdges` points, or a curve more than `Flattening.maxSegmentsPerCurve` segments, is refused.
+    static func hull(_ placements: [GlyphPlacement], tolerance: Double,
+                     maxEdges: Int = ShapeLimits.default.maxEdges) throws(FontError) -> (Polygon, Double)? {
         var points: [Point] = []
-        var achieved = 0.0
+        var achieved = 0.0, total = 0
         for p in placements {
+            func refuse(_ e: ShapeError) -> FontError { .shape(glyph: p.glyph, pxPerEm: p.viewPxPerEm, e) }
+            var counter = SegmentCountingSink(tolerance: tolerance)
+            try p.inkOutline(into: &counter, viewTolerance: tolerance)
+            if counter.nonFinitePoints > 0 { throw refuse(.nonFiniteCoordinate) }
+            if counter.cappedCurves > 0 { throw refuse(.toleranceNotMet(curves: counter.cappedCurves)) }
+            total += counter.edgeBound
+            guard total <= maxEdges else { throw refuse(.tooManyEdges(limit: maxEdges)) }
+            if BuildDeadline.hasPassed { throw refuse(.timeLimit) }
             var sink = FlatteningSink(PolygonSink(), tolerance: tolerance)
             try p.inkOutline(into: &sink, viewTolerance: tolerance)
             achieved = max(achieved, sink.achievedTolerance)

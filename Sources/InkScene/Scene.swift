@@ -21,6 +21,12 @@ public enum SceneError: Error, Sendable, Equatable, CustomStringConvertible {
     case placement(id: String, HitIndexError)
     /// Glyph `glyph` of a text or glyph-run node could not be placed.
     case glyph(id: String, glyph: Int, FontError)
+    /// The node's region would take the snapshot's shapes beyond `SceneBudget.maxShapeBytes` (`limit`):
+    /// estimated before it was built, or counted once it was.
+    case shapeBytes(id: String, limit: Int)
+    /// The snapshot passed its deadline (`SceneBudget.deadline` or `BuildDeadline`) while building the
+    /// node's region, or before it.
+    case timeLimit(id: String)
 
     /// A sentence for a user, naming the node.
     public var description: String {
@@ -33,6 +39,9 @@ public enum SceneError: Error, Sendable, Equatable, CustomStringConvertible {
         case .shape(let id, let e): return "node \(JSONQuote.quoted(id)): \(e)"
         case .placement(let id, let e): return "node \(JSONQuote.quoted(id)): \(e.reason)"
         case .glyph(let id, let g, let e): return "node \(JSONQuote.quoted(id)) glyph \(g): \(e)"
+        case .shapeBytes(let id, let l):
+            return "node \(JSONQuote.quoted(id)): the scene's shapes would need more than \(l) bytes (the limit)"
+        case .timeLimit(let id): return "node \(JSONQuote.quoted(id)): the snapshot passed its time limit while building it"
         }
     }
 }
@@ -133,8 +142,20 @@ public struct Scene: Sendable {
     ///   transforms, non-finite or negative bounds and sizes, shapes that cannot be built). The scene keeps
     ///   its edits: fix the node and ask again.
     public func snapshot(tolerance: Double = HitIndex.defaultTolerance) throws(SceneError) -> SceneSnapshot {
+        try snapshot(tolerance: tolerance, budget: SceneBudget())
+    }
+
+    /// `snapshot(tolerance:)` within `budget`: the regions it builds are estimated before they are built and
+    /// refused beyond the budget's bytes; the deadline is checked between nodes and inside long builds.
+    ///
+    /// - Throws: as `snapshot(tolerance:)`; `.shapeBytes` beyond `budget.maxShapeBytes`, `.timeLimit` past
+    ///   `budget.deadline`, `.shape` for a region beyond `ShapeLimits` (more than a million edges, more than
+    ///   256 MiB). The scene keeps its edits and what was built: asking again goes on from there.
+    public func snapshot(tolerance: Double = HitIndex.defaultTolerance, budget: SceneBudget) throws(SceneError) -> SceneSnapshot {
         guard tolerance.isFinite, tolerance > 0 else { throw .placement(id: rootID, .invalidTolerance(tolerance)) }
-        let root = try state.refresh(tolerance: tolerance)
+        let root = try BuildDeadline.within(budget.deadline) { () throws(SceneError) -> NodeRecord in
+            try state.refresh(tolerance: tolerance, budget: RegionBudget(budget))
+        }
         return SceneSnapshot(root: root, tolerance: tolerance, count: count)
     }
 }
@@ -254,7 +275,7 @@ extension Scene {
         }
 
         /// Rebuilds the records of dirty nodes, deepest first, and returns the root's.
-        func refresh(tolerance: Double) throws(SceneError) -> NodeRecord {
+        func refresh(tolerance: Double, budget: RegionBudget) throws(SceneError) -> NodeRecord {
             try lock.withLock { () throws(SceneError) -> NodeRecord in
                 if builtTolerance != tolerance {
                     // Every region is flattened for the tolerance: build all anew.
@@ -272,10 +293,13 @@ extension Scene {
                 for s in dirtySlots where nodes[s] != nil && dirty[s] != 0 { byDepth[depth[s]].append(s) }
                 dirtySlots = []
                 var changed: [Int: [Int]] = [:]         // parent → children whose records were replaced
+                var checked = 0
                 for d in stride(from: maxDepth, through: 0, by: -1) {
                     for s in byDepth[d] where dirty[s] != 0 {
                         do throws(SceneError) {
-                            try rebuild(s, tolerance: tolerance, changed: changed.isEmpty ? [] : changed[s] ?? [])
+                            checked += 1
+                            if checked & 7 == 0 { try RegionBudget.checkDeadline(nodes[s]!.id) }
+                            try rebuild(s, tolerance: tolerance, budget: budget, changed: changed.isEmpty ? [] : changed[s] ?? [])
                         } catch {
                             // Keep what is still to do for the next try; the parents of records already replaced
                             // rebuild their box trees whole (the list of changed children is not kept).
@@ -293,7 +317,7 @@ extension Scene {
 
         /// Builds the record of slot `s` from its node, its region (reused when the node's shape and map to
         /// the root are unchanged) and its children's records.
-        func rebuild(_ s: Int, tolerance: Double, changed: [Int]) throws(SceneError) {
+        func rebuild(_ s: Int, tolerance: Double, budget: RegionBudget, changed: [Int]) throws(SceneError) {
             let node = nodes[s]!
             let old = records[s]
             let bits = dirty[s]
@@ -315,7 +339,7 @@ extension Scene {
                 if let old, let r = old.region, (bits & Dirty.own == 0 || (old.linear == L && Self.sameRegion(old.node, node))) {
                     region = r
                 } else {
-                    let r = try Region.build(node, linear: L, tolerance: tolerance)
+                    let r = try Region.build(node, linear: L, tolerance: tolerance, budget: budget)
                     region = r.bounds.isEmpty ? nil : r
                 }
             }

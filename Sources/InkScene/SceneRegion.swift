@@ -112,159 +112,10 @@ final class Region: @unchecked Sendable {
 
 extension Region {
     /// Builds the region of `node` (a target) whose local → root linear map is `linear`, its indexed parts
-    /// flattened within `tolerance` root px.
-    static func build(_ node: Node, linear: AffineTransform, tolerance: Double) throws(SceneError) -> Region {
-        let region = Region()
-        let hitBox = node.hitBox
-        let bounds = node.bounds
-        let scale = linear == .identity ? 1 : linear.maxScale
-        let enlarges = !hitBox.isEmpty && (bounds.isEmpty || !(hitBox.minX >= bounds.minX && hitBox.minY >= bounds.minY
-                                                               && hitBox.maxX <= bounds.maxX && hitBox.maxY <= bounds.maxY))
-        if case .box = node.shape {
-            if !hitBox.isEmpty { region.box = hitBox; region.bounds = hitBox }
-            return region
-        }
-        if enlarges { region.box = hitBox; region.bounds = hitBox }
-
-        var builder: HitIndex.Builder
-        do { builder = try HitIndex.Builder(tolerance: tolerance) } catch { throw .placement(id: node.id, error) }
-        func built(_ make: () throws(ShapeError) -> GlyphShape) throws(SceneError) -> GlyphShape {
-            do { return try make() } catch { throw .shape(id: node.id, error) }
-        }
-        func add(_ shape: GlyphShape, _ t: AffineTransform) throws(SceneError) {
-            do { try builder.add(shape, transform: t) } catch { throw .placement(id: node.id, error) }
-        }
-        func finish(_ kind: Kind) {
-            guard builder.count > 0 else { return }
-            let index = builder.build()
-            region.bounds = region.bounds.union(index.bounds.applying(linear.inverted() ?? .identity))
-            region.layers.append(Layer(index: index, kind: kind))
-            builder = (try? HitIndex.Builder(tolerance: tolerance)) ?? HitIndex.Builder()
-        }
-
-        switch node.shape {
-        case .box:
-            break
-        case .roundRect(let r):
-            guard !bounds.isEmpty else { break }
-            let rad = min(r, bounds.width / 2, bounds.height / 2)
-            if linear == .identity || linear.isSimilarity {
-                region.roundRect = (bounds, rad)
-                region.bounds = region.bounds.union(bounds)
-            } else {
-                try add(try built { () throws(ShapeError) in
-                    try Regions.roundRect(bounds, radius: rad, viewTolerance: tolerance, maxScale: scale)
-                }, linear)
-                finish(.shape)
-            }
-        case .ellipse:
-            guard !bounds.isEmpty else { break }
-            try add(try built { () throws(ShapeError) in try Regions.ellipse(in: bounds, viewTolerance: tolerance, maxScale: scale) }, linear)
-            finish(.shape)
-        case .path(let elements, let rule):
-            try add(try built { () throws(ShapeError) in
-                try GlyphShape(viewTolerance: tolerance, maxScale: scale, fillRule: rule) { sink in elements.replay(into: &sink) }
-            }, linear)
-            finish(.shape)
-        case .mask(let mask):
-            guard !bounds.isEmpty else { break }
-            if let index = mask.storage.placedIndex(bounds, linear, tolerance) {
-                region.bounds = region.bounds.union(bounds)
-                region.layers.append(Layer(index: index, kind: .shape))
-                break
-            }
-            let shape: GlyphShape?
-            do throws(ShapeError) { shape = try mask.pixelShape() } catch { throw .shape(id: node.id, error) }
-            guard let shape else { break }
-            let toLocal = AffineTransform(a: bounds.width / Double(mask.width), b: 0, c: 0, d: bounds.height / Double(mask.height),
-                                          tx: bounds.minX, ty: bounds.minY)
-            try add(shape, toLocal.concatenating(linear))
-            finish(.shape)
-            if let index = region.layers.last?.index { mask.storage.keep(index, bounds, linear, tolerance) }
-        case .glyphs(let run, let holes):
-            try glyphs(run, lines: [Int](repeating: 0, count: run.count), holes)
-        case .text(let layout, let holes):
-            let own = layout.sceneIndexes
-            if holes == .ink && linear == .identity && own.ink.tolerance <= tolerance * (1 + 1e-9)
-                && own.attachments.tolerance <= tolerance * (1 + 1e-9) {
-                // The layout's own indexes are already in this space; decorations lie under the glyphs.
-                let decorations = layout.sceneDecorations
-                if decorations.count > 0 {
-                    region.layers.append(Layer(index: decorations, kind: .decorations))
-                    region.bounds = region.bounds.union(decorations.bounds)
-                }
-                if own.ink.count > 0 {
-                    region.layers.append(Layer(index: own.ink, kind: .glyphs(own.glyph)))
-                    region.bounds = region.bounds.union(own.ink.bounds)
-                }
-                if own.attachments.count > 0 {
-                    region.layers.append(Layer(index: own.attachments, kind: .attachments))
-                    region.bounds = region.bounds.union(own.attachments.bounds)
-                }
-            } else {
-                let toL = layout.transform.concatenating(linear)
-                for (k, d) in layout.decorations.enumerated() {
-                    do { try TextLayout.addRect(d.rect, to: &builder, transform: toL) } catch {
-                        throw .invalidNode(id: node.id, reason: "decoration \(k): \(error)")
-                    }
-                }
-                finish(.decorations)
-                try glyphs(layout.glyphs.indices.map { layout.placement(of: $0) }, lines: layout.glyphs.map(\.line), holes)
-                for k in layout.attachments.indices {
-                    let shape: GlyphShape
-                    do { shape = try layout.attachmentShape(k, maxScale: toL.maxScale, viewTolerance: tolerance) } catch {
-                        throw .invalidNode(id: node.id, reason: "attachment \(k): \(error)")
-                    }
-                    try add(shape, toL)
-                }
-                finish(.attachments)
-            }
-        }
-        return region
-
-        /// Glyphs placed in local px (each placement's transform: layout → local), by the hole policy.
-        func glyphs(_ local: [GlyphPlacement], lines: [Int], _ holes: HolePolicy) throws(SceneError) {
-            func inL(_ p: GlyphPlacement) -> GlyphPlacement {
-                GlyphPlacement(font: p.font, glyph: p.glyph, size: p.size, origin: p.origin, transform: p.transform.concatenating(linear),
-                               style: p.style)
-            }
-            var map: [Int] = []
-            switch holes {
-            case .ink, .filledCounters:
-                for (gi, p) in local.enumerated() {
-                    do throws(FontError) {
-                        let (shape, t): (GlyphShape, AffineTransform)
-                        if holes == .ink {
-                            (shape, t, _) = try inL(p).shape(cache: .shared, viewTolerance: tolerance)
-                        } else {
-                            (shape, t) = try FilledGlyphs.shape(inL(p), viewTolerance: tolerance)
-                        }
-                        if shape.bounds.isEmpty { continue }
-                        do { try builder.add(shape, transform: t) } catch { throw FontError.placement(error) }
-                        map.append(gi)
-                    } catch .noOutline {
-                        continue                                  // glyphs with no ink source have nothing to hit
-                    } catch {
-                        throw .glyph(id: node.id, glyph: gi, error)
-                    }
-                }
-                finish(.glyphs(map))
-            case .wordHull:
-                var inked: [Bool] = []
-                for p in local { inked.append(((try? p.viewBounds()) ?? .empty).isEmpty == false) }
-                var words: [Range<Int>] = []
-                for word in WordHulls.words(lines: lines, inked: inked) {
-                    let hull: (Polygon, Double)?
-                    do { hull = try WordHulls.hull(Array(local[word]), tolerance: tolerance / max(scale, 1e-300)) } catch {
-                        throw .glyph(id: node.id, glyph: word.lowerBound, error)
-                    }
-                    guard let (polygon, achieved) = hull else { continue }
-                    try add(try built { () throws(ShapeError) in try GlyphShape(polygon: polygon, tolerance: achieved) }, linear)
-                    words.append(word)
-                }
-                finish(.words(words))
-            }
-        }
+    /// flattened within `tolerance` root px (`RegionBuilder`).
+    static func build(_ node: Node, linear: AffineTransform, tolerance: Double, budget: RegionBudget) throws(SceneError) -> Region {
+        var b = try RegionBuilder(node, linear: linear, tolerance: tolerance, budget: budget)
+        return try b.build()
     }
 }
 
@@ -273,15 +124,20 @@ extension Region {
 enum Regions {
     /// Segments for an arc of `angle` radians on a circle of radius `radius` view px, so the chords stay
     /// within `tol` of it (sagitta r(1 − cos(θ/2)) ≤ tol), and the bound they achieve.
+    /// At most 100,000 (a radius so large that it needs more is refused by its estimate before it is built).
+    /// The chord angle is 4 asin(√(tol / 2r)) (1 − cos(θ/2) = 2 sin²(θ/4)), exact also where 1 − tol / r
+    /// rounds to 1 (radii of 1e15 px: the fuzzers' scenes).
     static func segments(radius: Double, angle: Double, tol: Double) -> (Int, Double) {
         guard radius > tol else { return (max(1, Int((angle / (Double.pi / 2)).rounded(.up))), radius) }
-        let theta = 2 * acos(1 - tol / radius)
-        let n = min(100_000, max(1, Int((angle / theta).rounded(.up))))
-        let achieved = radius * (1 - cos(angle / Double(n) / 2))
+        let theta = 4 * asin((tol / radius / 2).squareRoot())
+        let count = (angle / theta).rounded(.up)
+        let n = count.isFinite && count < 100_000 ? max(1, Int(count)) : 100_000
+        let half = angle / Double(n) / 2
+        let achieved = 2 * radius * sin(half / 2) * sin(half / 2)
         return (n, achieved)
     }
 
-    static func ellipse(in r: Rect, viewTolerance: Double, maxScale: Double) throws(ShapeError) -> GlyphShape {
+    static func ellipse(in r: Rect, viewTolerance: Double, maxScale: Double, limits: ShapeLimits = .default) throws(ShapeError) -> GlyphShape {
         let cx = (r.minX + r.maxX) / 2, cy = (r.minY + r.maxY) / 2, rx = r.width / 2, ry = r.height / 2
         let (n, achieved) = segments(radius: max(rx, ry) * maxScale, angle: 2 * .pi, tol: viewTolerance)
         let count = max(n, 8)
@@ -291,13 +147,25 @@ enum Regions {
             let a = 2 * Double.pi * Double(k) / Double(count)
             ring.append(Point(cx + rx * cos(a), cy + ry * sin(a)))
         }
-        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale)
+        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale, limits: limits,
+                              fastDistance: fastDistance(r, maxScale))
     }
 
-    static func roundRect(_ r: Rect, radius rad: Double, viewTolerance: Double, maxScale: Double) throws(ShapeError) -> GlyphShape {
+    /// View px around a region's box within which distances are answered from precomputed lists, at most:
+    /// as glyph shapes have (`ShapeCache.fastDistancePx`); farther ones are exact too, only slower.
+    static let fastDistancePx = 4.0
+
+    /// The distance margin of a region in `r` (local px): `fastDistancePx` view px, but no more than 30 % of
+    /// the box (the shape's default), so neither a huge region nor a tiny one gets a grid of mostly margin.
+    static func fastDistance(_ r: Rect, _ maxScale: Double) -> Double {
+        min(fastDistancePx / maxScale, 0.3 * max(r.width, r.height))
+    }
+
+    static func roundRect(_ r: Rect, radius rad: Double, viewTolerance: Double, maxScale: Double,
+                          limits: ShapeLimits = .default) throws(ShapeError) -> GlyphShape {
         guard rad > 0 else {
             return try GlyphShape(polygon: Polygon(contours: [[Point(r.minX, r.minY), Point(r.maxX, r.minY),
-                                                               Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]]))
+                                                               Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]]), limits: limits)
         }
         let (n, achieved) = segments(radius: rad * maxScale, angle: .pi / 2, tol: viewTolerance)
         var ring: [Point] = []
@@ -310,6 +178,7 @@ enum Regions {
                 ring.append(Point(cx + rad * cos(a), cy + rad * sin(a)))
             }
         }
-        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale)
+        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale, limits: limits,
+                              fastDistance: fastDistance(r, maxScale))
     }
 }

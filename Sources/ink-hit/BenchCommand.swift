@@ -35,22 +35,23 @@ struct Bench: ParsableCommand {
     func run() throws {
         let runner = try options.runner()
         try options.run(limits: runner.limits) { (line, emit) throws(JobError) in
+            try runner.checkMembers(line)
             let t0 = now()
             // query(range, &sink) answers points[range]; rounds run it a chunk at a time, checking the time.
             let points: [Point], radius: Double, query: (Range<Int>, inout Int) -> Void
             if line.isSceneJob {
                 let job = try SceneJob(line.value, limits: runner.limits)
-                let snapshot = try runner.snapshot(job)
+                let snapshot = try runner.snapshot(job, for: line)
                 (points, radius) = (job.points, job.radius)
                 query = { r, sink in for k in r { sink &+= snapshot.hit(at: job.points[k], radius: job.radius)?.glyph ?? 0 } }
             } else if line.isTextJob {
                 let job = try TextJob(line.value, limits: runner.limits)
-                let layout = try runner.layout(job)
+                let layout = try runner.layout(job, for: line)
                 (points, radius) = (job.points, job.radius)
                 query = { r, sink in for k in r { sink &+= layout.hit(at: job.points[k], radius: job.radius)?.utf16.lowerBound ?? 0 } }
             } else {
                 let job = try GlyphJob(line.value, limits: runner.limits)
-                let index = try runner.buildIndex(job)
+                let index = try runner.buildIndex(job, for: line)
                 var results = [Hit?](repeating: nil, count: 4096)
                 (points, radius) = (job.points, job.radius)
                 query = { r, sink in

@@ -36,8 +36,11 @@ struct JobOptions: ParsableArguments {
     var maxOutputBytes: Int = JobLimits().maxOutputBytesPerJob
     @Option(help: "Most bytes of font files one job may load.")
     var maxFontBytes: Int = JobLimits().maxFontBytesPerJob
-    @Option(help: "Most bytes of distinct glyph shapes one job may use.")
+    @Option(help: "Most bytes of distinct shapes one job may use (glyph shapes, and a scene's regions).")
     var maxShapeBytes: Int = JobLimits().maxShapeBytesPerJob
+
+    @Flag(help: "A member a job's format does not know (a typo such as \"radious\") fails the job with an error line; without it, the job is answered and a warning on standard error names the member.")
+    var strict = false
 
     /// Every integer limit: its flag, the option holding it and the `JobLimits` field it sets (whose default
     /// is also its largest value: the flags can lower a limit, not raise it).
@@ -76,6 +79,7 @@ struct JobOptions: ParsableArguments {
     func runner() throws -> JobRunner {
         let r = try JobRunner(tolerance: tolerance)
         r.limits = limits
+        r.strict = strict
         r.warn = { printError("ink-hit: " + $0) }
         return r
     }

@@ -24,8 +24,9 @@ struct Layout: ParsableCommand {
         let runner = try options.runner()
         try options.run(limits: runner.limits) { (line, emit) throws(JobError) in
             guard line.isTextJob else { throw .wrongKind("ink-hit layout takes text jobs (with \"text\"), not glyph or scene jobs") }
+            try runner.checkMembers(line)
             let job = try TextJob(line.value, limits: runner.limits)
-            let glyphJob = runner.glyphJobJSON(job, try runner.layout(job))
+            let glyphJob = runner.glyphJobJSON(job, try runner.layout(job, for: line))
             // What `layout` writes must be a line `query` reads (with the same --max-line-bytes).
             let bytes = glyphJob.utf8.count
             guard bytes <= runner.limits.maxLineBytes else {
@@ -85,6 +86,7 @@ struct Render: ParsableCommand {
                         drawn ? "one job per picture: \(svg) already holds a job" : "not the job asked for (--id \(id ?? ""))") + "}")
                     return
                 }
+                try runner.checkMembers(line)
                 if line.isSceneJob {
                     emit(try drawScene(line, runner))
                 } else {
@@ -106,7 +108,7 @@ struct Render: ParsableCommand {
     /// Draws a text job; returns its summary line.
     func drawText(_ line: JobLine, _ runner: JobRunner) throws(JobError) -> String {
         let job = try TextJob(line.value, limits: runner.limits)
-        let layout = try runner.layout(job)
+        let layout = try runner.layout(job, for: line)
         var picture = LayoutPicture(layout: layout, radius: job.radius)
         picture.samples.reserveCapacity(job.points.count)
         for (k, p) in job.points.enumerated() {
@@ -125,8 +127,8 @@ struct Render: ParsableCommand {
     /// Draws a scene job (its answers from the snapshot `query` answers with); returns its summary line.
     func drawScene(_ line: JobLine, _ runner: JobRunner) throws(JobError) -> String {
         let job = try SceneJob(line.value, limits: runner.limits)
-        let snapshot = try runner.snapshot(job)
-        var picture = try ScenePicture(job, runner: runner) { line.isPastDeadline }
+        let snapshot = try runner.snapshot(job, for: line)
+        var picture = try ScenePicture(job, runner: runner, line: line)
         picture.samples.reserveCapacity(job.points.count)
         for (k, p) in job.points.enumerated() {
             if k & 255 == 255 && line.isPastDeadline {

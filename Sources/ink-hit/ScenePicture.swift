@@ -70,7 +70,7 @@ struct ScenePicture {
     /// laid out and fonts loaded by `runner` (its cache, tolerance and limits).
     ///
     /// - Throws: `JobError` (`.node` naming the node whose text or font fails, `.timeLimit`).
-    init(_ job: SceneJob, runner: JobRunner, isPastDeadline: () -> Bool) throws(JobError) {
+    init(_ job: SceneJob, runner: JobRunner, line: JobLine) throws(JobError) {
         radius = job.radius
         var loaded: [Font] = []
         for f in job.fonts { loaded.append(try runner.font(f)) }
@@ -85,7 +85,7 @@ struct ScenePicture {
         for (k, item) in job.items.enumerated() {
             var isText = false
             if case .text = item.shape { isText = true }
-            if (k & 63 == 63 || isText) && isPastDeadline() {
+            if (k & 63 == 63 || isText) && line.isPastDeadline {
                 throw .timeLimit(seconds: runner.limits.maxSecondsPerJob, during: "drawing scene node \(k) of \(job.items.count)")
             }
             let n = item.node, p = item.parent
@@ -109,7 +109,7 @@ struct ScenePicture {
                 }
                 used.insert(color)
                 if case .text(let t, _) = item.shape {
-                    do throws(JobError) { layouts[k] = try runner.layout(t) } catch { throw .node(id: n.id, error) }
+                    do throws(JobError) { layouts[k] = try runner.layout(t, for: line) } catch { throw .node(id: n.id, error) }
                 }
             }
             entries.append(Entry(item: item, toRoot: toRoot, isOut: out, isTarget: target,

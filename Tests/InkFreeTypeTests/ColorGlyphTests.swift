@@ -405,55 +405,12 @@ import InkFreeType
 
     // MARK: Hostile color data
 
-    /// A tiny TrueType font: glyph 0 and 1 empty, glyph 2 a square, with `COLR` and a one-color `CPAL`.
+    /// A tiny TrueType font: glyph 0 and 1 empty, glyph 2 a square, glyph 3 empty, with `COLR` and a one-color
+    /// `CPAL` (`ColorFont`).
     static func colorFont(colr: [UInt8]) throws -> Font {
-        var cpal: [UInt8] = []
-        cpal.u16(0); cpal.u16(1); cpal.u16(1); cpal.u16(1); cpal.u32(14); cpal.u16(0)
-        cpal += [0, 0, 255, 255]
         let square = [TinyFont.P(x: 0, y: 0), TinyFont.P(x: 0, y: 500), TinyFont.P(x: 500, y: 500), TinyFont.P(x: 500, y: 0)]
-        let bytes = TinyFont.trueType([.empty, .empty, .simple([square]), .empty], extraTables: [("COLR", colr), ("CPAL", cpal)])
-        return try Font(bytes: bytes)
+        return try Font(bytes: ColorFont.colrFont([.empty, .empty, .simple([square]), .empty], colr: colr))
     }
-
-    /// A COLR v1 table: base glyphs (glyph, paint index), a layer list of paint indices, and the paints
-    /// (each given its own bytes, where `Ref(i)` stands for a 24-bit offset to paint i).
-    enum Part { case bytes([UInt8]), ref(Int) }
-    static func colrV1(base: [(glyph: Int, paint: Int)], layers: [Int], paints: [[Part]]) -> [UInt8] {
-        let header = 34
-        let baseList = header, baseSize = 4 + 6 * base.count
-        let layerList = baseList + baseSize, layerSize = 4 + 4 * layers.count
-        var offsets: [Int] = []
-        var at = layerList + layerSize
-        for p in paints {
-            offsets.append(at)
-            at += p.reduce(0) { n, part in if case .bytes(let b) = part { return n + b.count }; return n + 3 }
-        }
-        var out: [UInt8] = []
-        out.u16(1); out.u16(0); out.u32(0); out.u32(0); out.u16(0)
-        out.u32(baseList); out.u32(layers.isEmpty ? 0 : layerList); out.u32(0); out.u32(0); out.u32(0)
-        out.u32(base.count)
-        for b in base.sorted(by: { $0.glyph < $1.glyph }) { out.u16(b.glyph); out.u32(offsets[b.paint] - baseList) }
-        out.u32(layers.count)
-        for l in layers { out.u32(offsets[l] - layerList) }
-        for (i, p) in paints.enumerated() {
-            for part in p {
-                switch part {
-                case .bytes(let b): out += b
-                case .ref(let j):
-                    let d = offsets[j] - offsets[i]
-                    out += [UInt8(truncatingIfNeeded: d >> 16), UInt8(truncatingIfNeeded: d >> 8), UInt8(truncatingIfNeeded: d)]
-                }
-            }
-        }
-        return out
-    }
-    static let solid: [Part] = [.bytes([2, 0, 0, 0x40, 0])]                       // PaintSolid, palette 0, alpha 1
-    static func paintGlyph(_ fill: Int, glyph: Int) -> [Part] { [.bytes([10]), .ref(fill), .bytes([0, UInt8(glyph)])] }
-    static func layers(_ n: Int, first: Int) -> [Part] {
-        [.bytes([1, UInt8(n), UInt8(first >> 24), UInt8((first >> 16) & 255), UInt8((first >> 8) & 255), UInt8(first & 255)])]
-    }
-    static func translate(_ child: Int) -> [Part] { [.bytes([14]), .ref(child), .bytes([0, 10, 0, 0])] }
-    static func colrGlyph(_ glyph: Int) -> [Part] { [.bytes([11, 0, UInt8(glyph)])] }
 
     static func shapeError(_ font: Font) -> FontError? {
         do { _ = try FontShapeCache().shape(font: font, glyph: GlyphID(1), maxScale: 0.05); return nil } catch { return error }
@@ -461,8 +418,8 @@ import InkFreeType
 
     @Test(.timeLimit(.minutes(1))) func aWellFormedPaintGraphOfTheTinyFontWorks() throws {
         // Glyph 1: PaintTranslate (10, 0) of PaintGlyph 2 (the square), filled solid.
-        let font = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: [],
-                                                        paints: [Self.translate(1), Self.paintGlyph(2, glyph: 2), Self.solid]))
+        let font = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [],
+                                                        paints: [ColorFont.translate(1), ColorFont.paintGlyph(2, glyph: 2), ColorFont.solid]))
         #expect(try font.ink(of: GlyphID(1)) == .colorPaint)
         let region = try font.inkRegion(of: GlyphID(1), viewPxPerEm: 50, tolerance: 0.1)
         #expect(region.polygon.bounds == Rect(minX: 10, minY: 0, maxX: 510, maxY: 500))
@@ -471,18 +428,18 @@ import InkFreeType
 
     @Test(.timeLimit(.minutes(1))) func paintCyclesAreTypedErrors() throws {
         // A PaintColrLayers whose only layer is itself.
-        let selfLayer = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: [0], paints: [Self.layers(1, first: 0)]))
+        let selfLayer = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [0], paints: [ColorFont.layers(1, first: 0)]))
         #expect(Self.shapeError(selfLayer) == .colorPaintCycle(glyph: GlyphID(1)))
         // A glyph whose paint is PaintColrGlyph of itself, and two glyphs that refer to each other.
-        let selfGlyph = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: [], paints: [Self.colrGlyph(1)]))
+        let selfGlyph = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [], paints: [ColorFont.colrGlyph(1)]))
         #expect(Self.shapeError(selfGlyph) == .colorPaintCycle(glyph: GlyphID(1)))
-        let mutual = try Self.colorFont(colr: Self.colrV1(base: [(1, 0), (3, 1)], layers: [],
-                                                          paints: [Self.colrGlyph(3), Self.colrGlyph(1)]))
+        let mutual = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0), (3, 1)], layers: [],
+                                                          paints: [ColorFont.colrGlyph(3), ColorFont.colrGlyph(1)]))
         #expect(Self.shapeError(mutual) == .colorPaintCycle(glyph: GlyphID(1)))
         // A cycle below a PaintGlyph (in what fills it) is found too. (Offset24s point forward only: cycles
         // go through the layer list or PaintColrGlyph.)
-        let underGlyph = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: [],
-                                                              paints: [Self.paintGlyph(1, glyph: 2), Self.colrGlyph(1)]))
+        let underGlyph = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [],
+                                                              paints: [ColorFont.paintGlyph(1, glyph: 2), ColorFont.colrGlyph(1)]))
         #expect(Self.shapeError(underGlyph) == .colorPaintCycle(glyph: GlyphID(1)))
         // The layout, index and view bounds paths give the same error.
         #expect(throws: FontError.colorPaintCycle(glyph: GlyphID(1))) {
@@ -492,31 +449,31 @@ import InkFreeType
 
     @Test(.timeLimit(.minutes(1))) func runawayPaintGraphsAreTypedErrors() throws {
         // 255 × 255 layers, each a PaintGlyph: more layers than allowed (no cycle: level 1 → level 0 → glyph).
-        let wide = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: Array(repeating: 1, count: 255) + Array(repeating: 2, count: 255),
-                                                        paints: [Self.layers(255, first: 0), Self.layers(255, first: 255),
-                                                                 Self.paintGlyph(3, glyph: 2), Self.solid]))
+        let wide = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: Array(repeating: 1, count: 255) + Array(repeating: 2, count: 255),
+                                                        paints: [ColorFont.layers(255, first: 0), ColorFont.layers(255, first: 255),
+                                                                 ColorFont.paintGlyph(3, glyph: 2), ColorFont.solid]))
         #expect(Self.shapeError(wide) == .colorGlyphTooComplex(glyph: GlyphID(1), what: "layers", limit: Font.maximumColorLayers))
         // 255³ paint visits without a single glyph: more paints than allowed, found long before 16 million.
-        let deep = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)],
+        let deep = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)],
                                                         layers: Array(repeating: 1, count: 255) + Array(repeating: 2, count: 255)
                                                             + Array(repeating: 3, count: 255),
-                                                        paints: [Self.layers(255, first: 0), Self.layers(255, first: 255),
-                                                                 Self.layers(255, first: 510), Self.translate(4), Self.colrGlyph(9)]))
+                                                        paints: [ColorFont.layers(255, first: 0), ColorFont.layers(255, first: 255),
+                                                                 ColorFont.layers(255, first: 510), ColorFont.translate(4), ColorFont.colrGlyph(9)]))
         #expect(Self.shapeError(deep) == .colorGlyphTooComplex(glyph: GlyphID(1), what: "paint tables visited",
                                                                limit: Font.maximumColorPaints))
         // 100 nested PaintTranslates: deeper than allowed.
-        let chain = (0..<100).map { Self.translate($0 + 1) } + [Self.paintGlyph(101, glyph: 2), Self.solid]
-        let nested = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: [], paints: chain))
+        let chain = (0..<100).map { ColorFont.translate($0 + 1) } + [ColorFont.paintGlyph(101, glyph: 2), ColorFont.solid]
+        let nested = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [], paints: chain))
         #expect(Self.shapeError(nested) == .colorGlyphTooComplex(glyph: GlyphID(1), what: "levels of nested paints",
                                                                  limit: Font.maximumColorPaintDepth))
         // A child offset past the end of the table, and an unknown format.
-        var broken = Self.colrV1(base: [(1, 0)], layers: [], paints: [Self.paintGlyph(1, glyph: 2), Self.solid])
+        var broken = ColorFont.colrV1(base: [(1, 0)], layers: [], paints: [ColorFont.paintGlyph(1, glyph: 2), ColorFont.solid])
         broken[broken.count - 10] = 0x7F                      // PaintGlyph's offset: far past the table
         let far = try Self.colorFont(colr: broken)
         guard case .brokenColorGlyph(GlyphID(1), _)? = Self.shapeError(far) else {
             Issue.record("\(String(describing: Self.shapeError(far)))"); return
         }
-        let unknown = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: [], paints: [[.bytes([99, 0, 0, 0])]]))
+        let unknown = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [], paints: [[.bytes([99, 0, 0, 0])]]))
         guard case .brokenColorGlyph(GlyphID(1), let reason)? = Self.shapeError(unknown) else {
             Issue.record("\(String(describing: Self.shapeError(unknown)))"); return
         }
@@ -539,12 +496,12 @@ extension ColorGlyphTests {
     /// A PaintGlyph naming a glyph the font does not have, and a fill outside any glyph (it covers the
     /// glyph's box: x 0 … advance 600, y descender −200 … ascender 800 of the tiny font).
     @Test(.timeLimit(.minutes(1))) func layerGlyphsOutOfRangeAndBareFills() throws {
-        let missing = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: [], paints: [Self.paintGlyph(1, glyph: 200), Self.solid]))
+        let missing = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [], paints: [ColorFont.paintGlyph(1, glyph: 200), ColorFont.solid]))
         guard case .brokenColorGlyph(GlyphID(1), let reason)? = Self.shapeError(missing) else {
             Issue.record("\(String(describing: Self.shapeError(missing)))"); return
         }
         #expect(reason.contains("glyph 200"))
-        let bare = try Self.colorFont(colr: Self.colrV1(base: [(1, 0)], layers: [], paints: [Self.solid]))
+        let bare = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [], paints: [ColorFont.solid]))
         let region = try bare.inkRegion(of: GlyphID(1), viewPxPerEm: 16, tolerance: 0.5)
         #expect(region.polygon.bounds == Rect(minX: 0, minY: -200, maxX: 600, maxY: 800))
     }

@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CInkHit
 import Dispatch
+import Foundation
 import InkTestSupport
 import Testing
 
@@ -130,6 +134,87 @@ struct HandleTests {
         #expect(n == 50 + 4 * 200)
         ok(inkhit_index_release(index))
         ok(inkhit_builder_release(builder))
+    }
+}
+
+extension HandleTests {
+    /// Handles released while other threads are inside calls that use them (issue 20): queries of an index,
+    /// a snapshot and a layout, and a builder taking placements, on three threads, while the main thread
+    /// releases each handle in turn. Every call answers whole (its status OK with the answer one thread gets)
+    /// or finds the handle released (INVALID_HANDLE with a miss); nothing reads freed memory (this test
+    /// runs under AddressSanitizer and ThreadSanitizer in CI).
+    @Test func handlesReleasedWhileOtherThreadsUseThem() async throws {
+        let verbs: [UInt8] = [UInt8(INKHIT_VERB_MOVE), UInt8(INKHIT_VERB_LINE), UInt8(INKHIT_VERB_LINE), UInt8(INKHIT_VERB_CLOSE)]
+        let triangle = [inkhit_point(x: 0, y: 0), inkhit_point(x: 10, y: 0), inkhit_point(x: 0, y: 10)]
+        for round in 0..<10 {
+            var builder: inkhit_builder?
+            ok(inkhit_builder_create(0, &builder))
+            var t = identity
+            ok(inkhit_builder_add_outline(builder, nil, 0, verbs, verbs.count, triangle, triangle.count, Int32(INKHIT_FILL_NONZERO), &t, nil))
+            var index: inkhit_index?
+            ok(inkhit_builder_build(builder, &index))
+            var node = inkhit_node()
+            ok(inkhit_node_init(&node, 1))
+            node.bounds = inkhit_rect(min_x: 0, min_y: 0, max_x: 10, max_y: 10)
+            node.shape = Int32(INKHIT_SHAPE_ELLIPSE)
+            var scene: inkhit_scene?
+            ok(inkhit_scene_create(&node, &scene))
+            var snapshot: inkhit_snapshot?
+            ok(inkhit_scene_snapshot(scene, 0, &snapshot))
+            ok(inkhit_scene_release(scene))
+            let handles = [UInt(bitPattern: index), UInt(bitPattern: snapshot), UInt(bitPattern: builder)]
+            let stop = Counter(), wrong = Counter(), answered = Counter(), finished = Counter()
+            // Three threads of their own (not a pool's: they spin until the release, whatever the cores); this
+            // test only suspends while they run.
+            for worker in 0..<3 {
+                Thread.detachNewThread {
+                    Self.useUntilStopped(worker, handles, stop: stop, wrong: wrong, answered: answered)
+                    finished.add(1)
+                }
+            }
+            // Let them get going, then release the three handles, one after another.
+            let start = Date()
+            while answered.value < 300 && Date().timeIntervalSince(start) < 30 { try await Task.sleep(for: .milliseconds(1)) }
+            ok(inkhit_index_release(index))
+            ok(inkhit_snapshot_release(snapshot))
+            ok(inkhit_builder_release(builder))
+            stop.add(1)
+            while finished.value < 3 { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(wrong.value == 0, "round \(round)")
+            var h = inkhit_hit()
+            fails(inkhit_index_hit(index, 2, 2, 0, &h), INKHIT_ERROR_INVALID_HANDLE, "already released")
+        }
+    }
+
+    /// One thread's calls on a handle of `handles` until `stop` (at least 50 after it): each answer whole or
+    /// the handle found released.
+    static func useUntilStopped(_ worker: Int, _ handles: [UInt], stop: Counter, wrong: Counter, answered: Counter) {
+        let verbs: [UInt8] = [UInt8(INKHIT_VERB_MOVE), UInt8(INKHIT_VERB_LINE), UInt8(INKHIT_VERB_LINE), UInt8(INKHIT_VERB_CLOSE)]
+        let triangle = [inkhit_point(x: 0, y: 0), inkhit_point(x: 10, y: 0), inkhit_point(x: 0, y: 10)]
+        var calls = 0, after = 0
+        while after < 50 {
+            if stop.value > 0 { after += 1 }
+            calls += 1
+            let status: inkhit_status
+            var good = true
+            switch worker {
+            case 0:
+                var h = inkhit_hit()
+                status = inkhit_index_hit(OpaquePointer(bitPattern: handles[0]), 2, 2, 0, &h)
+                good = status == 0 ? h.hit == 1 && h.placement == 0 : h.hit == 0
+            case 1:
+                var h = inkhit_scene_hit()
+                status = inkhit_snapshot_hit(OpaquePointer(bitPattern: handles[1]), 5, 5, 0, &h)
+                good = status == 0 ? h.hit == 1 && h.node == 1 : h.hit == 0
+            default:
+                var t = identity
+                status = inkhit_builder_add_outline(OpaquePointer(bitPattern: handles[2]), nil, 0, verbs, verbs.count, triangle,
+                                                    triangle.count, Int32(INKHIT_FILL_NONZERO), &t, nil)
+            }
+            if !good || (status != 0 && status != inkhit_status(INKHIT_ERROR_INVALID_HANDLE)) { wrong.add(1) }
+            if status == 0 && calls % 16 == 0 { answered.add(16) }
+            if calls > 50_000_000 { wrong.add(1); return }
+        }
     }
 }
 

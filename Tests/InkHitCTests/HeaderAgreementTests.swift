@@ -82,6 +82,8 @@ struct HeaderAgreementTests {
         same(CInkHit.inkhit_job_runner_create, InkHitC.inkhit_job_runner_create)
         same(CInkHit.inkhit_job_runner_run, InkHitC.inkhit_job_runner_run)
         same(CInkHit.inkhit_job_runner_release, InkHitC.inkhit_job_runner_release)
+        same(CInkHit.inkhit_limits_get, InkHitC.inkhit_limits_get)
+        same(CInkHit.inkhit_limits_set, InkHitC.inkhit_limits_set)
     }
 
     /// The list above is complete: it names every function of the header that the C file does not define.

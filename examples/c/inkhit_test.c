@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -964,6 +965,82 @@ static void test_threads(void) {
     CHECK(strstr(inkhit_last_error(), "(got -100)") != NULL);
 }
 
+/* A handle released while other threads are inside calls that use it: the release waits for them, their
+ * answers are whole (OK with the index's answer) and every call after the release is INVALID_HANDLE. Run
+ * under AddressSanitizer too (c-abi-test.sh), which would report a query reading a freed index. */
+typedef struct { inkhit_index index; int ok, invalid, other, stop; } racer;
+
+static void *race(void *arg) {
+    racer *r = arg;
+    inkhit_hit want;
+    inkhit_index_hit(r->index, 4, 12, 2, &want);
+    while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+        inkhit_hit h;
+        inkhit_status st = inkhit_index_hit(r->index, 4, 12, 2, &h);
+        if (st == INKHIT_OK && h.hit == want.hit && h.placement == want.placement) r->ok++;
+        else if (st == INKHIT_ERROR_INVALID_HANDLE && h.hit == 0) r->invalid++;
+        else r->other++;
+    }
+    return NULL;
+}
+
+static void test_release_while_in_use(void) {
+    for (int round = 0; round < 20; round++) {
+        inkhit_builder b;
+        OK(inkhit_builder_create(0, &b));
+        inkhit_glyph_placement p = {sans, 36, 16, {0, 16}, INKHIT_TRANSFORM_IDENTITY};
+        OK(inkhit_builder_add_glyph(b, NULL, &p, NULL));
+        inkhit_index index;
+        OK(inkhit_builder_build(b, &index));
+        OK(inkhit_builder_release(b));
+        racer r[3];
+        pthread_t t[3];
+        for (int i = 0; i < 3; i++) {
+            r[i] = (racer){index, 0, 0, 0, 0};
+            pthread_create(&t[i], NULL, race, &r[i]);
+        }
+        while (__atomic_load_n(&r[0].ok, __ATOMIC_RELAXED) < 50) sched_yield();
+        OK(inkhit_index_release(index));
+        inkhit_hit h;
+        EXPECT(inkhit_index_hit(index, 4, 12, 2, &h), INKHIT_ERROR_INVALID_HANDLE, "already released");
+        for (int i = 0; i < 3; i++) __atomic_store_n(&r[i].stop, 1, __ATOMIC_RELEASE);
+        for (int i = 0; i < 3; i++) {
+            pthread_join(t[i], NULL);
+            CHECK(r[i].other == 0);
+        }
+        CHECK(r[0].ok >= 50);
+    }
+}
+
+/* The limits of calls that build shapes: a shape budget too small for a glyph's shape is LIMIT, a deadline
+ * already passed is LIMIT, and both come back as they were. */
+static void test_limits(void) {
+    inkhit_limits l;
+    OK(inkhit_limits_get(&l));
+    CHECK(l.max_seconds_per_call == 0 && l.max_shape_bytes_per_call == INKHIT_DEFAULT_MAX_SHAPE_BYTES_PER_CALL);
+    EXPECT(inkhit_limits_get(NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
+    EXPECT(inkhit_limits_set(NULL), INKHIT_ERROR_NULL_ARGUMENT, "limits");
+    EXPECT(inkhit_limits_set(&(inkhit_limits){-1, 0}), INKHIT_ERROR_INVALID_ARGUMENT, "max_seconds_per_call");
+    EXPECT(inkhit_limits_set(&(inkhit_limits){NAN, 0}), INKHIT_ERROR_INVALID_ARGUMENT, "max_seconds_per_call");
+    inkhit_builder b;
+    OK(inkhit_builder_create(0, &b));
+    inkhit_shape_cache cache;
+    OK(inkhit_shape_cache_create(1 << 20, &cache));
+    inkhit_glyph_placement p = {sans, 36, 16, {0, 16}, INKHIT_TRANSFORM_IDENTITY};
+    OK(inkhit_limits_set(&(inkhit_limits){0, 64}));
+    EXPECT(inkhit_builder_add_glyph(b, cache, &p, NULL), INKHIT_ERROR_LIMIT, "max_shape_bytes_per_call");
+    OK(inkhit_limits_set(&(inkhit_limits){1e-9, 0}));
+    p.size = 47;     /* a size class not built yet: its shape is built under the passed deadline */
+    EXPECT(inkhit_builder_add_glyph(b, cache, &p, NULL), INKHIT_ERROR_LIMIT, "time limit");
+    OK(inkhit_limits_set(&l));
+    OK(inkhit_builder_add_glyph(b, cache, &p, NULL));
+    inkhit_limits back;
+    OK(inkhit_limits_get(&back));
+    CHECK(back.max_seconds_per_call == 0 && back.max_shape_bytes_per_call == l.max_shape_bytes_per_call);
+    OK(inkhit_shape_cache_release(cache));
+    OK(inkhit_builder_release(b));
+}
+
 /* ============================================================================================== */
 /* What the renderer drew (1.1): borrowed bytes, variations, styles, runs, HarfBuzz arrays, markers,   */
 /* tags, ink kinds.                                                                                  */
@@ -1297,6 +1374,8 @@ int main(void) {
     test_threads();
     test_renderer_drew();
     test_jobs();
+    test_release_while_in_use();
+    test_limits();
 
     OK(inkhit_index_release(index_for_threads));
     EXPECT(inkhit_index_release(index_for_threads), INKHIT_ERROR_INVALID_HANDLE, "already released");

@@ -82,8 +82,11 @@
  * Every function may be called from any thread. Fonts, shape caches, indexes, layouts and snapshots are
  * immutable (or, for shape caches, locked inside): any number of threads may query one at once.
  * Builders and scenes change; each holds a lock, so calls on one builder or scene from several threads
- * are safe and run one at a time. The one rule, as with free(): a handle must not be released while
- * another thread is still inside a call that uses it. Handle lookups take no lock.
+ * are safe and run one at a time. A handle may be released while other threads are inside calls that use
+ * it: the release waits until those calls are done with the object (only those: a query holds it for its
+ * own duration, other calls for a few instructions, keeping their own reference), and calls that start
+ * after it get INKHIT_ERROR_INVALID_HANDLE. Handle lookups take no lock; a query pays a few nanoseconds for
+ * this (its thread announces the object it uses; on Linux, releases pay instead, with one membarrier).
  *
  * ---------------------------------------------------------------------------------------------------
  * Errors
@@ -91,9 +94,11 @@
  * Every function that can fail returns an inkhit_status: INKHIT_OK (0) or an error code, and on error
  * sets the calling thread's message (inkhit_last_error()), which names the function and the argument.
  * No call traps, aborts or lets an exception escape on bad input: every pointer, length, handle, number,
- * enum value and string is checked before it is used. What cannot be checked is left to the caller, as in
- * any C library: pointers that do not point to as much memory as their length says, a handle released
- * during another thread's call, and running out of memory (the Swift runtime then aborts).
+ * enum value and string is checked before it is used, and every shape is bounded before it is built (see
+ * "Limits"): a call that would need more than the limits allow returns INKHIT_ERROR_SHAPE or
+ * INKHIT_ERROR_LIMIT. What cannot be checked is left to the caller, as in any C library: pointers that do
+ * not point to as much memory as their length says, and a process already out of memory (the Swift
+ * runtime then aborts).
  * Output structs: a function that fails leaves `*out` handles unwritten; query functions always write
  * their answer struct when the handle and the pointers are valid (a miss on error), so a caller that
  * ignores the status still reads a defined answer.
@@ -192,7 +197,7 @@ enum {
     INKHIT_ERROR_SCENE = 11,
     /** More than a limit allows: text longer than 4,194,304 UTF-16 units, font data over 1 GiB, more
      *  than 1,000,000 path verbs, more than 50,000,000 placements in one index, more than 67,108,864
-     *  live handles. */
+     *  live handles; a call past its deadline or beyond its shape bytes (see inkhit_limits). */
     INKHIT_ERROR_LIMIT = 12
 };
 
@@ -339,7 +344,7 @@ inkhit_status inkhit_font_advance(inkhit_font font, uint32_t glyph, double *adva
 
 /** Releases a font handle. Indexes, layouts and scenes made with the font keep working.
  *  Owns: ends the caller's ownership of the handle; NULL does nothing (INKHIT_OK).
- *  Threads: any, but not while another call uses the handle.
+ *  Threads: any (calls using the handle on other threads finish first).
  *  Errors: INVALID_HANDLE (already released — a double release is detected —, another type, unknown). */
 inkhit_status inkhit_font_release(inkhit_font font);
 
@@ -373,7 +378,7 @@ inkhit_status inkhit_shape_cache_get_info(inkhit_shape_cache cache, inkhit_shape
 inkhit_status inkhit_shape_cache_clear(inkhit_shape_cache cache);
 
 /** Releases a cache handle. Owns: ends the caller's ownership; indexes and layouts that took shapes from it
- *  keep them; NULL does nothing (INKHIT_OK). Threads: any, but not while another call uses the handle.
+ *  keep them; NULL does nothing (INKHIT_OK). Threads: any (calls using the handle on other threads finish first).
  *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_shape_cache_release(inkhit_shape_cache cache);
 
@@ -463,7 +468,7 @@ inkhit_status inkhit_builder_count(inkhit_builder builder, size_t *count_out);
 inkhit_status inkhit_builder_build(inkhit_builder builder, inkhit_index *out);
 
 /** Releases a builder handle (indexes built from it are not affected). Owns: ends the caller's ownership;
- *  NULL does nothing (INKHIT_OK). Threads: any, but not while another call uses the handle.
+ *  NULL does nothing (INKHIT_OK). Threads: any (calls using the handle on other threads finish first).
  *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_builder_release(inkhit_builder builder);
 
@@ -533,7 +538,7 @@ typedef struct inkhit_index_info {
 inkhit_status inkhit_index_get_info(inkhit_index index, inkhit_index_info *out);
 
 /** Releases an index handle. Owns: ends the caller's ownership; NULL does nothing (INKHIT_OK).
- *  Threads: any, but not while another call uses the handle.
+ *  Threads: any (calls using the handle on other threads finish first).
  *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_index_release(inkhit_index index);
 
@@ -1220,7 +1225,7 @@ inkhit_status inkhit_layout_caret_rect(inkhit_layout layout, uint64_t offset, in
                                        inkhit_caret_rect *out);
 
 /** Releases a layout handle (scenes whose text nodes show it keep it). Owns: ends the caller's ownership;
- *  NULL does nothing (INKHIT_OK). Threads: any, but not while another call uses the handle.
+ *  NULL does nothing (INKHIT_OK). Threads: any (calls using the handle on other threads finish first).
  *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_layout_release(inkhit_layout layout);
 
@@ -1369,7 +1374,7 @@ inkhit_status inkhit_scene_count(inkhit_scene scene, size_t *count_out);
 inkhit_status inkhit_scene_snapshot(inkhit_scene scene, double tolerance, inkhit_snapshot *out);
 
 /** Releases a scene handle (its snapshots keep working). Owns: ends the caller's ownership; NULL does
- *  nothing (INKHIT_OK). Threads: any, but not while another call uses the handle.
+ *  nothing (INKHIT_OK). Threads: any (calls using the handle on other threads finish first).
  *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_scene_release(inkhit_scene scene);
 
@@ -1410,7 +1415,7 @@ inkhit_status inkhit_snapshot_hits(inkhit_snapshot snapshot, const inkhit_point 
                                    inkhit_scene_hit *out);
 
 /** Releases a snapshot handle. Owns: ends the caller's ownership; NULL does nothing (INKHIT_OK).
- *  Threads: any, but not while another call uses the handle.
+ *  Threads: any (calls using the handle on other threads finish first).
  *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_snapshot_release(inkhit_snapshot snapshot);
 
@@ -1447,9 +1452,44 @@ inkhit_status inkhit_job_runner_run(inkhit_job_runner runner, const char *text, 
                                     void *user_data, size_t *jobs_out, size_t *failed_out);
 
 /** Releases a job runner handle (its fonts and shapes with it). Owns: ends the caller's ownership; NULL
- *  does nothing (INKHIT_OK). Threads: any, but not while another call uses the handle.
+ *  does nothing (INKHIT_OK). Threads: any (calls using the handle on other threads finish first).
  *  Errors: INVALID_HANDLE (double release, another type, unknown). */
 inkhit_status inkhit_job_runner_release(inkhit_job_runner runner);
+
+/* ================================================================================================ */
+/* Limits                                                                                            */
+/* ================================================================================================ */
+
+/** Bounds on the work of one call that builds shapes: inkhit_builder_add_glyph, inkhit_builder_add_glyphs,
+ *  inkhit_builder_add_outline, inkhit_layout_create_utf8 / _utf16 and inkhit_scene_snapshot. Whatever the
+ *  limits, every shape is bounded before it is built: its segments are counted from its curves' control
+ *  polygons at its scale (color glyphs: every layer, clipped ones included), a bitmap's size is read before
+ *  it is decoded, a mask's or bitmap's edges are bounded by its runs of pixels, a scene region's bytes are
+ *  estimated from its size; a shape beyond the shape limits (1,000,000 edges, 256 MiB) is INKHIT_ERROR_SHAPE,
+ *  never an abort. These limits add a deadline and a byte budget per call. */
+typedef struct inkhit_limits {
+    /** Wall-clock seconds one call may take (> 0); 0 or INFINITY: no limit (the default). Checked between
+     *  glyphs, layers, nodes and lines and inside long shape builds (every few thousand segments, pixels or
+     *  cells), so a call past it returns INKHIT_ERROR_LIMIT within about 100 ms of it. */
+    double max_seconds_per_call;
+    /** Bytes of distinct shapes one call may build or use (each counted once): the glyph shapes of a
+     *  builder call or a layout, the regions of a snapshot (estimated before each is built). Beyond it:
+     *  INKHIT_ERROR_LIMIT. Default 1 GiB (1073741824), as `ink-hit`'s --max-shape-bytes; 0: no limit. */
+    uint64_t max_shape_bytes_per_call;
+} inkhit_limits;
+
+/** The limits calls use now: no time limit and INKHIT_DEFAULT_MAX_SHAPE_BYTES_PER_CALL until
+ *  inkhit_limits_set changes them.
+ *  Owns: `*out` is written. Threads: any. Errors: NULL_ARGUMENT. */
+inkhit_status inkhit_limits_get(inkhit_limits *out);
+
+/** Sets the limits of every later call on every thread (a call already running keeps the ones it started
+ *  with). Owns: `*limits` is copied. Threads: any (the last set wins).
+ *  Errors: NULL_ARGUMENT, INVALID_ARGUMENT (negative or NaN seconds; nothing changes). */
+inkhit_status inkhit_limits_set(const inkhit_limits *limits);
+
+/** The default of inkhit_limits.max_shape_bytes_per_call: 1 GiB. */
+#define INKHIT_DEFAULT_MAX_SHAPE_BYTES_PER_CALL 1073741824ull
 
 #ifdef __cplusplus
 }

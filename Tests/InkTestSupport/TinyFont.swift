@@ -2,11 +2,14 @@
 /// 1- and 2-point contours, zero area, self-intersections, coordinates at the 16-bit limits, tens of
 /// thousands of points, composite glyphs that refer to themselves — and bare CFF (Type 2 charstrings).
 /// Only what FreeType needs to open a face is written; no font file is checked in.
-enum TinyFont {
+public enum TinyFont {
     /// One point of a TrueType contour, in font units (y-up).
-    struct P { var x: Int; var y: Int; var on = true }
+    public struct P {
+        public var x: Int, y: Int, on: Bool
+        public init(x: Int, y: Int, on: Bool = true) { self.x = x; self.y = y; self.on = on }
+    }
 
-    enum Glyph {
+    public enum Glyph {
         /// No outline (a space).
         case empty
             /// Simple glyph: contours of points (coordinates are written as 16-bit deltas; consecutive points
@@ -22,7 +25,7 @@ enum TinyFont {
 
     /// A TrueType font with `glyphs` (glyph 0 first), `unitsPerEm` units per em, every advance 600, and
     /// `extraTables` (tag, bytes) as given (`COLR`, `CPAL`, …).
-    static func trueType(_ glyphs: [Glyph], unitsPerEm: Int = 1000, extraTables: [(String, [UInt8])] = []) -> [UInt8] {
+    public static func trueType(_ glyphs: [Glyph], unitsPerEm: Int = 1000, extraTables: [(String, [UInt8])] = []) -> [UInt8] {
         var glyf: [UInt8] = []
         var loca: [Int] = []
         var maxPoints = 0, maxContours = 0
@@ -88,7 +91,7 @@ enum TinyFont {
     }
 
     /// An sfnt wrapper: table directory (tags sorted) and 4-byte aligned tables.
-    static func sfnt(version: UInt32, tables: [(String, [UInt8])]) -> [UInt8] {
+    public static func sfnt(version: UInt32, tables: [(String, [UInt8])]) -> [UInt8] {
         let sorted = tables.sorted { $0.0 < $1.0 }
         var out: [UInt8] = []
         out.u32(Int(version)); out.u16(sorted.count); out.u16(0); out.u16(0); out.u16(0)
@@ -104,7 +107,7 @@ enum TinyFont {
         return out + data
     }
 
-    static func checksum(_ b: [UInt8]) -> Int {
+    public static func checksum(_ b: [UInt8]) -> Int {
         var sum: UInt32 = 0
         var i = 0
         while i < b.count {
@@ -117,7 +120,7 @@ enum TinyFont {
     }
 
     /// The byte range of table `tag` in a font made by `trueType`.
-    static func table(_ tag: String, in font: [UInt8]) -> Range<Int>? {
+    public static func table(_ tag: String, in font: [UInt8]) -> Range<Int>? {
         func u16(_ i: Int) -> Int { Int(font[i]) << 8 | Int(font[i + 1]) }
         func u32(_ i: Int) -> Int { u16(i) << 16 | u16(i + 2) }
         for t in 0..<u16(4) where String(decoding: font[(12 + 16 * t)..<(16 + 16 * t)], as: UTF8.self) == tag {
@@ -130,7 +133,7 @@ enum TinyFont {
 
     /// A bare CFF font (FreeType opens these without an sfnt wrapper; 1000 units per em) whose glyph `i` is
     /// drawn by the Type 2 charstring `charstrings[i]` (use `cffSquare` or hand-made bytes).
-    static func cff(_ charstrings: [[UInt8]]) -> [UInt8] {
+    public static func cff(_ charstrings: [[UInt8]]) -> [UInt8] {
         func index(_ items: [[UInt8]]) -> [UInt8] {
             var out: [UInt8] = []
             out.u16(items.count)
@@ -164,13 +167,13 @@ enum TinyFont {
     }
 
     /// A Type 2 number operand.
-    static func cffNumber(_ v: Int) -> [UInt8] {
+    public static func cffNumber(_ v: Int) -> [UInt8] {
         if (-107...107).contains(v) { return [UInt8(v + 139)] }
         return [28, UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
     }
 
     /// A charstring drawing the closed polygon `points` (absolute font units), then `endchar`.
-    static func cffPolygon(_ points: [(Int, Int)]) -> [UInt8] {
+    public static func cffPolygon(_ points: [(Int, Int)]) -> [UInt8] {
         guard let first = points.first else { return [14] }
         var out = cffNumber(first.0) + cffNumber(first.1) + [21]    // rmoveto
         var last = first
@@ -183,7 +186,10 @@ enum TinyFont {
 }
 
 extension Array where Element == UInt8 {
-    mutating func u16(_ v: Int) { append(UInt8(truncatingIfNeeded: v >> 8)); append(UInt8(truncatingIfNeeded: v)) }
-    mutating func i16(_ v: Int) { u16(v) }
-    mutating func u32(_ v: Int) { u16(v >> 16); u16(v) }
+    /// Appends `v` as a big-endian 16-bit word (the low 16 bits).
+    public mutating func u16(_ v: Int) { append(UInt8(truncatingIfNeeded: v >> 8)); append(UInt8(truncatingIfNeeded: v)) }
+    /// Appends `v` as a big-endian signed 16-bit word.
+    public mutating func i16(_ v: Int) { u16(v) }
+    /// Appends `v` as a big-endian 32-bit word (the low 32 bits).
+    public mutating func u32(_ v: Int) { u16(v >> 16); u16(v) }
 }

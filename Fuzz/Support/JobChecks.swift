@@ -1,0 +1,97 @@
+// The invariants every job line must keep, shared by the job and scene fuzzers: every output line is valid
+// JSON; a failed job's last line is its {"job":…,"error":…} line, after answers numbered from 0 (a job stopped
+// while writing); a good job emits one answer per point, in order. A text job is also laid out as `ink-hit
+// layout` does: the glyph job written is valid, fits the line limit or is refused, and `query` answers it.
+
+import InkGeometry
+import InkHit
+import InkJobs
+
+enum JobChecks {
+    /// `ink-hit layout`: the glyph job of a text job parses as a glyph job with the layout's glyphs, and
+    /// `query` answers it (it has no attachments' boxes, so only the number of answers is compared).
+    static func checkLayout(_ runner: JobRunner, _ text: TextJob) {
+        guard let layout = try? runner.layout(text) else { violated("a text job answered but not laid out") }
+        let line = runner.glyphJobJSON(text, layout)
+        guard line.utf8.count <= runner.limits.maxLineBytes else { return }      // `layout` refuses it
+        guard let value = try? JSONParser.parse(line) else { violated("layout wrote invalid JSON: \(line.prefix(200))") }
+        let glyphJob: GlyphJob
+        do { glyphJob = try GlyphJob(value, limits: runner.limits) } catch {
+            violated("layout wrote a glyph job query refuses: \(error) in \(line.prefix(200))")
+        }
+        if glyphJob.glyphs.count != layout.glyphs.count { violated("layout wrote \(glyphJob.glyphs.count) of \(layout.glyphs.count) glyphs") }
+        var answers = 0
+        if !runner.run(line: line, emit: { _ in answers += 1 }) || answers != text.points.count {
+            violated("query did not answer the glyph job layout wrote (\(answers) of \(text.points.count) answers)")
+        }
+    }
+
+    static func runLine(_ runner: JobRunner, _ line: String) {
+        var out: [String] = []
+        let ok = runner.run(line: line) { out.append($0) }
+        var parsed: [JSONValue] = []
+        for o in out {
+            do { parsed.append(try JSONParser.parse(o)) } catch { violated("output is not JSON: \(o) (\(error))") }
+        }
+        if !ok {
+            guard let last = parsed.last, case .string(let message)? = last["error"], !message.isEmpty, last["job"] != nil else {
+                violated("a failed job must end with an error line, got \(out.suffix(2))")
+            }
+            for (i, a) in parsed.dropLast().enumerated() {
+                guard case .number(let n, _)? = a["i"], n == Double(i), a["error"] == nil else {
+                    violated("before a failed job's error line only its answers from 0: \(out[i])")
+                }
+            }
+            return
+        }
+        // A good job: as many answers as points, numbered 0…n-1, each with the job id.
+        guard let value = try? JSONParser.parse(line) else { violated("the runner accepted invalid JSON: \(line.prefix(200))") }
+        if value["scene"] != nil {
+            guard let scene = try? SceneJob(value, limits: runner.limits) else {
+                violated("the runner accepted a scene job the parser refuses: \(line.prefix(200))")
+            }
+            if parsed.count != scene.points.count { violated("\(scene.points.count) points but \(parsed.count) answers") }
+            for (i, a) in parsed.enumerated() {
+                guard case .number(let n, _)? = a["i"], n == Double(i), a["job"]?.serialized == scene.idJSON,
+                      case .bool(let hit)? = a["hit"] else { violated("bad answer line \(out[i])") }
+                if hit, case .number(let d, _)? = a["distance"], d > scene.radius + 1e-3 { violated("hit beyond the radius: \(out[i])") }
+                if hit, case .string(let node)? = a["node"], !scene.items.contains(where: { $0.node.id == node }) {
+                    violated("answer names a node the scene does not have: \(out[i])")
+                }
+            }
+            return
+        }
+        if value["glyphs"] == nil, let text = try? TextJob(value, limits: runner.limits) {
+            if parsed.count != text.points.count { violated("\(text.points.count) points but \(parsed.count) answers") }
+            for (i, a) in parsed.enumerated() {
+                guard case .number(let n, _)? = a["i"], n == Double(i), a["job"]?.serialized == text.idJSON,
+                      case .bool? = a["hit"] else { violated("bad answer line \(out[i])") }
+            }
+            checkLayout(runner, text)
+            return
+        }
+        guard let job = try? GlyphJob(value, limits: runner.limits) else {
+            violated("the runner accepted a job the parser refuses: \(line.prefix(200))")
+        }
+        if parsed.count != job.points.count { violated("\(job.points.count) points but \(parsed.count) answers") }
+        for (i, a) in parsed.enumerated() {
+            guard case .number(let n, _)? = a["i"], n == Double(i), a["job"]?.serialized == job.idJSON,
+                  case .bool(let hit)? = a["hit"] else { violated("bad answer line \(out[i])") }
+            switch (hit, a["glyph"], a["distance"]) {
+            case (false, .null?, .null?): break
+            case (true, .number(let g, _)?, .number(let d, _)?):
+                if g < 0 || g >= Double(job.glyphs.count) || !d.isFinite { violated("bad hit \(out[i])") }
+                if d > job.radius + 1e-3 { violated("hit beyond the radius: \(out[i]), radius \(job.radius)") }
+            case (true, .null?, .number(let d, _)?):
+                // A hit on a decoration: no glyph, and the kind of one of the job's decorations.
+                guard case .string(let kind)? = a["decoration"],
+                      job.decorations.contains(where: { $0.kind.rawValue == kind }), d.isFinite else {
+                    violated("bad decoration hit \(out[i])")
+                }
+                if d > job.radius + 1e-3 { violated("hit beyond the radius: \(out[i]), radius \(job.radius)") }
+            default: violated("bad answer line \(out[i])")
+            }
+            if !job.points[i].isFinite && hit { violated("non-finite point hit: \(out[i])") }
+        }
+    }
+}

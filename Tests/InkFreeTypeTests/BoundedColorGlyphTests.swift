@@ -1,0 +1,125 @@
+import Foundation
+import InkFreeType
+import InkGeometry
+import InkHit
+import InkTestSupport
+import Testing
+
+/// Colour and bitmap glyphs bounded before they are built (issue 20), with fonts from `HostileFonts`:
+/// errors come from counting, not from building (so they are fast: each test has a minute, and takes
+/// milliseconds), layers outside a clip box cost nothing, bitmap sizes are read before FreeType decodes,
+/// and a glyph whose color data is broken is read once however often it is placed. Oracles: the documented
+/// errors; for the layers that survive a clip, the layer ring's own geometry (two circles) tested here.
+@Suite struct BoundedColorGlyphTests {
+    static func shapeError(_ font: Font, _ glyph: UInt32, pxPerEm: Double, maxEdges: Int = 1_000_000) -> FontError? {
+        do {
+            _ = try font.inkRegion(of: GlyphID(glyph), viewPxPerEm: pxPerEm, tolerance: 0.01 * Double(font.unitsPerEm) / pxPerEm,
+                                   maxEdges: maxEdges)
+            return nil
+        } catch { return error }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aTransformChainOfManyCurvesIsRefusedBeforeItIsFlattened() throws {
+        let font = try Font(bytes: HostileFonts.colrTransformChain())
+        let start = ContinuousClock.now
+        guard case .shape(GlyphID(2), _, .toleranceNotMet)? = Self.shapeError(font, 2, pxPerEm: 16) else {
+            Issue.record("\(String(describing: Self.shapeError(font, 2, pxPerEm: 16)))"); return
+        }
+        #expect(ContinuousClock.now - start < .seconds(2), "counted, not flattened")
+        // A milder chain (4 × 4) at 16 px: every curve is within reach, the 32,000 of them together too many.
+        let mild = try Font(bytes: HostileFonts.colrTransformChain(scale: 4))
+        guard case .shape(_, _, .tooManyEdges(1_000_000))? = Self.shapeError(mild, 2, pxPerEm: 16) else {
+            Issue.record("\(String(describing: Self.shapeError(mild, 2, pxPerEm: 16)))"); return
+        }
+        // The same glyph without the chain's scale is an ordinary one.
+        let plain = try Font(bytes: HostileFonts.colrTransformChain(quads: 400, scale: 1))
+        #expect(Self.shapeError(plain, 2, pxPerEm: 16) == nil)
+    }
+
+    /// 9,945 layers wholly outside a 1 × 1 clip box: nothing to flatten, nothing left. With the box inside
+    /// them, every layer is counted (clipped layers do their work) and the glyph is refused quickly.
+    @Test(.timeLimit(.minutes(1))) func clippedLayersCostTheirWorkAndLayersOutsideTheClipNone() throws {
+        let outside = try Font(bytes: HostileFonts.colrClippedLayers())
+        var start = ContinuousClock.now
+        let region = try outside.inkRegion(of: GlyphID(2), viewPxPerEm: 16, tolerance: 0.625)
+        #expect(region.polygon.contours.isEmpty)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        let inside = try Font(bytes: HostileFonts.colrClippedLayers(clip: (500, 700, 501, 701)))
+        start = ContinuousClock.now
+        guard case .shape(_, _, .tooManyEdges)? = Self.shapeError(inside, 2, pxPerEm: 16) else {
+            Issue.record("\(String(describing: Self.shapeError(inside, 2, pxPerEm: 16)))"); return
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    /// Six layers 20 units apart under a clip box that the first three lie wholly outside of (skipped) and
+    /// the others cross: the glyph hits the union of the layers' outlines inside the box, by the layer oracle
+    /// of `ColorGlyphTests` (outlines sampled at 32 chords per curve, winding, clip).
+    @Test func layersAcrossTheClipAreKept() throws {
+        let font = try Font(bytes: HostileFonts.colrClippedLayers(layers: 6, clip: (950, 200, 1400, 600), spread: 20))
+        let placement = GlyphPlacement(font: font, glyph: GlyphID(2), size: 64, origin: Point(0, 80))
+        let layers = (0..<6).map { k in (GlyphID(1), ColorGlyphTests.translate(Double(20 * k), 0)) }
+        let oracle = try ColorGlyphTests.LayerOracle(font: font, layers: layers, clip: Rect(minX: 950, minY: 200, maxX: 1400, maxY: 600),
+                                                     placement: placement)
+        var builder = HitIndex.Builder()
+        try builder.add(placement, cache: FontShapeCache())
+        let index = builder.build()
+        var checked = 0, inside = 0
+        var wrong: [String] = []
+        let box = oracle.clip.map { ring in ring.reduce(Rect.empty) { var r = $0; r.expand(toInclude: $1); return r } } ?? .empty
+        var y = box.minY - 1
+        while y <= box.maxY + 1 {
+            var x = box.minX - 1
+            while x <= box.maxX + 1 {
+                let p = Point(x, y)
+                x += 1.0
+                guard oracle.margin(p) >= 0.05 else { continue }
+                checked += 1
+                let want = oracle.inside(p)
+                if want { inside += 1 }
+                if (index.hit(at: p) != nil) != want { wrong.append("\(p): want \(want)") }
+            }
+            y += 1.0
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(checked): \(wrong.prefix(5))")
+        #expect(inside > 25 && checked - inside > 25, "\(inside) inside of \(checked)")
+    }
+
+    /// The PNG's size is read from its header: a 32767 × 32767 image is refused without FreeType decoding it
+    /// (which takes seconds and gigabytes), also when ten strikes share it.
+    @Test(.timeLimit(.minutes(1))) func hugeSbixImagesAreRefusedBeforeTheyAreDecoded() throws {
+        for strikes in [1, 10] {
+            let font = try Font(bytes: HostileFonts.sbixHuge(strikes: strikes))
+            #expect(font.bitmapStrikes.count == strikes)
+            #expect(try font.ink(of: GlyphID(1)) == .bitmap)
+            let start = ContinuousClock.now
+            #expect(throws: FontError.brokenBitmap(glyph: GlyphID(1), reason: "its 32767 × 32767 px bitmap is larger than 16 Mpx")) {
+                _ = try font.inkRegion(of: GlyphID(1), viewPxPerEm: 16, tolerance: 1)
+            }
+            #expect(ContinuousClock.now - start < .seconds(2), "\(strikes) strike(s)")
+        }
+        // An image within the bound is decoded and hit by its pixels: rows alternately opaque and clear.
+        let rows = try Font(bytes: HostileFonts.sbixPattern(.rows, size: 64))
+        let region = try rows.inkRegion(of: GlyphID(1), viewPxPerEm: 64, tolerance: 1)
+        #expect(region.polygon.contours.count == 32 && region.polygon.contours.allSatisfy { $0.count == 4 })
+    }
+
+    /// A color glyph whose paint graph is broken is walked once: placing it a thousand times costs about as
+    /// much as once, and every placement gets the same error.
+    @Test(.timeLimit(.minutes(1))) func aBrokenColorGlyphIsReadOnce() throws {
+        // 255 × 255 × 255 paint visits without a glyph: refused at 100,000 visits, which takes a while.
+        let deep = try Font(bytes: ColorFont.colrFont([.empty, .empty, .empty, .empty], colr: ColorFont.colrV1(
+            base: [(1, 0)], layers: Array(repeating: 1, count: 255) + Array(repeating: 2, count: 255) + Array(repeating: 3, count: 255),
+            paints: [ColorFont.layers(255, first: 0), ColorFont.layers(255, first: 255), ColorFont.layers(255, first: 510),
+                     ColorFont.translate(4), ColorFont.colrGlyph(3)])))
+        var start = ContinuousClock.now
+        let first = Self.shapeError(deep, 1, pxPerEm: 16)
+        let once = ContinuousClock.now - start
+        #expect(first == .colorGlyphTooComplex(glyph: GlyphID(1), what: "paint tables visited", limit: Font.maximumColorPaints))
+        start = ContinuousClock.now
+        for _ in 0..<1000 {
+            #expect(throws: first!) { _ = try GlyphPlacement(font: deep, glyph: GlyphID(1), size: 16).viewBounds() }
+        }
+        #expect(ContinuousClock.now - start < once * 20 + .milliseconds(200), "1,000 placements vs one walk of \(once)")
+    }
+}

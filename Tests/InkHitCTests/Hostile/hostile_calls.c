@@ -1,0 +1,116 @@
+/*
+ * Issue 20's hostile rows through the C interface, one scenario per process, so that the caller
+ * (HostileCallTests.swift) runs each under an address-space cap and an abort fails only that scenario:
+ *
+ *     hostile_calls SCENARIO [FONT]     prints "STATUS_NAME WALL_SECONDS CPU_SECONDS MESSAGE", exits 0
+ *
+ * Each scenario makes one call that used to run for seconds or abort (add a glyph whose shape is hostile,
+ * add an outline, snapshot a scene) and reports its status and how long it took.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <inkhit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double clock_seconds(clockid_t clock) {
+    struct timespec t;
+    clock_gettime(clock, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The call's start: wall-clock and CPU seconds. */
+typedef struct { double wall, cpu; } instant;
+static instant now(void) { return (instant){clock_seconds(CLOCK_MONOTONIC), clock_seconds(CLOCK_PROCESS_CPUTIME_ID)}; }
+
+static int report(inkhit_status status, instant start) {
+    instant end = now();
+    printf("%s %.3f %.3f %s\n", inkhit_status_name(status), end.wall - start.wall, end.cpu - start.cpu,
+           status == INKHIT_OK ? "" : inkhit_last_error());
+    return 0;
+}
+
+/* Adds glyph `glyph` of the font at `path` at `size` px per em to a new builder. */
+static int add_glyph(const char *path, uint32_t glyph, double size) {
+    inkhit_font font;
+    if (inkhit_font_from_path(path, 0, &font) != INKHIT_OK) { fprintf(stderr, "%s\n", inkhit_last_error()); return 2; }
+    inkhit_builder b;
+    inkhit_builder_create(0, &b);
+    inkhit_glyph_placement p = {font, glyph, size, {0, 0}, INKHIT_TRANSFORM_IDENTITY};
+    instant start = now();
+    inkhit_status st = inkhit_builder_add_glyph(b, NULL, &p, NULL);
+    report(st, start);
+    inkhit_builder_release(b);
+    inkhit_font_release(font);
+    return 0;
+}
+
+/* 60,000 quadratics on a wavy line, placed at scale 1e6. */
+static int add_outline(void) {
+    enum { n = 60000 };
+    uint8_t *verbs = malloc(n + 2);
+    inkhit_point *points = malloc(sizeof(inkhit_point) * (2 * n + 1));
+    verbs[0] = INKHIT_VERB_MOVE;
+    points[0] = (inkhit_point){0, 0};
+    for (int k = 0; k < n; k++) {
+        verbs[k + 1] = INKHIT_VERB_QUAD;
+        points[1 + 2 * k] = (inkhit_point){k + 0.5, k % 2 ? -1 : 1};
+        points[2 + 2 * k] = (inkhit_point){k + 1.0, 0};
+    }
+    verbs[n + 1] = INKHIT_VERB_CLOSE;
+    inkhit_builder b;
+    inkhit_builder_create(0, &b);
+    inkhit_transform t = {1e6, 0, 0, 1e6, 0, 0};
+    instant start = now();
+    inkhit_status st = inkhit_builder_add_outline(b, NULL, 1, verbs, n + 2, points, 2 * n + 1, INKHIT_FILL_NONZERO, &t, NULL);
+    report(st, start);
+    inkhit_builder_release(b);
+    free(verbs);
+    free(points);
+    return 0;
+}
+
+/* A scene of `count` ellipse nodes of `size` px, snapshotted under `seconds` (0: no limit). */
+static int ellipses(int count, double size, double seconds) {
+    inkhit_limits limits;
+    inkhit_limits_get(&limits);
+    limits.max_seconds_per_call = seconds;
+    inkhit_limits_set(&limits);
+    inkhit_node root;
+    inkhit_node_init(&root, 0);
+    root.bounds = (inkhit_rect){0, 0, 100, 100};
+    root.flags = INKHIT_NODE_NO_CLIP;
+    inkhit_scene scene;
+    inkhit_scene_create(&root, &scene);
+    for (int k = 1; k <= count; k++) {
+        inkhit_node e;
+        inkhit_node_init(&e, (uint64_t)k);
+        double x = size > 10 ? 0 : k % 300, y = size > 10 ? 0 : k / 300;
+        e.bounds = (inkhit_rect){x, y, x + size, y + size};
+        e.shape = INKHIT_SHAPE_ELLIPSE;
+        inkhit_scene_add(scene, 0, &e);
+    }
+    inkhit_snapshot snap = NULL;
+    instant start = now();
+    inkhit_status st = inkhit_scene_snapshot(scene, 0, &snap);
+    report(st, start);
+    inkhit_snapshot_release(snap);
+    inkhit_scene_release(scene);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { fprintf(stderr, "usage: hostile_calls SCENARIO [FONT]\n"); return 2; }
+    const char *s = argv[1], *font = argc > 2 ? argv[2] : "";
+    if (strcmp(s, "colr-chain") == 0) return add_glyph(font, 2, 16);
+    if (strcmp(s, "colr-clipped") == 0) return add_glyph(font, 2, 16);
+    if (strcmp(s, "sbix-huge") == 0) return add_glyph(font, 1, 16);
+    if (strcmp(s, "sbix-board") == 0) return add_glyph(font, 1, 64);
+    if (strcmp(s, "plain-1e8") == 0) return add_glyph(font, 1, 1e8);
+    if (strcmp(s, "outline-quads") == 0) return add_outline();
+    if (strcmp(s, "ellipses-1e7") == 0) return ellipses(20, 1e7, 0);
+    if (strcmp(s, "ellipses-deadline") == 0) return ellipses(99999, 1, 0.5);
+    fprintf(stderr, "unknown scenario %s\n", s);
+    return 2;
+}
