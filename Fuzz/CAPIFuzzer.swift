@@ -54,7 +54,7 @@ struct CallSequence {
             steps += 1
             step()
             let count = inkhit_handle_count()
-            if count != baseline + live.reduce(0) { $0 + $1.count } {
+            if count != baseline + live.reduce(0, { $0 + $1.count }) {
                 violated("inkhit_handle_count \(count), the sequence holds \(live.map(\.count)) over \(baseline)")
             }
         }

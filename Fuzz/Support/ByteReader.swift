@@ -92,3 +92,11 @@ func violated(_ message: @autoclosure () -> String, file: StaticString = #file, 
     }
     fatalError("fuzz invariant violated: " + message(), file: file, line: line)
 }
+
+/// CPU seconds this process has used (user + system, every thread): time limits in the fuzzers are judged by
+/// it as well as by the wall clock, so a machine busy with other work does not make a bounded input look slow.
+func processCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+}
