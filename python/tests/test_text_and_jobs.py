@@ -46,6 +46,7 @@ def test_layout_hits_equal_ink_hits_text_jobs(ink_hit: str) -> None:
             continue
         hits += 1
         assert h is not None and list(h.utf16) == a["utf16"] and h.glyph == a["glyph"] and h.line == a["line"]
+        assert h.placement == a["placement"] == a["glyph"] and h.inside == a["inside"]
         assert (str(h.link) if h.link is not None else None) == a["link"]
         assert abs(h.distance - a["distance"]) <= 0.00006
         assert TEXT[h.start:h.end].encode("utf-16-le") == TEXT.encode("utf-16-le")[2 * h.utf16[0]:2 * h.utf16[1]]
@@ -96,6 +97,7 @@ def test_run_jobs_error_lines_and_iteration() -> None:
     out = list(inkhit.run_jobs(lines))
     assert out[0]["job"] == "bad" and "nonexistent" in out[0]["error"]
     assert [o["hit"] for o in out[1:]] == [True, False] and out[1]["glyph"] == 0
+    assert out[1]["placement"] == 0 and out[1]["inside"] is True and out[2]["placement"] is None and out[2]["inside"] is False
     assert list(inkhit.run_jobs("\n".join(lines))) == out   # one string holding the lines
     runner = inkhit.JobRunner()
     runner.run("\n".join(lines))

@@ -115,6 +115,12 @@ class SceneHit:
     glyph: Optional[int]
     text: Optional[TextHit]
 
+    @property
+    def placement(self) -> Optional[int]:
+        """The index of the glyph that answered in the node's layout (the same number as `glyph`,
+        docs/vocabulary.md); None for other nodes, attachments, decorations and the enlarged box."""
+        return self.glyph
+
 
 def _with_node(node: Node, call: Any) -> None:
     keep: List[Any] = []
