@@ -35,7 +35,8 @@ struct VocabularyTests {
     }
 
     /// One job of each kind: glyphs with a decoration, text with a link, an attachment and an underline, a
-    /// scene with a text node; points on a grid over all of them (hits, misses, radius-only hits).
+    /// scene with a text node; points on a grid over all of them (hits, misses, radius-only hits); and a job
+    /// with a negative radius (an error line).
     static var jobs: [String] {
         let fonts = #"[{"path":"\#(TestFonts.sans)"}]"#
         func grid(_ w: Int, _ h: Int, step: Double) -> String {
@@ -52,17 +53,18 @@ struct VocabularyTests {
             + #""children":[{"id":"label","bounds":[0,0,150,30],"shape":{"text":{"text":"Tap the link","size":20,"#
             + #""links":[{"start":8,"end":12,"tag":"url"}]}}},{"id":"dot","bounds":[160,10,20,20],"shape":{"ellipse":true}}]},"#
             + #""radius":1,"points":\#(grid(50, 15, step: 4))}"#
-        return [glyph, text, scene]
+        let failing = #"{"id":"bad","fonts":\#(fonts),"size":40,"glyphs":[],"radius":-1,"points":[[0,0]]}"#
+        return [glyph, text, scene, failing]
     }
 
     @Test func everyJSONAnswerKeyIsInTheTable() throws {
         let (out, ok) = try runJobs(Self.jobs)
-        #expect(ok == [true, true, true], "\(out.filter { $0["error"] != nil })")
+        #expect(ok == [true, true, true, false], "\(out.filter { $0["error"] != nil })")
         var keys = Set<String>()
         for line in out { keys.formUnion(line.keys) }
         // The keys the table must cover include the new ones, and the grid reaches every kind of answer.
         for k in ["job", "i", "hit", "glyph", "placement", "inside", "distance", "decoration", "utf16", "char", "line",
-                  "link", "attachment", "node", "path", "local"] {
+                  "link", "attachment", "node", "path", "local", "error"] {
             #expect(keys.contains(k), "no answer carried \"\(k)\"")
         }
         let json = try Self.column(3)
@@ -76,7 +78,7 @@ struct VocabularyTests {
     @Test func placementAndInsideAgreeWithGlyphAndDistance() throws {
         let (out, _) = try runJobs(Self.jobs)
         var inside = 0, near = 0
-        for a in out {
+        for a in out where a["error"] == nil {
             #expect((a["placement"] as? NSNumber) == (a["glyph"] as? NSNumber), "\(a)")
             #expect((a["placement"] is NSNull) == (a["glyph"] is NSNull), "\(a)")
             guard a["hit"] as? Bool == true else {

@@ -1231,8 +1231,8 @@ static void test_jobs(void) {
     OK(inkhit_job_runner_run(runner, jobs, strlen(jobs), collect, &out, &count, &failed));
     CHECK(count == 2 && failed == 1 && out.lines == 3);
     CHECK(strncmp(out.text, "{\"job\":\"bad\",\"error\":", 21) == 0);
-    CHECK(strstr(out.text, "\n{\"job\":2,\"i\":0,\"hit\":true,\"glyph\":0,\"distance\":-") != NULL);
-    CHECK(strstr(out.text, "\n{\"job\":2,\"i\":1,\"hit\":false,\"glyph\":null,\"distance\":null}\n") != NULL);
+    CHECK(strstr(out.text, "\n{\"job\":2,\"i\":0,\"hit\":true,\"glyph\":0,\"placement\":0,\"inside\":true,\"distance\":-") != NULL);
+    CHECK(strstr(out.text, "\n{\"job\":2,\"i\":1,\"hit\":false,\"glyph\":null,\"placement\":null,\"inside\":false,\"distance\":null}\n") != NULL);
     OK(inkhit_job_runner_run(runner, NULL, 0, collect, &out, &count, &failed));
     CHECK(count == 0 && failed == 0 && out.lines == 3);
     EXPECT(inkhit_job_runner_run(runner, jobs, strlen(jobs), NULL, NULL, NULL, NULL), INKHIT_ERROR_NULL_ARGUMENT, "emit");

@@ -81,6 +81,8 @@ def test_scene_snapshots_answer_as_ink_hits_scene_jobs() -> None:
     assert snap.hit(12, 12).node == 1                     # the ellipse's corner is not the ellipse
     t = snap.hit(10 + 15 + on_t[0], 10 + 10 + on_t[1])    # scene px: node 3 at (10, 10), node 4 at (15, 10) in it
     assert t.node == 4 and t.text is not None and (t.text.start, t.text.end) == (0, 1)
+    assert t.placement == t.glyph == 0 and t.inside and t.text.placement == 0 and t.text.inside
+    assert snap.hit(12, 12).placement is None             # a box node: no glyph answered
     assert scene.path(4) == [1, 3, 4] and len(scene) == 4
     scene.set_transform(2, (1, 0, 0, 1, 200, 100))
     assert snap.hit(95, 95).node == 2 and scene.snapshot().hit(95, 95).node == 1   # snapshots never change
