@@ -91,6 +91,25 @@ def test_scene_snapshots_answer_as_ink_hits_scene_jobs() -> None:
     assert list(batch["node"]) == [2, 3, 1, 4] and batch["hit"].all() and batch["link"][3] == -1
 
 
+def test_glyph_and_mask_nodes() -> None:
+    font = inkhit.Font(SANS)
+    o = font.glyph(ord("o"))
+    scene = inkhit.Scene(inkhit.Node(1, bounds=(0, 0, 200, 100), pointer_events="box-none"))
+    scene.add(1, inkhit.Node(2, bounds=(0, 0, 40, 50), shape="glyphs", glyphs=[(font, o, 40, (0, 40))]))
+    scene.add(1, inkhit.Node(3, bounds=(0, 0, 40, 20), shape="mask", mask=(2, 1, bytes([255, 0]), 0),
+                             transform=(1, 0, 0, 1, 100, 0)))
+    snap = scene.snapshot()
+    stroke = snap.hit(4, 29)                              # the "o"'s left stroke; its counter misses
+    assert stroke.node == 2 and stroke.placement == stroke.glyph == 0 and stroke.inside
+    assert snap.hit(12, 29) is None
+    assert snap.hit(110, 10).node == 3 and snap.hit(130, 10) is None    # the opaque and transparent pixels
+    scene.update(inkhit.Node(3, bounds=(0, 0, 40, 20), shape="mask", mask=(2, 1, bytes([0, 255]), 0),
+                             transform=(1, 0, 0, 1, 100, 0)))
+    assert scene.snapshot().hit(130, 10).node == 3 and snap.hit(130, 10) is None
+    with pytest.raises(inkhit.LimitError):
+        scene.add(1, inkhit.Node(4, bounds=(0, 0, 1, 1), shape="mask", mask=(5000, 5000, b"", 0)))
+
+
 def test_run_jobs_error_lines_and_iteration() -> None:
     lines = ['{"id": "bad", "fonts": [{"path": "/nonexistent.ttf"}], "glyphs": [], "points": []}',
              "",
