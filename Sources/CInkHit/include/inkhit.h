@@ -1368,8 +1368,8 @@ inkhit_status inkhit_node_init(inkhit_node *node, uint64_t id);
  *  layout kept alive. Threads: any.
  *  Errors: NULL_ARGUMENT (root, out; a NULL array with a count > 0; a text node without a layout);
  *  INVALID_HANDLE (the layout); INVALID_ARGUMENT (a NaN or infinite number, negative sizes, an unknown
- *  flag bit, pointer_events, shape, fill rule or holes value, path commands that do not add up);
- *  LIMIT. */
+ *  flag bit, pointer_events, shape, fill rule or holes value, path commands that do not add up, a
+ *  glyph-run or mask shape, whose data only inkhit_scene_add_shaped takes); LIMIT. */
 inkhit_status inkhit_scene_create(const inkhit_node *root, inkhit_scene *out);
 
 /** Adds `node` as the last (topmost) child of node `parent`. Later siblings lie on top of earlier ones,
