@@ -3,6 +3,7 @@ import InkGeometry
 
 extension HitIndex {
     /// The answer of `hit(at:radius:)` for each of `points` (view px), in order. Allocates the result.
+    /// A negative or NaN radius counts as 0.
     public func hits(for points: [Point], radius: Double = 0) -> [Hit?] {
         var out: [Hit?] = []
         hits(for: points, radius: radius, into: &out)
@@ -11,7 +12,7 @@ extension HitIndex {
 
     /// Like `hits(for:radius:)`, writing into `out`, which ends up with `points.count` answers. Reuses
     /// `out`'s storage: a caller that keeps one array allocates only when it must grow, so repeated batches
-    /// allocate nothing.
+    /// allocate nothing. A negative or NaN radius counts as 0.
     public func hits(for points: [Point], radius: Double = 0, into out: inout [Hit?]) {
         if out.count != points.count {
             out.removeAll(keepingCapacity: true)
@@ -24,7 +25,7 @@ extension HitIndex {
 
     /// The batch query on raw buffers, for callers that already hold their points and answers in memory
     /// they manage: answers `hit(at:radius:)` for the first `min(points.count, out.count)` points into the
-    /// same slots of `out`. Allocates nothing.
+    /// same slots of `out`. Allocates nothing. A negative or NaN radius counts as 0.
     ///
     /// - Precondition: the buffers are valid for the call and do not overlap.
     public func unsafeHits(for points: UnsafeBufferPointer<Point>, radius: Double = 0,
@@ -65,6 +66,7 @@ extension HitIndex {
 
     /// Like `hits(for:radius:)`, split into `chunks` contiguous parts answered on all cores (Dispatch
     /// `concurrentPerform`; `chunks` ≤ 0 picks 4 per core). Same answers as the single-threaded call.
+    /// A negative or NaN radius counts as 0.
     public func concurrentHits(for points: [Point], radius: Double = 0, chunks: Int = 0) -> [Hit?] {
         var out = [Hit?](repeating: nil, count: points.count)
         points.withUnsafeBufferPointer { p in
@@ -73,7 +75,8 @@ extension HitIndex {
         return out
     }
 
-    /// `concurrentHits(for:radius:chunks:)` on raw buffers (see `unsafeHits(for:radius:into:)`).
+    /// `concurrentHits(for:radius:chunks:)` on raw buffers (see `unsafeHits(for:radius:into:)`). A negative
+    /// or NaN radius counts as 0.
     public func unsafeConcurrentHits(for points: UnsafeBufferPointer<Point>, radius: Double = 0,
                                      into out: UnsafeMutableBufferPointer<Hit?>, chunks: Int = 0) {
         let n = min(points.count, out.count)

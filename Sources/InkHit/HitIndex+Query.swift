@@ -37,7 +37,8 @@ extension HitIndex {
     /// Every placement at one point: those whose ink contains `point` (view px) and, for `radius` > 0,
     /// those whose outline is within `radius` view px of it, sorted by signed distance (most inside first;
     /// equal distances → topmost first). At radius 0 only placements whose ink contains the point (the
-    /// containment test `hit(at:radius:)` uses). Allocates the returned array.
+    /// containment test `hit(at:radius:)` uses). A negative or NaN radius counts as 0. Allocates the
+    /// returned array.
     public func allHits(at point: Point, radius: Double = 0) -> [Hit] {
         var out: [Hit] = []
         allHits(at: point, radius: radius, into: &out)
@@ -52,7 +53,7 @@ extension HitIndex {
     }
 
     /// Like `allHits(at:radius:)`, writing into `out` (cleared first). Reuses `out`'s capacity, so a caller
-    /// that keeps one buffer allocates only when it must grow.
+    /// that keeps one buffer allocates only when it must grow. A negative or NaN radius counts as 0.
     public func allHits(at point: Point, radius: Double = 0, into out: inout [Hit]) {
         out.removeAll(keepingCapacity: true)
         let s = storage

@@ -80,13 +80,18 @@ public func inkhit_font_release(_ font: OpaquePointer?) -> inkhit_status {
 
 // MARK: Shape caches
 
+/// `INKHIT_SHAPE_CACHE_DEFAULT_BYTES` (inkhit.h): the budget of a cache created with 0.
+let defaultShapeCacheBytes = 64 << 20
+
 /// `inkhit_shape_cache_create` (inkhit.h).
 @_cdecl("inkhit_shape_cache_create")
 public func inkhit_shape_cache_create(_ maxBytes: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> inkhit_status {
     call("inkhit_shape_cache_create") { () throws(CError) in
         guard let out else { throw .null("out") }
+        // 0 means the default budget (as 0 does for every size, budget and tolerance in inkhit.h);
         // size_t values beyond Int.max (SIZE_MAX among them) mean no bound.
-        try publish(ShapeCacheBox(maxBytes: maxBytes < 0 ? Int.max : maxBytes), .shapeCache, to: out)
+        let budget = maxBytes == 0 ? defaultShapeCacheBytes : (maxBytes < 0 ? Int.max : maxBytes)
+        try publish(ShapeCacheBox(maxBytes: budget), .shapeCache, to: out)
     }
 }
 

@@ -2,7 +2,7 @@ import CInkHit
 import CInkHitRuntime
 @_spi(InkInternals) import InkHit
 import InkFreeType
-import InkScene
+@_spi(InkInternals) import InkScene
 import InkText
 
 // The objects behind the handles of inkhit.h, and the one place handles are made, looked up and released.
@@ -82,12 +82,31 @@ final class LayoutBox {
 final class SceneBox {
     let lock = Lock()
     var scene: Scene
-    init(_ scene: Scene) { self.scene = scene }
+    /// Each node's C id by its slot in `scene` (`Scene.slot(of:)`), kept by every call that adds a node;
+    /// guarded by `lock`. Entries of removed nodes stay until their slot is reused.
+    var ids: [UInt64]
+    init(_ scene: Scene, rootID: UInt64) { self.scene = scene; ids = [rootID] }
+
+    /// Records that the node of C id `id` (just added, Swift id its decimal digits) sits in its slot.
+    func noteAdded(_ id: UInt64) {
+        guard let s = scene.slot(of: String(id)) else { return }
+        if s >= ids.count { ids += repeatElement(0, count: s + 1 - ids.count) }
+        ids[s] = id
+    }
 }
 
 final class SnapshotBox {
     let snapshot: SceneSnapshot
-    init(_ snapshot: SceneSnapshot) { self.snapshot = snapshot }
+    /// The scene's `ids` when the snapshot was taken: an answer's C node id is `ids[hit.nodeSlot]`, read
+    /// without parsing or allocating.
+    let ids: [UInt64]
+    init(_ snapshot: SceneSnapshot, ids: [UInt64]) { self.snapshot = snapshot; self.ids = ids }
+
+    /// The C id of the node `h` hit.
+    @inline(__always) func cID(_ h: SceneHit) -> UInt64 {
+        let s = h.nodeSlot
+        return s >= 0 && s < ids.count ? ids[s] : 0
+    }
 }
 
 /// The handle's bits.

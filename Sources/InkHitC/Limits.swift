@@ -60,7 +60,7 @@ public func inkhit_limits_get(_ out: UnsafeMutablePointer<inkhit_limits>?) -> in
         guard let out else { throw .null("out") }
         let l = CallLimits.current
         out.pointee = inkhit_limits(max_seconds_per_call: l.seconds ?? 0,
-                                    max_shape_bytes_per_call: l.shapeBytes == Int.max ? 0 : UInt64(l.shapeBytes))
+                                    max_shape_bytes_per_call: l.shapeBytes == Int.max ? .max : UInt64(l.shapeBytes))
     }
 }
 
@@ -74,8 +74,10 @@ public func inkhit_limits_set(_ limits: UnsafePointer<inkhit_limits>?) -> inkhit
             throw .argument("limits->max_seconds_per_call must be >= 0 (got \(show(l.max_seconds_per_call)))")
         }
         let seconds = l.max_seconds_per_call == 0 || l.max_seconds_per_call == .infinity ? nil : l.max_seconds_per_call
-        let bytes = l.max_shape_bytes_per_call == 0 || l.max_shape_bytes_per_call > UInt64(Int.max)
-            ? Int.max : Int(l.max_shape_bytes_per_call)
+        // 0 means the default, as it does for every size, budget and tolerance in inkhit.h; beyond Int.max
+        // (UINT64_MAX among them): no limit.
+        let b = l.max_shape_bytes_per_call
+        let bytes = b == 0 ? CallLimits.defaults.shapeBytes : (b > UInt64(Int.max) ? Int.max : Int(b))
         CallLimits.set(CallLimits(seconds: seconds, shapeBytes: bytes))
     }
 }

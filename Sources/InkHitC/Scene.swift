@@ -1,12 +1,14 @@
 import CInkHit
 import CInkHitRuntime
+import InkFreeType
 import InkGeometry
 @_spi(InkInternals) import InkHit
 import InkScene
 import InkText
 
 // Hit scenes (inkhit.h, "Hit scenes"). A C node id (a 64-bit number) is the Swift node's id in decimal, so
-// messages name nodes by the caller's numbers and answers parse back without a table.
+// messages name nodes by the caller's numbers; answers map back to C ids through the table of ids by slot
+// that the scene keeps (`SceneBox.ids`) and each snapshot copies, so a hit parses nothing.
 
 /// `inkhit_node_init` (inkhit.h).
 @_cdecl("inkhit_node_init")
@@ -23,8 +25,10 @@ public func inkhit_node_init(_ node: UnsafeMutablePointer<inkhit_node>?, _ id: U
     }
 }
 
-/// A C node as a Swift `Node`, every field checked (`name` names it in messages).
-func sceneNode(_ p: UnsafePointer<inkhit_node>?, _ name: String) throws(CError) -> Node {
+/// A C node as a Swift `Node`, every field checked (`name` names it in messages); `data` gives a glyph-run or
+/// mask node its shape (`hasData`: the call takes an `inkhit_node_shape`, so those shapes are allowed).
+func sceneNode(_ p: UnsafePointer<inkhit_node>?, _ name: String, data: UnsafePointer<inkhit_node_shape>? = nil,
+               hasData: Bool = false) throws(CError) -> Node {
     guard let p else { throw .null(name) }
     let n = p.pointee
     let field = "\(name)->"
@@ -50,6 +54,27 @@ func sceneNode(_ p: UnsafePointer<inkhit_node>?, _ name: String) throws(CError) 
     guard minWidth >= 0, minHeight >= 0 else {
         throw .argument("\(field)min_width and min_height must be >= 0 (got \(show(minWidth)), \(show(minHeight)))")
     }
+    let shape = try nodeShape(n, field, data: data, hasData: hasData)
+    return Node(id: String(n.id), bounds: bounds, transform: t, shape: shape,
+                isHidden: n.flags & UInt32(INKHIT_NODE_HIDDEN) != 0,
+                isInteractive: n.flags & UInt32(INKHIT_NODE_NOT_INTERACTIVE) == 0, alpha: n.alpha,
+                clipsChildren: n.flags & UInt32(INKHIT_NODE_NO_CLIP) == 0, pointerEvents: pointerEvents, slop: slop,
+                minSize: (minWidth, minHeight))
+}
+
+/// A C hole policy (`field` names it).
+func holePolicy(_ v: Int32, _ field: String) throws(CError) -> HolePolicy {
+    switch Int(v) {
+    case INKHIT_HOLES_INK: return .ink
+    case INKHIT_HOLES_FILLED_COUNTERS: return .filledCounters
+    case INKHIT_HOLES_WORD_HULL: return .wordHull
+    default: throw .argument("\(field) \(v) is not an INKHIT_HOLES_ value")
+    }
+}
+
+/// The shape of C node `n` (`field` prefixes messages), glyph runs and masks from `data`.
+func nodeShape(_ n: inkhit_node, _ field: String, data: UnsafePointer<inkhit_node_shape>?,
+               hasData: Bool) throws(CError) -> NodeShape {
     let shape: NodeShape
     switch Int(n.shape) {
     case INKHIT_SHAPE_BOX:
@@ -67,22 +92,63 @@ func sceneNode(_ p: UnsafePointer<inkhit_node>?, _ name: String) throws(CError) 
     case INKHIT_SHAPE_TEXT:
         guard n.text != nil else { throw .null("\(field)text (a text node needs a layout)") }
         let layout = try resolve(n.text, .layout, field + "text", as: LayoutBox.self).layout
-        let holes: HolePolicy
-        switch Int(n.holes) {
-        case INKHIT_HOLES_INK: holes = .ink
-        case INKHIT_HOLES_FILLED_COUNTERS: holes = .filledCounters
-        case INKHIT_HOLES_WORD_HULL: holes = .wordHull
-        default: throw .argument("\(field)holes \(n.holes) is not an INKHIT_HOLES_ value")
+        shape = .text(layout, holes: try holePolicy(n.holes, field + "holes"))
+    case INKHIT_SHAPE_GLYPHS, INKHIT_SHAPE_MASK:
+        guard hasData else {
+            throw .argument("\(field)shape \(n.shape) (glyphs or a mask) needs its data: add it with inkhit_scene_add_shaped "
+                            + "or inkhit_scene_update_shaped")
         }
-        shape = .text(layout, holes: holes)
+        guard let data else { throw .null("shape (node \(n.id) is a glyph-run or mask node)") }
+        try checkStructSize(UnsafeRawPointer(data), data.pointee.struct_size, known: MemoryLayout<inkhit_node_shape>.size,
+                            "shape", init: "inkhit_node_shape_init")
+        shape = Int(n.shape) == INKHIT_SHAPE_GLYPHS ? try glyphsShape(data.pointee) : try maskShape(data.pointee)
     default:
         throw .argument("\(field)shape \(n.shape) is not an INKHIT_SHAPE_ value")
     }
-    return Node(id: String(n.id), bounds: bounds, transform: t, shape: shape,
-                isHidden: n.flags & UInt32(INKHIT_NODE_HIDDEN) != 0,
-                isInteractive: n.flags & UInt32(INKHIT_NODE_NOT_INTERACTIVE) == 0, alpha: n.alpha,
-                clipsChildren: n.flags & UInt32(INKHIT_NODE_NO_CLIP) == 0, pointerEvents: pointerEvents, slop: slop,
-                minSize: (minWidth, minHeight))
+    return shape
+}
+
+/// Most glyphs one glyph-run node may have.
+let maxNodeGlyphs = 1_000_000
+
+/// A glyph-run node's shape: its glyphs checked and copied (their fonts kept by the placements).
+func glyphsShape(_ d: inkhit_node_shape) throws(CError) -> NodeShape {
+    guard d.glyph_count <= maxNodeGlyphs else {
+        throw CError(INKHIT_ERROR_LIMIT, "shape->glyph_count \(d.glyph_count) is more than \(maxNodeGlyphs) glyphs a node")
+    }
+    let given = try buffer(d.glyphs, d.glyph_count, "shape->glyphs", countName: "shape->glyph_count")
+    var glyphs: [GlyphPlacement] = []
+    glyphs.reserveCapacity(given.count)
+    for (i, g) in given.enumerated() { glyphs.append(try glyphPlacement(g, "shape->glyphs[\(i)].")) }
+    return .glyphs(glyphs, holes: try holePolicy(d.holes, "shape->holes"))
+}
+
+/// A mask node's shape: its bytes checked against the mask limit and copied; a mask of no pixels is never hit
+/// (one transparent pixel), as a box of no size is never hit.
+func maskShape(_ d: inkhit_node_shape) throws(CError) -> NodeShape {
+    guard d.mask_threshold <= 255 else { throw .argument("shape->mask_threshold must be 0 ... 255 (got \(d.mask_threshold))") }
+    let threshold = d.mask_threshold == 0 ? UInt8(128) : UInt8(d.mask_threshold)
+    let w = Int(d.mask_width), h = Int(d.mask_height)
+    guard w > 0, h > 0 else { return .mask(AlphaMask(width: 1, height: 1, alpha: [0], threshold: threshold)!) }
+    guard w <= AlphaMask.maxPixels / h else {
+        throw CError(INKHIT_ERROR_LIMIT, "shape->mask_width x mask_height (\(w) x \(h)) is more than \(AlphaMask.maxPixels) "
+                     + "pixels (4096 x 4096)")
+    }
+    let bytes = try buffer(d.mask_alpha, w * h, "shape->mask_alpha", countName: "shape->mask_width x mask_height")
+    guard let mask = AlphaMask(width: w, height: h, alpha: Array(bytes), threshold: threshold) else {
+        throw .argument("shape->mask of \(w) x \(h) pixels cannot be made")
+    }
+    return .mask(mask)
+}
+
+/// `inkhit_node_shape_init` (inkhit.h).
+@_cdecl("inkhit_node_shape_init")
+public func inkhit_node_shape_init(_ shape: UnsafeMutablePointer<inkhit_node_shape>?) -> inkhit_status {
+    guard let shape else { return CError.null("shape").report("inkhit_node_shape_init") }
+    shape.pointee = inkhit_node_shape(struct_size: MemoryLayout<inkhit_node_shape>.size, glyphs: nil, glyph_count: 0,
+                                      holes: Int32(INKHIT_HOLES_INK), mask_width: 0, mask_height: 0, mask_alpha: nil,
+                                      mask_threshold: 0)
+    return inkhit_status(INKHIT_OK)
 }
 
 /// `inkhit_scene_create` (inkhit.h).
@@ -90,37 +156,68 @@ func sceneNode(_ p: UnsafePointer<inkhit_node>?, _ name: String) throws(CError) 
 public func inkhit_scene_create(_ root: UnsafePointer<inkhit_node>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> inkhit_status {
     call("inkhit_scene_create") { () throws(CError) in
         guard let out else { throw .null("out") }
-        try publish(SceneBox(Scene(root: try sceneNode(root, "root"))), .scene, to: out)
+        guard let root else { throw .null("root") }
+        try publish(SceneBox(Scene(root: try sceneNode(root, "root")), rootID: root.pointee.id), .scene, to: out)
     }
 }
 
 /// Runs `body` on the scene of a live handle, under its lock, mapping its errors.
 private func withScene<R>(_ handle: OpaquePointer?,
                           _ body: (inout Scene) throws(SceneError) -> R) throws(CError) -> R {
+    try withSceneBox(handle) { (box) throws(SceneError) in try body(&box.scene) }
+}
+
+/// Runs `body` on the box of a live scene handle (its scene and id table), under its lock, mapping its errors.
+private func withSceneBox<R>(_ handle: OpaquePointer?, _ body: (SceneBox) throws(SceneError) -> R) throws(CError) -> R {
     let box = try resolve(handle, .scene, "scene", as: SceneBox.self)
     return try box.lock.withLock { () throws(CError) -> R in
-        do throws(SceneError) { return try body(&box.scene) } catch { throw CError(error) }
+        do throws(SceneError) { return try body(box) } catch { throw CError(error) }
     }
+}
+
+/// Adds C node `node` (its data in `data` when `hasData`) under `parent`, noting its C id by its slot.
+private func addNode(_ scene: OpaquePointer?, _ parent: UInt64, _ node: UnsafePointer<inkhit_node>?,
+                     _ data: UnsafePointer<inkhit_node_shape>?, hasData: Bool) throws(CError) {
+    _ = try resolve(scene, .scene, "scene", as: SceneBox.self)
+    let n = try sceneNode(node, "node", data: data, hasData: hasData)
+    try withSceneBox(scene) { (box) throws(SceneError) in
+        try box.scene.add(n, to: String(parent))
+        box.noteAdded(node!.pointee.id)
+    }
+}
+
+/// Replaces the settings of C node `node->id` (its data in `data` when `hasData`).
+private func updateNode(_ scene: OpaquePointer?, _ node: UnsafePointer<inkhit_node>?,
+                        _ data: UnsafePointer<inkhit_node_shape>?, hasData: Bool) throws(CError) {
+    _ = try resolve(scene, .scene, "scene", as: SceneBox.self)
+    let n = try sceneNode(node, "node", data: data, hasData: hasData)
+    try withScene(scene) { (s) throws(SceneError) in try s.update(n.id) { $0 = n } }
 }
 
 /// `inkhit_scene_add` (inkhit.h).
 @_cdecl("inkhit_scene_add")
 public func inkhit_scene_add(_ scene: OpaquePointer?, _ parent: UInt64, _ node: UnsafePointer<inkhit_node>?) -> inkhit_status {
-    call("inkhit_scene_add") { () throws(CError) in
-        _ = try resolve(scene, .scene, "scene", as: SceneBox.self)
-        let n = try sceneNode(node, "node")
-        try withScene(scene) { (s) throws(SceneError) in try s.add(n, to: String(parent)) }
-    }
+    call("inkhit_scene_add") { () throws(CError) in try addNode(scene, parent, node, nil, hasData: false) }
+}
+
+/// `inkhit_scene_add_shaped` (inkhit.h).
+@_cdecl("inkhit_scene_add_shaped")
+public func inkhit_scene_add_shaped(_ scene: OpaquePointer?, _ parent: UInt64, _ node: UnsafePointer<inkhit_node>?,
+                                    _ shape: UnsafePointer<inkhit_node_shape>?) -> inkhit_status {
+    call("inkhit_scene_add_shaped") { () throws(CError) in try addNode(scene, parent, node, shape, hasData: true) }
 }
 
 /// `inkhit_scene_update` (inkhit.h).
 @_cdecl("inkhit_scene_update")
 public func inkhit_scene_update(_ scene: OpaquePointer?, _ node: UnsafePointer<inkhit_node>?) -> inkhit_status {
-    call("inkhit_scene_update") { () throws(CError) in
-        _ = try resolve(scene, .scene, "scene", as: SceneBox.self)
-        let n = try sceneNode(node, "node")
-        try withScene(scene) { (s) throws(SceneError) in try s.update(n.id) { $0 = n } }
-    }
+    call("inkhit_scene_update") { () throws(CError) in try updateNode(scene, node, nil, hasData: false) }
+}
+
+/// `inkhit_scene_update_shaped` (inkhit.h).
+@_cdecl("inkhit_scene_update_shaped")
+public func inkhit_scene_update_shaped(_ scene: OpaquePointer?, _ node: UnsafePointer<inkhit_node>?,
+                                       _ shape: UnsafePointer<inkhit_node_shape>?) -> inkhit_status {
+    call("inkhit_scene_update_shaped") { () throws(CError) in try updateNode(scene, node, shape, hasData: true) }
 }
 
 /// `inkhit_scene_set_transform` (inkhit.h).
@@ -175,11 +272,13 @@ public func inkhit_scene_snapshot(_ scene: OpaquePointer?, _ tol: Double, _ out:
         guard let out else { throw .null("out") }
         _ = try resolve(scene, .scene, "scene", as: SceneBox.self)
         let t = try tolerance(tol)
-        let snapshot = try CallLimits.bounded { (limits, deadline) throws(CError) -> SceneSnapshot in
+        let made = try CallLimits.bounded { (limits, deadline) throws(CError) -> SnapshotBox in
             let budget = SceneBudget(maxShapeBytes: limits.shapeBytes, deadline: deadline)
-            return try withScene(scene) { (s) throws(SceneError) -> SceneSnapshot in try s.snapshot(tolerance: t, budget: budget) }
+            return try withSceneBox(scene) { (box) throws(SceneError) -> SnapshotBox in
+                SnapshotBox(try box.scene.snapshot(tolerance: t, budget: budget), ids: box.ids)
+            }
         }
-        try publish(SnapshotBox(snapshot), .snapshot, to: out)
+        try publish(made, .snapshot, to: out)
     }
 }
 
@@ -194,9 +293,10 @@ public func inkhit_scene_release(_ scene: OpaquePointer?) -> inkhit_status {
 let missSceneHit = inkhit_scene_hit(hit: 0, inside: 0, node: 0, depth: -1, local: inkhit_point(x: .nan, y: .nan),
                                     distance: .nan, glyph: -1, text: missTextHit)
 
-func cSceneHit(_ h: SceneHit?) -> inkhit_scene_hit {
+/// `h` as C answers it, its node's C id from the snapshot's table.
+func cSceneHit(_ h: SceneHit?, _ box: SnapshotBox) -> inkhit_scene_hit {
     guard let h else { return missSceneHit }
-    return inkhit_scene_hit(hit: 1, inside: h.isInside ? 1 : 0, node: UInt64(h.node) ?? 0, depth: Int64(h.depth),
+    return inkhit_scene_hit(hit: 1, inside: h.isInside ? 1 : 0, node: box.cID(h), depth: Int64(h.depth),
                             local: cPoint(h.local), distance: h.distance, glyph: Int64(h.glyph ?? -1), text: cTextHit(h.text))
 }
 
@@ -216,7 +316,7 @@ public func inkhit_snapshot_hit(_ snapshot: OpaquePointer?, _ x: Double, _ y: Do
         out.pointee = missSceneHit
         return (radiusIsValid(radius) ? pointError(x, y) : radiusError(radius)).report(function)
     }
-    out.pointee = cSceneHit(box._withUnsafeGuaranteedRef { $0.snapshot.hit(at: Point(x, y), radius: radius) })
+    out.pointee = box._withUnsafeGuaranteedRef { b in cSceneHit(b.snapshot.hit(at: Point(x, y), radius: radius), b) }
     return inkhit_status(INKHIT_OK)
 }
 
@@ -241,7 +341,7 @@ public func inkhit_snapshot_hits(_ snapshot: OpaquePointer?, _ points: UnsafePoi
     var firstBad = -1, bad = 0
     box._withUnsafeGuaranteedRef { b in
         for (i, q) in queries.enumerated() {
-            answers[i] = cSceneHit(b.snapshot.hit(at: Point(q.x, q.y), radius: radius))
+            answers[i] = cSceneHit(b.snapshot.hit(at: Point(q.x, q.y), radius: radius), b)
             if !(q.x.isFinite && q.y.isFinite) {
                 if firstBad < 0 { firstBad = i }
                 bad += 1

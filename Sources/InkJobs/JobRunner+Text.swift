@@ -48,11 +48,12 @@ extension JobRunner {
             for k in points.indices { results[k] = layout.hit(at: points[k], radius: job.radius) }
         } line: { hit in
             guard let h = hit else {
-                return ",\"hit\":false,\"glyph\":null" + Self.characterFields(nil) + ",\"distance\":null}"
+                return ",\"hit\":false" + Self.placementFields(nil) + Self.characterFields(nil) + Self.insideField(false)
+                    + ",\"distance\":null}"
             }
             let ink = h.glyph.flatMap { try? layout.placement(of: $0).ink }
-            return ",\"hit\":true,\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.inkField(ink) + Self.decorationField(h.decoration)
-                + Self.characterFields(h)
+            return ",\"hit\":true" + Self.placementFields(h.glyph) + Self.inkField(ink) + Self.decorationField(h.decoration)
+                + Self.characterFields(h) + Self.insideField(h.kind != .radius)
                 + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
         }
     }

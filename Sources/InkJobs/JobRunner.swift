@@ -95,9 +95,9 @@ public final class JobRunner {
         try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
             index.unsafeHits(for: points, radius: job.radius, into: results)
         } line: { h in
-            guard let h else { return ",\"hit\":false,\"glyph\":null,\"distance\":null}" }
-            return ",\"hit\":true,\"glyph\":" + String(h.placement) + Self.inkField(inks[h.placement])
-                + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
+            guard let h else { return Self.glyphMiss }
+            return ",\"hit\":true" + Self.placementFields(h.placement) + Self.inkField(inks[h.placement])
+                + Self.insideField(h.isInside) + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
         }
     }
 
@@ -109,13 +109,29 @@ public final class JobRunner {
                 results[k] = Self.withDecorations(index.hit(at: points[k], radius: job.radius), decorations, at: points[k], radius: job.radius)
             }
         } line: { answer in
-            guard let (h, isDecoration) = answer else { return ",\"hit\":false,\"glyph\":null,\"distance\":null}" }
+            guard let (h, isDecoration) = answer else { return Self.glyphMiss }
             let what = isDecoration
-                ? "null" + Self.decorationField(job.decorations[h.placement].kind)
-                : String(h.placement) + Self.inkField(inks[h.placement])
-            return ",\"hit\":true,\"glyph\":" + what + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
+                ? Self.placementFields(nil) + Self.decorationField(job.decorations[h.placement].kind)
+                : Self.placementFields(h.placement) + Self.inkField(inks[h.placement])
+            return ",\"hit\":true" + what + Self.insideField(h.isInside)
+                + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
         }
     }
+
+    /// A glyph job's answer on a miss (after `{"job":ID,"i":N`).
+    static let glyphMiss = ",\"hit\":false" + placementFields(nil) + insideField(false) + ",\"distance\":null}"
+
+    /// `,"glyph":G,"placement":G`: the index of the placement that answered (into the job's `"glyphs"`, the
+    /// layout's glyphs, or a scene node's glyphs), under its documented name `"glyph"` and under the
+    /// vocabulary's name `"placement"` (docs/vocabulary.md); both null when no glyph answered.
+    static func placementFields(_ index: Int?) -> String {
+        let v = index.map(String.init) ?? "null"
+        return ",\"glyph\":" + v + ",\"placement\":" + v
+    }
+
+    /// `,"inside":true` when the point is on the ink (or inside the answer's box or region), `false` when it
+    /// is only within the radius, and on a miss.
+    static func insideField(_ inside: Bool) -> String { inside ? ",\"inside\":true" : ",\"inside\":false" }
 
     /// `,"ink":"colr"` (COLR layers or paint), `,"bitmap"` or `,"box"` (an SVG glyph hit as its box): how a
     /// hit glyph's ink was made, when it is not a plain outline (then nothing, so outline answers keep their

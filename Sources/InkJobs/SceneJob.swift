@@ -306,15 +306,15 @@ extension JobRunner {
             for k in points.indices { results[k] = snapshot.hit(at: points[k], radius: job.radius) }
         } line: { hit in
             guard let h = hit else {
-                return ",\"hit\":false,\"node\":null,\"path\":null,\"local\":null,\"glyph\":null" + Self.characterFields(nil)
-                    + ",\"distance\":null}"
+                return ",\"hit\":false,\"node\":null,\"path\":null,\"local\":null" + Self.placementFields(nil)
+                    + Self.characterFields(nil) + Self.insideField(false) + ",\"distance\":null}"
             }
             func n(_ v: Double) -> String { DecimalText.string(v, maxFractionDigits: 4) }
             var s = ",\"hit\":true,\"node\":" + JSONValue.quoted(h.node)
             s += ",\"path\":[" + h.path.map(JSONValue.quoted).joined(separator: ",") + "]"
             s += ",\"local\":[" + n(h.local.x) + "," + n(h.local.y) + "]"
-            s += ",\"glyph\":" + (h.glyph.map(String.init) ?? "null") + Self.decorationField(h.text?.decoration) + Self.characterFields(h.text)
-            return s + ",\"distance\":" + n(h.distance) + "}"
+            s += Self.placementFields(h.glyph) + Self.decorationField(h.text?.decoration) + Self.characterFields(h.text)
+            return s + Self.insideField(h.isInside) + ",\"distance\":" + n(h.distance) + "}"
         }
     }
 }

@@ -92,6 +92,11 @@ public struct Scene: Sendable {
     /// The ids from the root down to the node (nil when no node has this id).
     public func path(to id: String) -> [String]? { state.slot[id].map { state.paths[$0]!.ids } }
 
+    /// Not API: the slot of node `id` (a small number, fixed while the node is in the scene, reused after it
+    /// is removed), which `SceneHit.nodeSlot` gives back; for tables kept beside the scene (the C interface's
+    /// node ids).
+    @_spi(InkInternals) public func slot(of id: String) -> Int? { state.slot[id] }
+
     /// The state, copied first if another `Scene` value shares it (value semantics).
     private mutating func unique() -> State {
         if !isKnownUniquelyReferenced(&state) { state = state.copy() }
@@ -196,7 +201,7 @@ extension Scene {
 
         init(root: Node) {
             nodes = [root]; parent = [-1]; children = [[]]; slot = [root.id: 0]
-            paths = [IDPath(id: root.id, parent: nil)]
+            paths = [IDPath(id: root.id, parent: nil, slot: 0)]
             linear = [root.transform.linearPart]; depth = [0]
             records = [nil]; dirty = [Dirty.own]; dirtySlots = [0]
         }
@@ -229,12 +234,12 @@ extension Scene {
             if let f = free.popLast() {
                 s = f
                 nodes[s] = node; parent[s] = p; children[s] = []
-                paths[s] = IDPath(id: node.id, parent: paths[p]); depth[s] = depth[p] + 1
+                paths[s] = IDPath(id: node.id, parent: paths[p], slot: s); depth[s] = depth[p] + 1
                 linear[s] = node.transform.linearPart.concatenating(linear[p]); records[s] = nil; dirty[s] = 0
             } else {
                 s = nodes.count
                 nodes.append(node); parent.append(p); children.append([])
-                paths.append(IDPath(id: node.id, parent: paths[p])); depth.append(depth[p] + 1)
+                paths.append(IDPath(id: node.id, parent: paths[p], slot: s)); depth.append(depth[p] + 1)
                 linear.append(node.transform.linearPart.concatenating(linear[p])); records.append(nil); dirty.append(0)
             }
             children[p].append(s)

@@ -10,9 +10,12 @@ final class IDPath: @unchecked Sendable {
     private var parent: IDPath?
     /// 0 for the root.
     let depth: Int
+    /// The node's slot in its scene when it was added (`Scene.slot(of:)`): fixed for the node's life; a
+    /// slot is reused only by a node added after this one was removed.
+    let slot: Int
 
-    init(id: String, parent: IDPath?) {
-        self.id = id; self.parent = parent; depth = parent.map { $0.depth + 1 } ?? 0
+    init(id: String, parent: IDPath?, slot: Int) {
+        self.id = id; self.parent = parent; self.slot = slot; depth = parent.map { $0.depth + 1 } ?? 0
     }
 
     /// The ids, root first.

@@ -12,6 +12,8 @@ public struct SceneHit: Sendable {
     public var path: [String] { pathLink.ids }
     /// How many ancestors the node has (0: the root).
     public var depth: Int { pathLink.depth }
+    /// Not API: the node's slot in the scene the snapshot came from (`Scene.slot(of:)` when it was taken).
+    @_spi(InkInternals) public var nodeSlot: Int { pathLink.slot }
     /// The point in the node's local coordinates.
     public var local: Point
     /// Signed distance to the node's region, root (view) px: negative inside (the depth inside the part of
@@ -79,7 +81,8 @@ public struct SceneSnapshot: Sendable {
         }
     }
 
-    /// The answers for many touches, in order.
+    /// The answers for many touches, in order: `hit(at:radius:)` for each point (a negative or NaN radius
+    /// counts as 0).
     public func hits(for points: [Point], radius: Double = 0) -> [SceneHit?] {
         points.map { hit(at: $0, radius: radius) }
     }

@@ -219,7 +219,8 @@ extension TextLayout {
     /// The link under `point` (view px) within `radius`: the topmost link glyph (or attachment in a link)
     /// whose ink contains the point, else the one whose outline is nearest within the radius (ties → topmost).
     /// Whitespace has no ink, so the space after a link never hits it; a decoration under link characters
-    /// (a link's underline) is ink of the link.
+    /// (a link's underline) is ink of the link. A negative or NaN radius counts as 0; a non-finite point
+    /// is a miss.
     public func link(at point: Point, radius: Double = 0) -> LinkHit? {
         guard let h = linkIndex.hit(at: point, radius: radius) else { return nil }
         let hit: TextHit

@@ -23,8 +23,9 @@ struct Query: ParsableCommand {
         unhinted, filled with the nonzero rule.
 
         Output, one line per point:
-          {"job":"para-1","i":0,"hit":true,"glyph":0,"distance":-0.42}
-        "glyph" indexes the job's "glyphs" (null on a miss). Rule: the topmost (last) glyph whose ink
+          {"job":"para-1","i":0,"hit":true,"glyph":0,"placement":0,"inside":true,"distance":-0.42}
+        "glyph" indexes the job's "glyphs" (null on a miss); "placement" is the same index under the name
+        docs/vocabulary.md gives it. "inside" is true on the ink, false within the radius only or on a miss. Rule: the topmost (last) glyph whose ink
         contains the point; otherwise the glyph with the nearest outline within "radius"; distances equal
         within 1e-6 of (distance + glyph size) are ties, which go to the topmost.
         "distance" is the signed distance in view px to that glyph's outline (negative inside; null on a miss).
@@ -48,8 +49,8 @@ struct Query: ParsableCommand {
            "transform": [...], "radius": 3.5, "points": [[x, y], ...]}
 
         and answer, per point:
-          {"job":"t1","i":0,"hit":true,"glyph":9,"utf16":[8,9],"char":8,"line":0,"link":"url","attachment":null,"distance":-0.3}
-        "glyph" indexes the laid-out glyphs (`ink-hit layout` lists them), "utf16" is the character under the
+          {"job":"t1","i":0,"hit":true,"glyph":9,"placement":9,"utf16":[8,9],"char":8,"line":0,"link":"url","attachment":null,"inside":true,"distance":-0.3}
+        "glyph" and "placement" index the laid-out glyphs (`ink-hit layout` lists them), "utf16" is the character under the
         point (inside a ligature, its component; on the ellipsis, the cut range), "char" its grapheme index.
         Attachments are hit as their boxes, before text. Decorations (underlines, strikethrough, overlines)
         are ink under the glyphs: a hit on one answers "glyph": null, "decoration": "underline" (or

@@ -283,9 +283,9 @@ let runner = JobRunner()
 let job = #"{"id":"a","fonts":[{"path":"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"}],"size":40,"#
     + #""glyphs":[{"font":0,"id":82,"x":0,"y":40}],"radius":2,"points":[[12,29],[4,29],[0.5,29]]}"#
 runner.run(line: job) { print($0) }
-// {"job":"a","i":0,"hit":false,"glyph":null,"distance":null}      the counter of an "o"
-// {"job":"a","i":1,"hit":true,"glyph":0,"distance":-1.7903}        its left stroke
-// {"job":"a","i":2,"hit":true,"glyph":0,"distance":1.7086}         1.7 px left of it, within r = 2
+// {"job":"a","i":0,"hit":false,"glyph":null,"placement":null,"inside":false,"distance":null}  the counter of an "o"
+// {"job":"a","i":1,"hit":true,"glyph":0,"placement":0,"inside":true,"distance":-1.7903}  its left stroke
+// {"job":"a","i":2,"hit":true,"glyph":0,"placement":0,"inside":false,"distance":1.7086}  1.7 px left of it, within r = 2
 """##, run: InkJobs_InkJobs_InkJobs_1),
         Snippet(file: "Sources/InkScene/InkScene.docc/InkScene.md", index: 1, source: ##"""
 import InkGeometry
@@ -640,9 +640,9 @@ print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 
         let job = #"{"id":"a","fonts":[{"path":"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"}],"size":40,"#
             + #""glyphs":[{"font":0,"id":82,"x":0,"y":40}],"radius":2,"points":[[12,29],[4,29],[0.5,29]]}"#
         runner.run(line: job) { print($0) }
-        // {"job":"a","i":0,"hit":false,"glyph":null,"distance":null}      the counter of an "o"
-        // {"job":"a","i":1,"hit":true,"glyph":0,"distance":-1.7903}        its left stroke
-        // {"job":"a","i":2,"hit":true,"glyph":0,"distance":1.7086}         1.7 px left of it, within r = 2
+        // {"job":"a","i":0,"hit":false,"glyph":null,"placement":null,"inside":false,"distance":null}  the counter of an "o"
+        // {"job":"a","i":1,"hit":true,"glyph":0,"placement":0,"inside":true,"distance":-1.7903}  its left stroke
+        // {"job":"a","i":2,"hit":true,"glyph":0,"placement":0,"inside":false,"distance":1.7086}  1.7 px left of it, within r = 2
     }
 
     /// Sources/InkScene/InkScene.docc/InkScene.md, Swift block 1.

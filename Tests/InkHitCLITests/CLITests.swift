@@ -494,11 +494,11 @@ struct CLITests {
             let start = k == 0 ? 0 : newlines[k - 1] + 1
             return String(decoding: r.stdout[start..<newlines[k]], as: UTF8.self)
         }
-        #expect(line(newlines.count - 1) == #"{"job":"huge","i":1999999,"hit":false,"glyph":null,"distance":null}"#)
+        #expect(line(newlines.count - 1) == #"{"job":"huge","i":1999999,"hit":false,"glyph":null,"placement":null,"inside":false,"distance":null}"#)
         // The README's answers for the first three points: the counter misses, the stroke and 1.7 px beside it hit.
-        #expect(line(0) == #"{"job":"huge","i":0,"hit":false,"glyph":null,"distance":null}"#)
-        #expect(line(1) == #"{"job":"huge","i":1,"hit":true,"glyph":0,"distance":-1.7903}"#)
-        #expect(line(2) == #"{"job":"huge","i":2,"hit":true,"glyph":0,"distance":1.7086}"#)
+        #expect(line(0) == #"{"job":"huge","i":0,"hit":false,"glyph":null,"placement":null,"inside":false,"distance":null}"#)
+        #expect(line(1) == #"{"job":"huge","i":1,"hit":true,"glyph":0,"placement":0,"inside":true,"distance":-1.7903}"#)
+        #expect(line(2) == #"{"job":"huge","i":2,"hit":true,"glyph":0,"placement":0,"inside":false,"distance":1.7086}"#)
     }
 
     /// A line just under the byte limit, all tiny arrays (`[0,0],` — the most JSON values per byte), under

@@ -31,11 +31,11 @@ struct ColorGlyphJobTests {
         """
         let lines = try Self.answers(job)
         #expect(lines.count == 5)
-        #expect(lines[0].hasPrefix(#"{"job":"c","i":0,"hit":true,"glyph":0,"distance":"#))
-        #expect(lines[1].hasPrefix(#"{"job":"c","i":1,"hit":true,"glyph":1,"ink":"bitmap","distance":-"#))
-        #expect(lines[2].hasPrefix(#"{"job":"c","i":2,"hit":true,"glyph":2,"ink":"colr","distance":-"#))
-        #expect(lines[3].hasPrefix(#"{"job":"c","i":3,"hit":true,"glyph":3,"ink":"box","distance":-"#))
-        #expect(lines[4] == #"{"job":"c","i":4,"hit":false,"glyph":null,"distance":null}"#)
+        #expect(lines[0].hasPrefix(#"{"job":"c","i":0,"hit":true,"glyph":0,"placement":0,"inside":"#))
+        #expect(lines[1].hasPrefix(#"{"job":"c","i":1,"hit":true,"glyph":1,"placement":1,"ink":"bitmap","inside":true,"distance":-"#))
+        #expect(lines[2].hasPrefix(#"{"job":"c","i":2,"hit":true,"glyph":2,"placement":2,"ink":"colr","inside":true,"distance":-"#))
+        #expect(lines[3].hasPrefix(#"{"job":"c","i":3,"hit":true,"glyph":3,"placement":3,"ink":"box","inside":true,"distance":-"#))
+        #expect(lines[4] == #"{"job":"c","i":4,"hit":false,"glyph":null,"placement":null,"inside":false,"distance":null}"#)
     }
 
     @Test func textJobAnswersNameTheInkOfAFallbackEmoji() throws {
@@ -45,8 +45,8 @@ struct ColorGlyphJobTests {
         """
         let lines = try Self.answers(job)
         #expect(lines.count == 2)
-        #expect(lines[0].hasPrefix(#"{"job":"t","i":0,"hit":true,"glyph":3,"ink":"bitmap","utf16":[3,5],"char":3,"#), "\(lines[0])")
-        #expect(lines[1].hasPrefix(#"{"job":"t","i":1,"hit":false,"glyph":null,"utf16":null"#))
+        #expect(lines[0].hasPrefix(#"{"job":"t","i":0,"hit":true,"glyph":3,"placement":3,"ink":"bitmap","utf16":[3,5],"char":3,"#), "\(lines[0])")
+        #expect(lines[1].hasPrefix(#"{"job":"t","i":1,"hit":false,"glyph":null,"placement":null,"utf16":null"#))
     }
 
     /// A point on a half-transparent pixel rim: hit at alpha ≥ 0.5 of opaque only if its alpha reaches it;

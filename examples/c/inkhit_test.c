@@ -484,6 +484,24 @@ static void test_index(void) {
     EXPECT(inkhit_shape_cache_get_info(NULL, &ci), INKHIT_ERROR_NULL_ARGUMENT, "cache is NULL");
     EXPECT(inkhit_shape_cache_create(0, NULL), INKHIT_ERROR_NULL_ARGUMENT, "out");
     OK(inkhit_shape_cache_release(NULL));
+    /* 0 means the default budget (it keeps shapes); INKHIT_SHAPE_CACHE_KEEP_NOTHING keeps none. */
+    {
+        inkhit_shape_cache by_default, keeping_nothing;
+        inkhit_builder b;
+        OK(inkhit_shape_cache_create(0, &by_default));
+        OK(inkhit_shape_cache_create(INKHIT_SHAPE_CACHE_KEEP_NOTHING, &keeping_nothing));
+        OK(inkhit_builder_create(0, &b));
+        OK(inkhit_builder_add_glyph(b, by_default, &glyphs[0], NULL));
+        OK(inkhit_builder_add_glyph(b, keeping_nothing, &glyphs[0], NULL));
+        OK(inkhit_shape_cache_get_info(by_default, &ci));
+        CHECK(ci.glyph_shapes == 1 && ci.glyph_bytes > 0);
+        OK(inkhit_shape_cache_get_info(keeping_nothing, &ci));
+        CHECK(ci.glyph_shapes == 0 && ci.glyph_bytes == 0);
+        CHECK(INKHIT_SHAPE_CACHE_DEFAULT_BYTES == (size_t)64 << 20);
+        OK(inkhit_builder_release(b));
+        OK(inkhit_shape_cache_release(by_default));
+        OK(inkhit_shape_cache_release(keeping_nothing));
+    }
     OK(inkhit_builder_release(builder));
     EXPECT(inkhit_builder_release(builder), INKHIT_ERROR_INVALID_HANDLE, "already released");
     EXPECT(inkhit_builder_count(builder, &count), INKHIT_ERROR_INVALID_HANDLE, "already released");
@@ -1037,6 +1055,14 @@ static void test_limits(void) {
     inkhit_limits back;
     OK(inkhit_limits_get(&back));
     CHECK(back.max_seconds_per_call == 0 && back.max_shape_bytes_per_call == l.max_shape_bytes_per_call);
+    /* 0 means the default budget; UINT64_MAX means no limit. */
+    OK(inkhit_limits_set(&(inkhit_limits){0, 0}));
+    OK(inkhit_limits_get(&back));
+    CHECK(back.max_shape_bytes_per_call == INKHIT_DEFAULT_MAX_SHAPE_BYTES_PER_CALL);
+    OK(inkhit_limits_set(&(inkhit_limits){0, UINT64_MAX}));
+    OK(inkhit_limits_get(&back));
+    CHECK(back.max_shape_bytes_per_call == UINT64_MAX);
+    OK(inkhit_limits_set(&l));
     OK(inkhit_shape_cache_release(cache));
     OK(inkhit_builder_release(b));
 }
@@ -1205,8 +1231,8 @@ static void test_jobs(void) {
     OK(inkhit_job_runner_run(runner, jobs, strlen(jobs), collect, &out, &count, &failed));
     CHECK(count == 2 && failed == 1 && out.lines == 3);
     CHECK(strncmp(out.text, "{\"job\":\"bad\",\"error\":", 21) == 0);
-    CHECK(strstr(out.text, "\n{\"job\":2,\"i\":0,\"hit\":true,\"glyph\":0,\"distance\":-") != NULL);
-    CHECK(strstr(out.text, "\n{\"job\":2,\"i\":1,\"hit\":false,\"glyph\":null,\"distance\":null}\n") != NULL);
+    CHECK(strstr(out.text, "\n{\"job\":2,\"i\":0,\"hit\":true,\"glyph\":0,\"placement\":0,\"inside\":true,\"distance\":-") != NULL);
+    CHECK(strstr(out.text, "\n{\"job\":2,\"i\":1,\"hit\":false,\"glyph\":null,\"placement\":null,\"inside\":false,\"distance\":null}\n") != NULL);
     OK(inkhit_job_runner_run(runner, NULL, 0, collect, &out, &count, &failed));
     CHECK(count == 0 && failed == 0 && out.lines == 3);
     EXPECT(inkhit_job_runner_run(runner, jobs, strlen(jobs), NULL, NULL, NULL, NULL), INKHIT_ERROR_NULL_ARGUMENT, "emit");
@@ -1363,6 +1389,68 @@ static void test_rich_layout(void) {
     for (size_t b = size10; b < sizeof old; b++) CHECK(old[b] == 0xAB);
 }
 
+/* Glyph-run and mask nodes (inkhit_scene_add_shaped): an "o" at 40 px whose counter misses, a 2 x 1 mask
+ * whose transparent half misses; ids beyond 2^63 come back as given; an update swaps the mask's pixels. */
+static void test_scene_shapes(void) {
+    const uint64_t big = (1ull << 63) | 5;
+    inkhit_node root = node(1, 0, 0, 200, 100, 0, 0);
+    root.pointer_events = INKHIT_POINTER_BOX_NONE;
+    inkhit_scene scene;
+    OK(inkhit_scene_create(&root, &scene));
+    uint32_t o = 0;
+    OK(inkhit_font_glyph(sans, 'o', &o));
+    inkhit_glyph_placement glyphs[1] = {placement(sans, o, 40, 0, 40)};
+    inkhit_node_shape data;
+    OK(inkhit_node_shape_init(&data));
+    CHECK(data.struct_size == sizeof data && data.mask_threshold == 0 && data.holes == INKHIT_HOLES_INK);
+    EXPECT(inkhit_node_shape_init(NULL), INKHIT_ERROR_NULL_ARGUMENT, "shape");
+    data.glyphs = glyphs;
+    data.glyph_count = 1;
+    inkhit_node run = node(big, 0, 0, 40, 50, 0, 0);
+    run.shape = INKHIT_SHAPE_GLYPHS;
+    EXPECT(inkhit_scene_add(scene, 1, &run), INKHIT_ERROR_INVALID_ARGUMENT, "inkhit_scene_add_shaped");
+    OK(inkhit_scene_add_shaped(scene, 1, &run, &data));
+    const uint8_t half[2] = {255, 0};
+    inkhit_node_shape mask_data;
+    OK(inkhit_node_shape_init(&mask_data));
+    mask_data.mask_width = 2;
+    mask_data.mask_height = 1;
+    mask_data.mask_alpha = half;
+    inkhit_node mask = node(7, 0, 0, 40, 20, 100, 0);
+    mask.shape = INKHIT_SHAPE_MASK;
+    OK(inkhit_scene_add_shaped(scene, 1, &mask, &mask_data));
+    mask_data.mask_width = 5000;
+    mask_data.mask_height = 5000;
+    inkhit_node too_big = node(8, 0, 0, 10, 10, 0, 0);
+    too_big.shape = INKHIT_SHAPE_MASK;
+    EXPECT(inkhit_scene_add_shaped(scene, 1, &too_big, &mask_data), INKHIT_ERROR_LIMIT, "4096");
+    inkhit_snapshot snap;
+    OK(inkhit_scene_snapshot(scene, 0, &snap));
+    inkhit_scene_hit h;
+    OK(inkhit_snapshot_hit(snap, 4, 29, 0, &h));              /* the "o"'s left stroke */
+    CHECK(h.hit == 1 && h.node == big && h.glyph == 0 && h.inside == 1);
+    OK(inkhit_snapshot_hit(snap, 12, 29, 0, &h));             /* its counter */
+    CHECK(h.hit == 0);
+    OK(inkhit_snapshot_hit(snap, 110, 10, 0, &h));            /* the opaque half of the mask */
+    CHECK(h.hit == 1 && h.node == 7 && h.glyph == -1);
+    OK(inkhit_snapshot_hit(snap, 130, 10, 0, &h));            /* the transparent half */
+    CHECK(h.hit == 0);
+    const uint8_t flipped[2] = {0, 255};
+    mask_data.mask_width = 2;
+    mask_data.mask_height = 1;
+    mask_data.mask_alpha = flipped;
+    OK(inkhit_scene_update_shaped(scene, &mask, &mask_data));
+    inkhit_snapshot later;
+    OK(inkhit_scene_snapshot(scene, 0, &later));
+    OK(inkhit_snapshot_hit(later, 130, 10, 0, &h));
+    CHECK(h.hit == 1 && h.node == 7);
+    OK(inkhit_snapshot_hit(snap, 130, 10, 0, &h));            /* the older snapshot keeps its mask */
+    CHECK(h.hit == 0);
+    OK(inkhit_snapshot_release(later));
+    OK(inkhit_snapshot_release(snap));
+    OK(inkhit_scene_release(scene));
+}
+
 int main(void) {
     test_version_and_errors();
     test_long_message();
@@ -1371,6 +1459,7 @@ int main(void) {
     test_layout();
     test_rich_layout();
     test_scene();
+    test_scene_shapes();
     test_threads();
     test_renderer_drew();
     test_jobs();

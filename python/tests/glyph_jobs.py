@@ -101,15 +101,15 @@ def answer_lines(job: Dict[str, Any], index: inkhit.Index, answers: np.ndarray) 
     prefix = '{"job":' + json.dumps(job["id"], ensure_ascii=False, separators=(",", ":")) + ',"i":'
     inks: Dict[int, str] = {}
     lines = []
-    for i, (hit, placement, distance) in enumerate(zip(answers["hit"].tolist(), answers["placement"].tolist(),
-                                                       answers["distance"].tolist())):
+    for i, (hit, placement, inside, distance) in enumerate(zip(answers["hit"].tolist(), answers["placement"].tolist(),
+                                                               answers["inside"].tolist(), answers["distance"].tolist())):
         if not hit:
-            lines.append(prefix + str(i) + ',"hit":false,"glyph":null,"distance":null}')
+            lines.append(prefix + str(i) + ',"hit":false,"glyph":null,"placement":null,"inside":false,"distance":null}')
             continue
         if placement not in inks:
             inks[placement] = _INK_FIELD.get(index.ink(placement), "")
-        lines.append(prefix + str(i) + ',"hit":true,"glyph":' + str(placement) + inks[placement]
-                     + ',"distance":' + decimal(distance) + "}")
+        lines.append(prefix + str(i) + ',"hit":true,"glyph":' + str(placement) + ',"placement":' + str(placement)
+                     + inks[placement] + ',"inside":' + ("true" if inside else "false") + ',"distance":' + decimal(distance) + "}")
     return lines
 
 

@@ -46,6 +46,7 @@ def test_layout_hits_equal_ink_hits_text_jobs(ink_hit: str) -> None:
             continue
         hits += 1
         assert h is not None and list(h.utf16) == a["utf16"] and h.glyph == a["glyph"] and h.line == a["line"]
+        assert h.placement == a["placement"] == a["glyph"] and h.inside == a["inside"]
         assert (str(h.link) if h.link is not None else None) == a["link"]
         assert abs(h.distance - a["distance"]) <= 0.00006
         assert TEXT[h.start:h.end].encode("utf-16-le") == TEXT.encode("utf-16-le")[2 * h.utf16[0]:2 * h.utf16[1]]
@@ -80,12 +81,33 @@ def test_scene_snapshots_answer_as_ink_hits_scene_jobs() -> None:
     assert snap.hit(12, 12).node == 1                     # the ellipse's corner is not the ellipse
     t = snap.hit(10 + 15 + on_t[0], 10 + 10 + on_t[1])    # scene px: node 3 at (10, 10), node 4 at (15, 10) in it
     assert t.node == 4 and t.text is not None and (t.text.start, t.text.end) == (0, 1)
+    assert t.placement == t.glyph == 0 and t.inside and t.text.placement == 0 and t.text.inside
+    assert snap.hit(12, 12).placement is None             # a box node: no glyph answered
     assert scene.path(4) == [1, 3, 4] and len(scene) == 4
     scene.set_transform(2, (1, 0, 0, 1, 200, 100))
     assert snap.hit(95, 95).node == 2 and scene.snapshot().hit(95, 95).node == 1   # snapshots never change
     pts = np.array([[95, 95], [40, 45], [12, 12], [25 + on_t[0], 20 + on_t[1]]])
     batch = snap.hits(pts)
     assert list(batch["node"]) == [2, 3, 1, 4] and batch["hit"].all() and batch["link"][3] == -1
+
+
+def test_glyph_and_mask_nodes() -> None:
+    font = inkhit.Font(SANS)
+    o = font.glyph(ord("o"))
+    scene = inkhit.Scene(inkhit.Node(1, bounds=(0, 0, 200, 100), pointer_events="box-none"))
+    scene.add(1, inkhit.Node(2, bounds=(0, 0, 40, 50), shape="glyphs", glyphs=[(font, o, 40, (0, 40))]))
+    scene.add(1, inkhit.Node(3, bounds=(0, 0, 40, 20), shape="mask", mask=(2, 1, bytes([255, 0]), 0),
+                             transform=(1, 0, 0, 1, 100, 0)))
+    snap = scene.snapshot()
+    stroke = snap.hit(4, 29)                              # the "o"'s left stroke; its counter misses
+    assert stroke.node == 2 and stroke.placement == stroke.glyph == 0 and stroke.inside
+    assert snap.hit(12, 29) is None
+    assert snap.hit(110, 10).node == 3 and snap.hit(130, 10) is None    # the opaque and transparent pixels
+    scene.update(inkhit.Node(3, bounds=(0, 0, 40, 20), shape="mask", mask=(2, 1, bytes([0, 255]), 0),
+                             transform=(1, 0, 0, 1, 100, 0)))
+    assert scene.snapshot().hit(130, 10).node == 3 and snap.hit(130, 10) is None
+    with pytest.raises(inkhit.LimitError):
+        scene.add(1, inkhit.Node(4, bounds=(0, 0, 1, 1), shape="mask", mask=(5000, 5000, b"", 0)))
 
 
 def test_run_jobs_error_lines_and_iteration() -> None:
@@ -96,6 +118,7 @@ def test_run_jobs_error_lines_and_iteration() -> None:
     out = list(inkhit.run_jobs(lines))
     assert out[0]["job"] == "bad" and "nonexistent" in out[0]["error"]
     assert [o["hit"] for o in out[1:]] == [True, False] and out[1]["glyph"] == 0
+    assert out[1]["placement"] == 0 and out[1]["inside"] is True and out[2]["placement"] is None and out[2]["inside"] is False
     assert list(inkhit.run_jobs("\n".join(lines))) == out   # one string holding the lines
     runner = inkhit.JobRunner()
     runner.run("\n".join(lines))

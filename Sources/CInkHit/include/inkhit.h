@@ -54,6 +54,32 @@
  *                the topmost). Distances are Euclidean in view px, also under non-uniform scale and shear.
  *
  * ---------------------------------------------------------------------------------------------------
+ * Vocabulary (docs/vocabulary.md has the whole table; a test keeps it complete)
+ *
+ *   "glyph" in an input is a glyph id (a font's number for it): inkhit_glyph_placement.glyph,
+ *   inkhit_run_glyph.glyph, inkhit_layout_glyph.glyph. "placement" is a position in a list of placed
+ *   shapes; every answer names what it hit by its placement, though some answer fields keep the name glyph:
+ *
+ *   concept                      C | Swift | JSON | Python
+ *   which placement answered     inkhit_hit.placement, inkhit_text_hit.glyph, inkhit_scene_hit.glyph (-1: none)
+ *                                | Hit.placement, TextHit.glyph, SceneHit.glyph (nil) | "placement" (and "glyph",
+ *                                the same number; null) | Hit.placement, TextHit.placement, SceneHit.placement (None)
+ *   on the ink, or only within   inside (1 or 0); for text kind == INKHIT_TEXT_HIT_KIND_INK | isInside; for text
+ *   the radius                   kind == .ink | "inside" | inside
+ *   signed distance, view px     distance (NaN on a miss) | distance | "distance" (null) | distance
+ *   node id                      uint64_t node | String (the decimal digits of the C id) | string | int
+ *   node flags                   INKHIT_NODE_HIDDEN, _NOT_INTERACTIVE, _NO_CLIP | isHidden, isInteractive,
+ *                                clipsChildren | "hidden", "interactive", "clip" | hidden, interactive, clips
+ *
+ *   Bad arguments: every call checks its arguments; a negative or NaN radius is INKHIT_ERROR_INVALID_ARGUMENT
+ *   in every query (JSON: an error line; Python: InvalidArgumentError; Swift queries, called by programmers
+ *   on a path that throws nothing, count it as 0, as their doc comments say).
+ *   The meaning of 0: in a size, budget or tolerance, 0 means the default, never "nothing" (tolerance 0:
+ *   0.01; inkhit_shape_cache_create(0, ...): INKHIT_SHAPE_CACHE_DEFAULT_BYTES; max_shape_bytes_per_call 0:
+ *   1 GiB). "No bound" and "keep nothing" are asked for by name: SIZE_MAX, UINT64_MAX, INFINITY,
+ *   INKHIT_SHAPE_CACHE_KEEP_NOTHING.
+ *
+ * ---------------------------------------------------------------------------------------------------
  * Handles and ownership
  *
  * Objects are reached through opaque handles (inkhit_font, inkhit_index, ...). A handle is a token, not an
@@ -352,9 +378,16 @@ inkhit_status inkhit_font_release(inkhit_font font);
 /* Shape caches                                                                                      */
 /* ================================================================================================ */
 
+/** The budget `inkhit_shape_cache_create(0, …)` gives: 64 MiB of glyph shapes and as many of outlines. */
+#define INKHIT_SHAPE_CACHE_DEFAULT_BYTES ((size_t)64 << 20)
+/** A budget no shape fits in: a cache that keeps nothing (every layout builds every shape). */
+#define INKHIT_SHAPE_CACHE_KEEP_NOTHING ((size_t)1)
+
 /** A new shape cache keeping at most `max_bytes` bytes of font glyph shapes and as many of custom
- *  outlines, oldest evicted first (SIZE_MAX: no bound; 0: keeps nothing). Calls that take a cache use
- *  the process-wide one (64 MiB of glyph shapes, no custom outlines) when given NULL.
+ *  outlines, oldest evicted first. 0 means the default, INKHIT_SHAPE_CACHE_DEFAULT_BYTES (as 0 means the
+ *  default everywhere in this header; docs/vocabulary.md); SIZE_MAX: no bound;
+ *  INKHIT_SHAPE_CACHE_KEEP_NOTHING: no caching. Calls that take a cache use the process-wide one (64 MiB
+ *  of glyph shapes, no custom outlines) when given NULL.
  *  Owns: `*out` is a new handle the caller releases. Threads: any; the cache itself is thread-safe.
  *  Errors: NULL_ARGUMENT, LIMIT (too many live handles). */
 inkhit_status inkhit_shape_cache_create(size_t max_bytes, inkhit_shape_cache *out);
@@ -1268,7 +1301,13 @@ enum {
     INKHIT_SHAPE_PATH = 3,
     /** A layout whose view space is the node's local space, hit by its ink (or `holes`); answers carry
      *  the character, link and attachment. */
-    INKHIT_SHAPE_TEXT = 4
+    INKHIT_SHAPE_TEXT = 4,
+    /** Glyphs placed in local px, hit by their ink (or `holes`); answers carry the glyph's index. Its data
+     *  (inkhit_node_shape) goes to inkhit_scene_add_shaped / inkhit_scene_update_shaped. Since 1.1. */
+    INKHIT_SHAPE_GLYPHS = 5,
+    /** An alpha mask stretched over the node's bounds: a pixel whose alpha reaches the threshold is ink.
+     *  Its data (inkhit_node_shape) goes to inkhit_scene_add_shaped / inkhit_scene_update_shaped. Since 1.1. */
+    INKHIT_SHAPE_MASK = 6
 };
 
 /** What a text node does with the holes of its ink. */
@@ -1329,8 +1368,8 @@ inkhit_status inkhit_node_init(inkhit_node *node, uint64_t id);
  *  layout kept alive. Threads: any.
  *  Errors: NULL_ARGUMENT (root, out; a NULL array with a count > 0; a text node without a layout);
  *  INVALID_HANDLE (the layout); INVALID_ARGUMENT (a NaN or infinite number, negative sizes, an unknown
- *  flag bit, pointer_events, shape, fill rule or holes value, path commands that do not add up);
- *  LIMIT. */
+ *  flag bit, pointer_events, shape, fill rule or holes value, path commands that do not add up, a
+ *  glyph-run or mask shape, whose data only inkhit_scene_add_shaped takes); LIMIT. */
 inkhit_status inkhit_scene_create(const inkhit_node *root, inkhit_scene *out);
 
 /** Adds `node` as the last (topmost) child of node `parent`. Later siblings lie on top of earlier ones,
@@ -1343,6 +1382,50 @@ inkhit_status inkhit_scene_add(inkhit_scene scene, uint64_t parent, const inkhit
  *  Owns: as inkhit_scene_create. Threads: any (calls on one scene run one at a time).
  *  Errors: as inkhit_scene_create; SCENE (no such node). */
 inkhit_status inkhit_scene_update(inkhit_scene scene, const inkhit_node *node);
+
+/** The data of a glyph-run node (INKHIT_SHAPE_GLYPHS) or a mask node (INKHIT_SHAPE_MASK), for which
+ *  inkhit_node has no room. Fill it with inkhit_node_shape_init, then set what the shape needs. The struct
+ *  grows at its end: `struct_size` (set by the init function) says which fields the caller has. Since 1.1. */
+typedef struct inkhit_node_shape {
+    /** sizeof(inkhit_node_shape) as the caller was compiled; set by inkhit_node_shape_init. */
+    size_t struct_size;
+    /** INKHIT_SHAPE_GLYPHS: `glyph_count` glyphs, each placed in the node's local px as
+     *  inkhit_builder_add_glyph places one in layout px (glyph ids, sizes, origins, transforms; finite,
+     *  invertible). Owns: the array is copied by the call; the scene keeps their fonts alive (releasing a
+     *  font handle never breaks the node). At most 1,000,000 glyphs a node. */
+    const inkhit_glyph_placement *glyphs;
+    size_t glyph_count;
+    /** INKHIT_HOLES_* for the glyphs. Default INKHIT_HOLES_INK. */
+    int32_t holes;
+    /** INKHIT_SHAPE_MASK: `mask_width` x `mask_height` alpha bytes, row by row, top row first, stretched
+     *  over the node's bounds. Owns: the bytes are copied by the call. At most 4096 x 4096 pixels
+     *  (INKHIT_ERROR_LIMIT beyond); a mask of zero pixels (a width or height of 0; `mask_alpha` may then be
+     *  NULL) is never hit, as a box of zero size is never hit. */
+    uint32_t mask_width, mask_height;
+    const uint8_t *mask_alpha;
+    /** The alpha from which a mask pixel is ink (1 ... 255); 0: the default, 128. */
+    uint32_t mask_threshold;
+} inkhit_node_shape;
+
+/** Fills `*shape` with the defaults (no glyphs, holes by the ink, no mask, threshold 0: the default) and
+ *  struct_size. Owns: `*shape` is the caller's, written. Threads: any. Errors: NULL_ARGUMENT. Since 1.1. */
+inkhit_status inkhit_node_shape_init(inkhit_node_shape *shape);
+
+/** inkhit_scene_add for a node of any shape, `*shape` giving the data of a glyph-run or mask node (read
+ *  only when node->shape is INKHIT_SHAPE_GLYPHS or INKHIT_SHAPE_MASK; NULL is then an error, and is
+ *  allowed otherwise). inkhit_scene_add and inkhit_scene_create refuse those two shapes, which need their
+ *  data. Owns: as inkhit_scene_create; the glyph array and mask bytes are copied, the glyphs' fonts kept.
+ *  Threads: any (calls on one scene run one at a time).
+ *  Errors: as inkhit_scene_add; INVALID_ARGUMENT (struct_size, a bad glyph placement or holes value, a
+ *  threshold over 255, a mask whose bytes are NULL); INVALID_HANDLE (a glyph's font); LIMIT (a mask over
+ *  4096 x 4096 pixels, more than 1,000,000 glyphs). Since 1.1. */
+inkhit_status inkhit_scene_add_shaped(inkhit_scene scene, uint64_t parent, const inkhit_node *node,
+                                      const inkhit_node_shape *shape);
+
+/** inkhit_scene_update for a node of any shape, `*shape` as for inkhit_scene_add_shaped.
+ *  Owns: as inkhit_scene_add_shaped. Threads: any (calls on one scene run one at a time).
+ *  Errors: as inkhit_scene_add_shaped; SCENE (no such node). Since 1.1. */
+inkhit_status inkhit_scene_update_shaped(inkhit_scene scene, const inkhit_node *node, const inkhit_node_shape *shape);
 
 /** Sets node `id`'s transform (local px -> parent px): the cheap edit for moving a node (its region is
  *  reused; a snapshot after moving one node of 10,000 costs microseconds).
@@ -1392,7 +1475,8 @@ typedef struct inkhit_scene_hit {
     inkhit_point local;
     /** Signed distance to the node's region, view px, negative inside. */
     double distance;
-    /** For a text node: the index of the glyph hit, -1 for an attachment or the node's enlarged box. */
+    /** For a text node: the index of the glyph hit (inkhit_layout_glyphs); for a glyph-run node: its index
+     *  in inkhit_node_shape.glyphs; -1 for an attachment, a decoration, other nodes or the enlarged box. */
     int64_t glyph;
     /** For a text node hit on a glyph or an attachment: the character, link and attachment (offsets and
      *  indexes of that node's layout); text.hit is 0 otherwise. */
@@ -1474,7 +1558,9 @@ typedef struct inkhit_limits {
     double max_seconds_per_call;
     /** Bytes of distinct shapes one call may build or use (each counted once): the glyph shapes of a
      *  builder call or a layout, the regions of a snapshot (estimated before each is built). Beyond it:
-     *  INKHIT_ERROR_LIMIT. Default 1 GiB (1073741824), as `ink-hit`'s --max-shape-bytes; 0: no limit. */
+     *  INKHIT_ERROR_LIMIT. Default 1 GiB (1073741824), as `ink-hit`'s --max-shape-bytes; 0: the default
+     *  (as 0 means the default everywhere in this header); UINT64_MAX: no limit (inkhit_limits_get then
+     *  reports UINT64_MAX). */
     uint64_t max_shape_bytes_per_call;
 } inkhit_limits;
 

@@ -199,6 +199,12 @@ class Node(Structure):
                 ("point_count", c_size_t), ("text", c_void_p), ("holes", c_int32)]
 
 
+class NodeShape(Structure):
+    _fields_ = [("struct_size", c_size_t), ("glyphs", POINTER(GlyphPlacement)), ("glyph_count", c_size_t),
+                ("holes", c_int32), ("mask_width", c_uint32), ("mask_height", c_uint32),
+                ("mask_alpha", POINTER(c_uint8)), ("mask_threshold", c_uint32)]
+
+
 class SceneHit(Structure):
     _fields_ = [("hit", c_int32), ("inside", c_int32), ("node", c_uint64), ("depth", c_int64), ("local", Point),
                 ("distance", c_double), ("glyph", c_int64), ("text", TextHit)]
@@ -210,6 +216,7 @@ JobEmit = CFUNCTYPE(None, c_void_p, POINTER(c_char), c_size_t)
 ReleaseFunc = CFUNCTYPE(None, c_void_p)
 
 HAS_JOBS = has("inkhit_job_runner_create")
+HAS_SHAPED_NODES = has("inkhit_scene_add_shaped")
 
 # --- functions ---------------------------------------------------------------------------------------------
 
@@ -285,6 +292,9 @@ _OPTIONAL = {
     "inkhit_job_runner_create": [c_double, _P(_handle)],
     "inkhit_job_runner_run": [_handle, c_char_p, c_size_t, JobEmit, c_void_p, _P(c_size_t), _P(c_size_t)],
     "inkhit_job_runner_release": [_handle],
+    "inkhit_node_shape_init": [_P(NodeShape)],
+    "inkhit_scene_add_shaped": [_handle, c_uint64, _P(Node), _P(NodeShape)],
+    "inkhit_scene_update_shaped": [_handle, _P(Node), _P(NodeShape)],
 }
 
 for _name, _args in _FUNCTIONS.items():

@@ -218,7 +218,8 @@ class GlyphStyle:
 class ShapeCache(Owned):
     """A cache of flattened glyph shapes and custom outlines, shared by builders and layouts (thread-safe).
     Keeps at most `max_bytes` bytes of glyph shapes and as many of outlines, oldest evicted first (None: no
-    bound). Without one, calls use the process-wide cache (64 MiB of glyph shapes)."""
+    bound; 0: the default, 64 MiB, as 0 means the default in every size and budget; 1: keeps nothing).
+    Without one, calls use the process-wide cache (64 MiB of glyph shapes)."""
 
     _kind = "ShapeCache"
 

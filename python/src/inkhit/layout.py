@@ -95,6 +95,7 @@ class TextHit:
         character: grapheme index. line: line index.
         distance: signed distance to the ink hit, view px, negative inside (0 for box modes).
         kind: ``"ink"`` (on the ink), ``"radius"`` (within the radius), ``"box"`` (a box mode).
+        placement, inside: the vocabulary's names (docs/vocabulary.md) for `glyph` and for ``kind != "radius"``.
     """
     start: int
     end: int
@@ -108,6 +109,18 @@ class TextHit:
     line: int
     distance: float
     kind: str
+
+    @property
+    def placement(self) -> Optional[int]:
+        """The index of the placement that answered: the same number as `glyph` (docs/vocabulary.md), None on
+        an attachment or a decoration."""
+        return self.glyph
+
+    @property
+    def inside(self) -> bool:
+        """True when the point is on the ink (or inside an attachment's box, or decided by a box mode), False
+        when it is only within the radius."""
+        return self.kind != "radius"
 
 
 @dataclass(frozen=True)

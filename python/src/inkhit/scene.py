@@ -17,7 +17,7 @@ from .layout import Layout, TextHit
 __all__ = ["Node", "Scene", "Snapshot", "SceneHit", "SCENE_HIT_DTYPE"]
 
 _POINTER = {"auto": 0, "none": 1, "box-none": 2, "box-only": 3}
-_SHAPE = {"box": 0, "round-rect": 1, "ellipse": 2, "path": 3, "text": 4}
+_SHAPE = {"box": 0, "round-rect": 1, "ellipse": 2, "path": 3, "text": 4, "glyphs": 5, "mask": 6}
 _HOLES = {"ink": 0, "filled-counters": 1, "word-hull": 2}
 _VERBS = {"M": 0, "L": 1, "Q": 2, "C": 3, "Z": 4}
 _BIG = sys.byteorder == "big"
@@ -52,7 +52,10 @@ class Node:
         min_size: the least hit box (w, h), grown about its centre (the 44 × 44 rule). shape: ``"box"``,
         ``"round-rect"`` (corner_radius), ``"ellipse"``, ``"path"`` (path: (verbs, points), fill_rule) or
         ``"text"`` (text: a `Layout` whose view space is the node's local space; holes: ``"ink"``,
-        ``"filled-counters"``, ``"word-hull"``).
+        ``"filled-counters"``, ``"word-hull"``), ``"glyphs"`` (glyphs: (font, glyph id, size, (x, y)) tuples
+        placed in local px; holes as for text) or ``"mask"`` (mask: (width, height, alpha bytes row by row,
+        threshold 1 ... 255 or 0 for the default 128), stretched over the bounds; a mask of no pixels is never
+        hit). Glyph ids and mask bytes are copied; the scene keeps the fonts alive.
     """
     id: int
     bounds: Tuple[float, float, float, float] = (0.0, 0.0, -1.0, -1.0)
@@ -70,6 +73,30 @@ class Node:
     fill_rule: str = "nonzero"
     text: Optional[Layout] = None
     holes: str = "ink"
+    glyphs: Optional[Sequence[Tuple[Any, int, float, Tuple[float, float]]]] = None
+    mask: Optional[Tuple[int, int, bytes, int]] = None
+
+    def _shape_data(self, keep: List[Any], used: List[Owned]) -> Optional[N.NodeShape]:
+        """The inkhit_node_shape of a glyph-run or mask node (None for other shapes)."""
+        if self.shape not in ("glyphs", "mask"):
+            return None
+        d = N.NodeShape()
+        check(N.lib.inkhit_node_shape_init(ctypes.byref(d)))
+        d.holes = _HOLES[self.holes]
+        if self.shape == "glyphs":
+            placements = (N.GlyphPlacement * max(1, len(self.glyphs or ())))()
+            for k, (font, glyph, size, origin) in enumerate(self.glyphs or ()):
+                placements[k] = N.GlyphPlacement(font._use(), int(glyph), float(size), N.Point(*map(float, origin)),
+                                                  N.transform(None))
+                used.append(font)
+            keep.append(placements)
+            d.glyphs, d.glyph_count = placements, len(self.glyphs or ())
+        else:
+            width, height, alpha, threshold = self.mask if self.mask is not None else (0, 0, b"", 0)
+            data = (ctypes.c_uint8 * max(1, len(alpha))).from_buffer_copy(bytes(alpha) or b"\0")
+            keep.append(data)
+            d.mask_width, d.mask_height, d.mask_alpha, d.mask_threshold = int(width), int(height), data, int(threshold)
+        return d
 
     def _c(self, keep: List[Any], used: List[Owned]) -> N.Node:
         n = N.Node()
@@ -115,13 +142,23 @@ class SceneHit:
     glyph: Optional[int]
     text: Optional[TextHit]
 
+    @property
+    def placement(self) -> Optional[int]:
+        """The index of the glyph that answered in the node's layout (the same number as `glyph`,
+        docs/vocabulary.md); None for other nodes, attachments, decorations and the enlarged box."""
+        return self.glyph
+
 
 def _with_node(node: Node, call: Any) -> None:
     keep: List[Any] = []
     used: List[Owned] = []
     try:
         c = node._c(keep, used)
-        call(c)
+        data = node._shape_data(keep, used)
+        if data is None:
+            call(c)
+        else:
+            call(c, data)
     finally:
         for u in used:
             u._done()
@@ -136,6 +173,8 @@ class Scene(Owned):
     def __init__(self, root: Node) -> None:
         handle = ctypes.c_void_p()
         self._layouts: dict = {}
+        if root.shape in ("glyphs", "mask"):
+            raise ValueError("the root is a box, round-rect, ellipse, path or text node (add glyphs and masks below it)")
         self._remember(root)
         _with_node(root, lambda c: check(N.lib.inkhit_scene_create(ctypes.byref(c), ctypes.byref(handle))))
         self._own(handle.value, N.lib.inkhit_scene_release)  # type: ignore[arg-type]
@@ -149,12 +188,14 @@ class Scene(Owned):
 
     def add(self, parent: int, node: Node) -> None:
         """Adds `node` as the last (topmost) child of node `parent`."""
-        _with_node(node, lambda c: self._call(N.lib.inkhit_scene_add, int(parent), ctypes.byref(c)))
+        _with_node(node, lambda c, d=None: self._call(N.lib.inkhit_scene_add, int(parent), ctypes.byref(c)) if d is None
+                   else self._call(N.lib.inkhit_scene_add_shaped, int(parent), ctypes.byref(c), ctypes.byref(d)))
         self._remember(node)
 
     def update(self, node: Node) -> None:
         """Replaces every setting of node `node.id` with `node` (its place in the tree stays)."""
-        _with_node(node, lambda c: self._call(N.lib.inkhit_scene_update, ctypes.byref(c)))
+        _with_node(node, lambda c, d=None: self._call(N.lib.inkhit_scene_update, ctypes.byref(c)) if d is None
+                   else self._call(N.lib.inkhit_scene_update_shaped, ctypes.byref(c), ctypes.byref(d)))
         self._remember(node)
 
     def _remember(self, node: Node) -> None:
