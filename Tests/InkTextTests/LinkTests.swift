@@ -198,7 +198,9 @@ func spaceAfterLinkAtLineEndNeverHitsIt(_ radius: Double) throws {
     var layouts: [Int: TextLayout] = [:]
     for n in [28, 56] { layouts[n] = try layout(String(repeating: word, count: n), size: 12, width: 400) }
     let caret = Scaling.doublingRatio(n: 28) { n in _ = layouts[n]!.caret(at: Point(50, 30)) }
+    print("caret(at:) 2×-length time ratio \(caret)")
     #expect(caret < 3, "caret(at:) at 1,512 vs 756 units: \(caret)× the time")
     let boxes = Scaling.doublingRatio(n: 28) { n in _ = layouts[n]!.hit(at: Point(50, 30), mode: .characterBoxes) }
+    print(".characterBoxes hit 2×-length time ratio \(boxes)")
     #expect(boxes < 3, "hit(mode: .characterBoxes) at 1,512 vs 756 units: \(boxes)× the time")
 }
