@@ -50,7 +50,7 @@ let package = Package(
             dependencies: ["CFreeTypeRaster", .product(name: "InkGeometry", package: "InkHit")]
         ),
         // The page queries through the C interface (inkhit.h, the InkHitC product) next to the Swift ones
-        // (issue 11): used by the suite (CABIBenchmarks.swift) and by `ink-bench-summary cabi`.
+        // used by the suite (CABIBenchmarks.swift) and by `ink-bench-summary cabi`.
         .target(
             name: "InkBenchCABI",
             dependencies: ["InkBenchSupport", .product(name: "InkHitC", package: "InkHit"),
@@ -62,7 +62,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 "InkBenchSupport", "InkBenchRaster",
-                "InkBenchCABI",  // issue 11: the C interface (CABIBenchmarks.swift)
+                "InkBenchCABI",  // the C interface (CABIBenchmarks.swift)
                 .product(name: "InkGeometry", package: "InkHit"),
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
@@ -83,14 +83,14 @@ let package = Package(
             name: "ink-bench-summary",
             dependencies: [
                 "InkBenchSupport", "InkBenchRaster", "CMallocCounter",
-                "InkBenchCABI",  // issue 11: `ink-bench-summary cabi` (CABI.swift)
-                "ink-bench-spawn",  // issue 19: built with it, for `cold --process` (Cold+Process.swift)
+                "InkBenchCABI",  // the C interface: `ink-bench-summary cabi` (CABI.swift)
+                "ink-bench-spawn",  // cold whole processes: built with it, for `cold --process` (Cold+Process.swift)
                 .product(name: "InkGeometry", package: "InkHit"),
                 .product(name: "InkHit", package: "InkHit"),
                 .product(name: "InkFreeType", package: "InkHit"),
                 .product(name: "InkText", package: "InkHit"),
                 .product(name: "InkScene", package: "InkHit"),
-                .product(name: "InkJobs", package: "InkHit"),  // issue 19: JSONValue.quoted for `cold --process`'s jobs
+                .product(name: "InkJobs", package: "InkHit"),  // cold whole processes: JSONValue.quoted for `cold --process`'s jobs
             ]
         ),
     ]

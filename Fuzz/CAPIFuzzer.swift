@@ -7,7 +7,7 @@
 // from then on; `inkhit_handle_count` always equals the handles the sequence holds; releasing them all
 // brings it back to where it started. Seeds: written by the fuzzer itself (INKHIT_FUZZ_WRITE_SEEDS=DIR).
 //
-// Stepped around (issue 19, the lead's bounded GlyphShape build: `BoundedBuildCLITests.rowsOfIssue19`):
+// Stepped around (the bounded GlyphShape build: `BoundedBuildCLITests.rowsOfBoundedFlattening`):
 // plain outlines are placed at most 10,000 view px per em and custom outlines at moderate scales, since
 // flattening them is not yet bounded before it allocates.
 

@@ -13,7 +13,7 @@
 // (3 s an input, `BuildDeadline`) by more than 1.5 s, or past 2 GB (libFuzzer's limits).
 // Seeds: written by the fuzzer itself (INKHIT_FUZZ_WRITE_SEEDS=DIR).
 //
-// Stepped around (issue 19, the lead's bounded GlyphShape build: `BoundedBuildCLITests.rowsOfIssue19`):
+// Stepped around (the bounded GlyphShape build: `BoundedBuildCLITests.rowsOfBoundedFlattening`):
 // glyphs whose ink is their plain outline are not built here (the font fuzzer builds outlines), and a region
 // of more than 5,000 edges is not gridded, since a GlyphShape's flattening and grid check no deadline yet.
 

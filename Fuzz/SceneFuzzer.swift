@@ -111,7 +111,7 @@ enum SceneFuzz {
             // Many curves, some with control points far off (millions of segments at 0.01 px).
             // Curves that are cheap (a few segments), or far beyond the 4,096 segments a curve may have.
             // (Paths of hundreds of thousands of edges that can be built are the grid build's to bound:
-            // GlyphShape, issue 19; see `BoundedBuildCLITests.rowsOfIssue19`.)
+            // GlyphShape; see `BoundedBuildCLITests.rowsOfBoundedFlattening`.)
             var d = "M 0 0"
             let reach = [10.0, 300, 1e8, 1e12][Int(r.u8() % 4)]
             for _ in 0..<(1 + Int(r.u8() % 64)) {

@@ -8,7 +8,7 @@ import InkGeometry
 /// let o = font.glyph(for: "o")!                       // its GlyphID
 /// var svg = SVGPathSink()
 /// try font.outline(glyph: o, into: &svg)              // font units, y-up
-/// let px = try font.advance(of: o) * 16 / Double(font.unitsPerEm)   // advance at 16 px per em
+/// print(try font.advance(of: o) * 16 / Double(font.unitsPerEm))     // advance at 16 px per em
 /// ```
 ///
 /// # Thread safety

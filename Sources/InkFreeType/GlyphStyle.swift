@@ -7,6 +7,8 @@ import InkGeometry
 /// let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 /// let fake = GlyphStyle(embolden: .freeType, oblique: GlyphStyle.freeTypeOblique)   // bold italic, synthesized
 /// let a = GlyphPlacement(font: sans, glyph: sans.glyph(for: "a")!, size: 16, origin: Point(10, 30), style: fake)
+/// var builder = HitIndex.Builder()
+/// try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
 /// ```
 ///
 /// The order is FreeType's (and cairo's): the outline is loaded (hinted or not) at the glyph's size,

@@ -13,6 +13,7 @@
 ///         sink.move(to: Point(0, 0)); sink.addLine(to: Point(1, 0)); sink.addLine(to: Point(0, 1)); sink.closeSubpath()
 ///     }
 /// }
+/// print(shape.edgeCount)                  // 3: built well within the limit
 /// ```
 ///
 /// Builds check it about every 4,096 units of work (segments, cells, pixels), so a build that passes the

@@ -38,6 +38,7 @@ import InkGeometry
 ///     sink.addQuadCurve(to: Point(10, 0), control: Point(10, -10))
 ///     sink.closeSubpath()
 /// }
+/// print(frame.contains(Point(5, 5)), disc.contains(.zero))   // false true
 /// ```
 ///
 /// # Guarantees

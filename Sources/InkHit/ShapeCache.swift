@@ -9,6 +9,7 @@ import InkGeometry
 /// let shape = try cache.shape(for: 7, viewTolerance: 0.01, maxScale: 2) { sink in
 ///     sink.move(to: Point(0, 0)); sink.addLine(to: Point(5, 0)); sink.addLine(to: Point(0, 5)); sink.closeSubpath()
 /// }
+/// print(shape.edgeCount)                           // 3; asking again for 7 returns the same shape
 /// ```
 ///
 /// Tolerance classes are powers of two in shape units: a request for tolerance `t` gets the shape

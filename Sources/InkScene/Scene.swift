@@ -59,7 +59,7 @@ enum JSONQuote {
 /// try scene.add(Node(id: "button", bounds: Rect(minX: 0, minY: 0, maxX: 20, maxY: 20),
 ///                    transform: .translation(100, 200), minSize: (44, 44)), to: "screen")
 /// let snapshot = try scene.snapshot()
-/// snapshot.hit(at: Point(95, 195))?.node        // "button": its 20 × 20 box grew to 44 × 44
+/// print(snapshot.hit(at: Point(95, 195))?.node ?? "-")   // "button": its 20 × 20 box grew to 44 × 44
 /// ```
 ///
 /// **Edits without rebuilds.** A snapshot shares everything that did not change with the one before it. An

@@ -11,8 +11,9 @@ import InkFreeType
 /// decoration, the baseline shift or the letter spacing changes.
 ///
 /// ```swift
-/// let bold = TextRun(range: 0..<4, fonts: [1], size: 20)              // font 1 of the style, 20 px
-/// let link = TextRun(range: 9..<13, underline: .single, letterSpacing: 0.5)
+/// let runs = [TextRun(range: 0..<4, fonts: [1], size: 20),           // font 1 of the style, 20 px
+///             TextRun(range: 9..<13, underline: .single, letterSpacing: 0.5)]
+/// print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in this order
 /// ```
 public struct TextRun: Sendable, Hashable {
     /// How a run is underlined.

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
 
-/// Every Swift block of the README and of the DocC articles compiles and runs: `Snippets.generated.swift`
+/// Every Swift block of the README, of the DocC articles and of the doc comments in Sources (```swift fences
+/// in `///` lines) compiles and runs: `Snippets.generated.swift`
 /// holds each block as a function (imports hoisted), and this test checks that it holds exactly the blocks
 /// the documents have now, then runs them. After editing a block, regenerate the file with
 /// `./inkhit snippets` (`INKHIT_UPDATE_SNIPPETS=1 swift test --filter DocumentationSnippetTests`) and build
 /// again. Blocks that are package manifests (`// swift-tools-version` first) are checked against
-/// Package.swift instead: the products they name exist.
+/// Package.swift instead: the products they name exist. A doc comment's block imports its own module and
+/// InkGeometry implicitly, as code next to the symbol would.
 struct DocumentationSnippetTests {
     static let root: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
@@ -21,8 +23,63 @@ struct DocumentationSnippetTests {
         var isManifest: Bool { source.hasPrefix("// swift-tools-version") }
     }
 
-    /// The Swift blocks of README.md and Sources/*/*.docc/*.md, in a stable order.
+    /// The Swift blocks of README.md, Sources/*/*.docc/*.md and the `///` comments of Sources/*/**.swift, in a
+    /// stable order.
     static func extract() throws -> [Block] {
+        try documentBlocks() + docCommentBlocks()
+    }
+
+    /// The ```swift blocks among `lines`, numbered from 1 in `file`.
+    static func blocks(in lines: [String], file: String, prefix: String = "") -> [Block] {
+        var blocks: [Block] = []
+        var current: [String]? = nil
+        var index = 0
+        for line in lines {
+            if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
+                current = []
+            } else if let c = current, line.trimmingCharacters(in: .whitespaces) == "```" {
+                index += 1
+                blocks.append(Block(file: file, index: index,
+                                    source: ((prefix.isEmpty ? [] : [prefix]) + c).joined(separator: "\n")))
+                current = nil
+            } else if current != nil {
+                current!.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// The `///` lines of a Swift file, without the marker and its one following space; other lines end a
+    /// comment and become empty lines, so that a fence never spans two comments.
+    static func docCommentLines(_ text: String) -> [String] {
+        text.components(separatedBy: "\n").map { line in
+            let t = line.drop { $0 == " " }
+            guard t.hasPrefix("///") else { return "" }
+            let body = t.dropFirst(3)
+            return String(body.hasPrefix(" ") ? body.dropFirst() : body)
+        }
+    }
+
+    /// The Swift blocks of the doc comments in Sources/<module>/**/*.swift, with `import <module>` and
+    /// `import InkGeometry` first.
+    static func docCommentBlocks() throws -> [Block] {
+        let sources = root + "/Sources"
+        var blocks: [Block] = []
+        for module in try FileManager.default.contentsOfDirectory(atPath: sources).sorted() {
+            guard let walk = FileManager.default.enumerator(atPath: sources + "/" + module) else { continue }
+            let files = walk.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
+            for file in files {
+                let text = try String(contentsOfFile: sources + "/" + module + "/" + file, encoding: .utf8)
+                guard text.contains("```swift") else { continue }
+                let imports = Set(["InkGeometry", module]).sorted().map { "import \($0)" }.joined(separator: "\n")
+                blocks += Self.blocks(in: docCommentLines(text), file: "Sources/\(module)/\(file)", prefix: imports)
+            }
+        }
+        return blocks
+    }
+
+    /// The Swift blocks of README.md and Sources/*/*.docc/*.md, in a stable order.
+    static func documentBlocks() throws -> [Block] {
         var files = ["README.md"]
         let sources = root + "/Sources"
         for module in try FileManager.default.contentsOfDirectory(atPath: sources).sorted() {
@@ -37,26 +94,14 @@ struct DocumentationSnippetTests {
         var blocks: [Block] = []
         for file in files {
             let lines = try String(contentsOfFile: root + "/" + file, encoding: .utf8).components(separatedBy: "\n")
-            var current: [String]? = nil
-            var index = 0
-            for line in lines {
-                if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
-                    current = []
-                } else if let c = current, line.trimmingCharacters(in: .whitespaces) == "```" {
-                    index += 1
-                    blocks.append(Block(file: file, index: index, source: c.joined(separator: "\n")))
-                    current = nil
-                } else if current != nil {
-                    current!.append(line)
-                }
-            }
+            blocks += Self.blocks(in: lines, file: file)
         }
         return blocks
     }
 
     static func functionName(_ b: Block) -> String {
         let base = b.file.replacingOccurrences(of: "Sources/", with: "").replacingOccurrences(of: ".docc", with: "")
-            .replacingOccurrences(of: ".md", with: "")
+            .replacingOccurrences(of: ".md", with: "").replacingOccurrences(of: ".swift", with: "")
         return base.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined() + "_\(b.index)"
     }
 
@@ -75,7 +120,8 @@ struct DocumentationSnippetTests {
             table += "        Snippet(file: \"\(b.file)\", index: \(b.index), source: ##\"\"\"\n\(b.source)\n\"\"\"##, run: \(name)),\n"
         }
         return """
-        // Generated by DocumentationSnippetTests from the Swift blocks of README.md and the DocC articles: do not
+        // Generated by DocumentationSnippetTests from the Swift blocks of README.md, the DocC articles and the doc
+        // comments in Sources: do not
         // edit. After changing a block, run `./inkhit snippets` and build again.
         \(imports.sorted().joined(separator: "\n"))
 

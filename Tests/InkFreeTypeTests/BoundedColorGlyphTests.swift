@@ -5,7 +5,7 @@ import InkHit
 import InkTestSupport
 import Testing
 
-/// Colour and bitmap glyphs bounded before they are built (issue 20), with fonts from `HostileFonts`:
+/// Colour and bitmap glyphs bounded before they are built, with fonts from `HostileFonts`:
 /// errors come from counting, not from building (so they are fast: each test has a minute, and takes
 /// milliseconds), layers outside a clip box cost nothing, bitmap sizes are read before FreeType decodes,
 /// and a glyph whose color data is broken is read once however often it is placed. Oracles: the documented

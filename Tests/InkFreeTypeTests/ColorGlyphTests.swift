@@ -253,7 +253,7 @@ import InkFreeType
             guard edge > 1e-6 else { continue }
             let hit = index.hit(at: q)
             #expect((hit != nil) == inside, "\(q)")
-            if let hit, inside { #expect(abs(-hit.distance - edge) < 1e-4, "\(q): \(hit.distance) vs \(edge)") }
+            if let hit, inside { #expect(isClose(-hit.distance, edge, within: 1e-4), "\(q): \(hit.distance) vs \(edge)") }
         }
     }
 

@@ -58,7 +58,7 @@ struct GlyphPlacementTests {
                         maxX: 2 * (10 + cb.maxX * k) - 5, maxY: 3 * (30 - cb.minY * k) + 7)
         let got = try scaled.viewBounds()
         for (a, b) in [(got.minX, want.minX), (got.minY, want.minY), (got.maxX, want.maxX), (got.maxY, want.maxY)] {
-            #expect(abs(a - b) <= 1e-12)
+            #expect(isClose(a, b, within: 1e-12))
         }
         // The outline drawn in view px has that control box too (BoundsSink counts control points; this map
         // keeps boxes axis-aligned).
@@ -66,7 +66,7 @@ struct GlyphPlacementTests {
         try scaled.outline(into: &bounds)
         let drawn = bounds.bounds
         for (a, b) in [(drawn.minX, want.minX), (drawn.minY, want.minY), (drawn.maxX, want.maxX), (drawn.maxY, want.maxY)] {
-            #expect(abs(a - b) <= 1e-9)
+            #expect(isClose(a, b, within: 1e-9))
         }
     }
 

@@ -99,6 +99,6 @@ struct VariationAndStyleTests {
                 #expect((ia.hit(at: pa) != nil) == (ib.hit(at: pb) != nil), "h \(h) x \(x)")
             }
         }
-        #expect(abs(k - 0.212555) < 1e-6)
+        #expect(isClose(k, 0.212555, within: 1e-6))
     }
 }

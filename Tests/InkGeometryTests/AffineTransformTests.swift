@@ -57,7 +57,7 @@ struct AffineTransformTests {
         let t = AffineTransform.rotation(Double.pi / 2).concatenating(.translation(10, 0))
         // (0,0)→(10,0), (2,0)→(10,2), (0,1)→(9,0), (2,1)→(9,2)
         let m = r.applying(t)
-        #expect(abs(m.minX - 9) < 1e-12 && abs(m.maxX - 10) < 1e-12 && abs(m.minY) < 1e-12 && abs(m.maxY - 2) < 1e-12)
+        #expect(isClose(m.minX, 9, within: 1e-12) && isClose(m.maxX, 10, within: 1e-12) && isClose(m.minY, 0, within: 1e-12) && isClose(m.maxY, 2, within: 1e-12))
         #expect(Rect.empty.applying(t).isEmpty)
     }
 
@@ -70,7 +70,7 @@ struct AffineTransformTests {
         repeat {
             t = AffineTransform(a: rng.range(-3, 3), b: rng.range(-3, 3), c: rng.range(-3, 3), d: rng.range(-3, 3),
                                 tx: rng.range(-1000, 1000), ty: rng.range(-1000, 1000))
-        } while abs(t.a * t.d - t.b * t.c) < 0.5   // keep the condition number modest (≤ ~72)
+        } while isClose(t.a * t.d, t.b * t.c, within: 0.5)   // keep the condition number modest (≤ ~72)
         let inv = try #require(t.inverted())
         #expect(Oracle.near(t.concatenating(inv), .identity, 1e-9))
         #expect(Oracle.near(inv.concatenating(t), .identity, 1e-9))

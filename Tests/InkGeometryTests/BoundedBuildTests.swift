@@ -2,7 +2,7 @@ import Testing
 import InkGeometry
 import InkTestSupport
 
-/// Pixel staircases bounded by their runs, and segment counts before flattening (issue 20). Oracles: the
+/// Pixel staircases bounded by their runs, and segment counts before flattening. Oracles: the
 /// pixels themselves (a pixel centre winds once around the staircase exactly when the pixel is inside, and
 /// zero times otherwise; winding counted here by crossings, not by `Polygon.winding`), and a recording sink
 /// behind a real `FlatteningSink` (what it emits is what the counter must predict).

@@ -1,5 +1,6 @@
 import Testing
 import InkGeometry
+import InkTestSupport
 
 /// Segment distance and intersection, winding crossings, polygons and rects against hand-worked answers.
 struct PrimitivesTests {
@@ -25,9 +26,9 @@ struct PrimitivesTests {
 
     @Test(arguments: distanceCases)
     func segmentDistance(_ c: DistanceCase) {
-        #expect(abs(Segment.distance(c.p, c.a, c.b) - c.want) <= 1e-12)
-        #expect(abs(Segment.distance(c.p, c.b, c.a) - c.want) <= 1e-12, "direction must not matter")
-        #expect(abs(Segment.distanceSquared(c.p, c.a, c.b) - c.want * c.want) <= 1e-10)
+        #expect(isClose(Segment.distance(c.p, c.a, c.b), c.want, within: 1e-12))
+        #expect(isClose(Segment.distance(c.p, c.b, c.a), c.want, within: 1e-12), "direction must not matter")
+        #expect(isClose(Segment.distanceSquared(c.p, c.a, c.b), c.want * c.want, within: 1e-10))
     }
 
     // MARK: Segment.intersects
@@ -101,9 +102,9 @@ struct PrimitivesTests {
         #expect(poly.contains(Point(5, 5), rule: .nonZero))
         #expect(!poly.contains(Point(5, 5), rule: .evenOdd))
         #expect(poly.contains(Point(1, 5), rule: .evenOdd))
-        #expect(abs(poly.distance(to: Point(5, 5)) - 2) <= 1e-12)
-        #expect(abs(poly.signedDistance(to: Point(1, 5)) + 1) <= 1e-12)
-        #expect(abs(poly.signedDistance(to: Point(-4, 5)) - 4) <= 1e-12)
+        #expect(isClose(poly.distance(to: Point(5, 5)), 2, within: 1e-12))
+        #expect(isClose(poly.signedDistance(to: Point(1, 5)), -1, within: 1e-12))
+        #expect(isClose(poly.signedDistance(to: Point(-4, 5)), 4, within: 1e-12))
         #expect(poly.edges.count == 8)
         #expect(poly.bounds == Rect(minX: 0, minY: 0, maxX: 10, maxY: 10))
         #expect(Polygon().distance(to: .zero) == .infinity)
@@ -128,7 +129,7 @@ struct PrimitivesTests {
         let r = Rect(x: 10, y: 20, width: -4, height: 6)
         #expect(r == Rect(minX: 6, minY: 20, maxX: 10, maxY: 26))
         #expect(r.contains(Point(6, 26)) && !r.contains(Point(5.99, 22)))
-        #expect(abs(r.distance(to: Point(13, 30)) - 5) <= 1e-12)
+        #expect(isClose(r.distance(to: Point(13, 30)), 5, within: 1e-12))
         #expect(r.distance(to: Point(8, 21)) == 0)
         #expect(Rect.empty.union(r) == r && r.union(.empty) == r)
         #expect(!r.intersects(.empty))

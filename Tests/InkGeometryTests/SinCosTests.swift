@@ -31,14 +31,14 @@ struct SinCosTests {
     func knownValues(_ k: Known) {
         let (s, c) = AffineTransform.sinCos(k.x)
         // The Double nearest π/6 etc. is off by < 1.2e-16 rad, so the exact values hold to ~2e-16.
-        #expect(abs(s - k.sin) <= 1e-15, "sin(\(k.x)) = \(s)")
-        #expect(abs(c - k.cos) <= 1e-15, "cos(\(k.x)) = \(c)")
+        #expect(isClose(s, k.sin, within: 1e-15), "sin(\(k.x)) = \(s)")
+        #expect(isClose(c, k.cos, within: 1e-15), "cos(\(k.x)) = \(c)")
     }
 
     @Test(arguments: [1e6, -1e6, 12345.678, 1e9, 0.1, -7.5])
     func pythagoreanIdentityHoldsForLargeArguments(x: Double) {
         let (s, c) = AffineTransform.sinCos(x)
-        #expect(abs(s * s + c * c - 1) <= 1e-15)
+        #expect(isClose(s * s + c * c, 1, within: 1e-15))
         #expect(abs(s) <= 1 && abs(c) <= 1)
     }
 
@@ -48,8 +48,8 @@ struct SinCosTests {
         for _ in 0..<2000 {
             let x = rng.range(-10, 10)
             let (s, c) = AffineTransform.sinCos(x), (s2, c2) = AffineTransform.sinCos(2 * x)
-            #expect(abs(s2 - 2 * s * c) <= 4e-15)
-            #expect(abs(c2 - (c * c - s * s)) <= 4e-15)
+            #expect(isClose(s2, 2 * s * c, within: 4e-15))
+            #expect(isClose(c2, (c * c - s * s), within: 4e-15))
         }
     }
 
@@ -76,8 +76,8 @@ struct SinCosTests {
     @Test(arguments: [100.0, 1e3, 1e6])
     func accuracyClaimHoldsForLargerArguments(x: Double) {
         let (s, c) = AffineTransform.sinCos(x)
-        #expect(abs(s - sin(x)) <= 1e-15, "sin(\(x)): \(s) vs libm \(sin(x))")
-        #expect(abs(c - cos(x)) <= 1e-15, "cos(\(x)): \(c) vs libm \(cos(x))")
+        #expect(isClose(s, sin(x), within: 1e-15), "sin(\(x)): \(s) vs libm \(sin(x))")
+        #expect(isClose(c, cos(x), within: 1e-15), "cos(\(x)): \(c) vs libm \(cos(x))")
     }
 
     #if !os(Windows)

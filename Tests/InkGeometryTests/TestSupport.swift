@@ -1,4 +1,5 @@
 import InkGeometry
+import InkTestSupport
 
 // Oracles for the geometry tests, written independently of the code under test: plain formulas,
 // no InkGeometry algorithm is used to compute an expected value.
@@ -49,10 +50,10 @@ enum Oracle {
         return s / 2
     }
 
-    static func near(_ a: Double, _ b: Double, _ tol: Double) -> Bool { abs(a - b) <= tol }
-    static func near(_ p: Point, _ q: Point, _ tol: Double) -> Bool { abs(p.x - q.x) <= tol && abs(p.y - q.y) <= tol }
+    static func near(_ a: Double, _ b: Double, _ tol: Double) -> Bool { isClose(a, b, within: tol) }
+    static func near(_ p: Point, _ q: Point, _ tol: Double) -> Bool { isClose(p, q, within: tol) }
     static func near(_ t: AffineTransform, _ u: AffineTransform, _ tol: Double) -> Bool {
-        abs(t.a - u.a) <= tol && abs(t.b - u.b) <= tol && abs(t.c - u.c) <= tol && abs(t.d - u.d) <= tol
-            && abs(t.tx - u.tx) <= tol && abs(t.ty - u.ty) <= tol
+        isClose(t.a, u.a, within: tol) && isClose(t.b, u.b, within: tol) && isClose(t.c, u.c, within: tol) && isClose(t.d, u.d, within: tol)
+            && isClose(t.tx, u.tx, within: tol) && isClose(t.ty, u.ty, within: tol)
     }
 }

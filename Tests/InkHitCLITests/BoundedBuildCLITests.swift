@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import InkTestSupport
 
-/// Issue 20's rows, each a hostile job followed by a good one, run by `ink-hit` in a child process under a
+/// The bounded-build rows (hostile inputs bounded before they are built), each a hostile job followed by a good one, run by `ink-hit` in a child process under a
 /// 2 GB address-space cap (`HostileCLITests.run`), so an abort or an allocation beyond the cap fails the
 /// test. Each hostile job gets its error (or, where the input is within every limit and cheap once bounded,
 /// its answers) within its `--time-limit` plus 200 ms plus what the good job alone takes (the process's start,
@@ -10,7 +10,7 @@ import InkTestSupport
 ///
 /// Oracles: the documented errors; for answered rows, where the pixels or shapes are (a mask's opaque row,
 /// the space a clipped-away glyph leaves empty); the good job's own output.
-@Suite("Bounded before built: issue 20's rows through ink-hit", .serialized, .timeLimit(.minutes(10)))
+@Suite("Bounded before built: the hostile rows through ink-hit", .serialized, .timeLimit(.minutes(10)))
 struct BoundedBuildCLITests {
     static let good = HostileCLITests.good
 

@@ -138,7 +138,7 @@ struct HandleTests {
 }
 
 extension HandleTests {
-    /// Handles released while other threads are inside calls that use them (issue 20): queries of an index,
+    /// Handles released while other threads are inside calls that use them: queries of an index,
     /// a snapshot and a layout, and a builder taking placements, on three threads, while the main thread
     /// releases each handle in turn. Every call answers whole (its status OK with the answer one thread gets)
     /// or finds the handle released (INVALID_HANDLE with a miss); nothing reads freed memory (this test

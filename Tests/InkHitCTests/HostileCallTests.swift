@@ -5,7 +5,7 @@ import Foundation
 import InkTestSupport
 import Testing
 
-/// Issue 20's rows through the C interface: `Hostile/hostile_calls.c`, compiled here against the library
+/// The bounded-build rows (hostile inputs bounded before they are built) through the C interface: `Hostile/hostile_calls.c`, compiled here against the library
 /// built next to this test bundle (`libInkHitC.so`), runs one hostile call per child process under a 2 GB
 /// address-space cap, so an abort or an allocation beyond it fails the scenario. Each call returns its
 /// documented status (INKHIT_ERROR_SHAPE, _GLYPH or _LIMIT; OK where the input is cheap once bounded) in
@@ -20,7 +20,7 @@ struct HostileCallTests {
         var status: String
         /// In the message (nil: none asked for).
         var message: String?
-        /// Seconds the call may take (well above a debug build's, far below what it took before issue 20).
+        /// Seconds the call may take (well above a debug build's, far below what it took before inputs were bounded before being built).
         var seconds: Double
         var description: String { name }
     }

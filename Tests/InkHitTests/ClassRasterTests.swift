@@ -40,12 +40,12 @@ struct ClassRasterTests {
             let want = oracle.hit(p, radius: r), got = index.hit(at: p, radius: r)
             let top = index.topmost(at: p), inside = want.flatMap { $0.isInside ? $0.placement : nil }
             let same = got?.placement == want?.placement && got?.isInside == want?.isInside
-                && abs((got?.distance ?? 0) - (want?.distance ?? 0)) <= 2e-5 + 1e-6 * abs(want?.distance ?? 0)
+                && isClose((got?.distance ?? 0), (want?.distance ?? 0), within: 2e-5 + 1e-6 * abs(want?.distance ?? 0))
             if same && top == inside && index.contains(p) == (inside != nil) { continue }
             // Within rounding of a decision?
             let m = oracle.margin(p, limit: r + 1)
-            if m < 1e-4 || (r > 0 && abs(m - r) < 1e-4) { continue }
-            if let g = got, let w = want, !g.isInside, !w.isInside, abs(g.distance - w.distance) < 1e-4 { continue }
+            if m < 1e-4 || (r > 0 && isClose(m, r, within: 1e-4)) { continue }
+            if let g = got, let w = want, !g.isInside, !w.isInside, isClose(g.distance, w.distance, within: 1e-4) { continue }
             bad.append("p=\(p) r=\(r): got \(String(describing: got)) topmost \(String(describing: top)), want \(String(describing: want))")
         }
         return bad

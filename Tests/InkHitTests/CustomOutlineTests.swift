@@ -39,10 +39,10 @@ struct CustomOutlineTests {
         // (6e6, 6e6) is outside, (6e6 + 6e6 − 1e7)/√2 = 2e6/√2 px from the hypotenuse.
         let inside = try #require(index.hit(at: Point(2e6, 3e6)))
         #expect(inside.isInside && inside.placement == 0)
-        #expect(abs(inside.distance + 2e6) <= 2e6 * 1e-6)
+        #expect(isClose(inside.distance, -2e6, within: 2e6 * 1e-6))
         #expect(index.hit(at: Point(6e6, 6e6)) == nil)
         let near = try #require(index.hit(at: Point(6e6, 6e6), radius: 1.5e6))
-        #expect(!near.isInside && abs(near.distance - 2e6 / 2.0.squareRoot()) <= 2e6 * 1e-6)
+        #expect(!near.isInside && isClose(near.distance, 2e6 / 2.0.squareRoot(), within: 2e6 * 1e-6))
         // The scale check is live: the same triangle declared 1e-7 units from its true outline is 0.1 px off
         // at this scale, more than the builder's 0.01 px.
         let coarse = try GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(10, 0), Point(0, 10)]]), tolerance: 1e-7)
@@ -124,7 +124,7 @@ struct CustomOutlineTests {
                 return
             }
             #expect(p == placement && r == 0.01, sourceLocation: sourceLocation)
-            #expect(abs(s - viewError) <= 1e-9 * viewError, "\(s) vs \(viewError)", sourceLocation: sourceLocation)
+            #expect(isClose(s, viewError, within: 1e-9 * viewError), "\(s) vs \(viewError)", sourceLocation: sourceLocation)
         }
     }
 
@@ -264,8 +264,8 @@ struct CustomOutlineTests {
             #expect(nonZero.contains(p), "nonzero hole \(p)")
         }
         // Signed distance at the hole's centre: 2 units from the hole's edges; outside for even-odd.
-        #expect(abs(evenOdd.signedDistance(to: Point(5, 5)) - 2) <= 1e-12)
-        #expect(abs(nonZero.signedDistance(to: Point(5, 5)) + 2) <= 1e-12)
+        #expect(isClose(evenOdd.signedDistance(to: Point(5, 5)), 2, within: 1e-12))
+        #expect(isClose(nonZero.signedDistance(to: Point(5, 5)), -2, within: 1e-12))
 
         // Through the index, each at scale 2 and moved: even-odd at (100, 0), nonzero at (0, 0).
         var b = HitIndex.Builder()
@@ -274,16 +274,16 @@ struct CustomOutlineTests {
         let index = b.build()
         // Nonzero hole centre (10, 10): ink, 4 px from the hole's edges.
         let n = try #require(index.hit(at: Point(10, 10)))
-        #expect(n.placement == 0 && n.isInside && abs(n.distance + 4) <= 1e-5)
+        #expect(n.placement == 0 && n.isInside && isClose(n.distance, -4, within: 1e-5))
         // Even-odd hole centre (110, 10): a miss at r = 0, within r = 5 (4 px away), outside the ink.
         #expect(index.hit(at: Point(110, 10)) == nil)
         #expect(!index.contains(Point(110, 10)) && index.contains(Point(101, 10)))
         let e = try #require(index.hit(at: Point(110, 10), radius: 5))
-        #expect(e.placement == 1 && !e.isInside && abs(e.distance - 4) <= 1e-5)
+        #expect(e.placement == 1 && !e.isInside && isClose(e.distance, 4, within: 1e-5))
         // The even-odd ring is ink: (103, 10) is 3 px right of the outer edge x = 100 and 3 px left of the
         // hole's edge x = 106.
         let ring = try #require(index.hit(at: Point(103, 10)))
-        #expect(ring.placement == 1 && ring.isInside && abs(ring.distance + 3) <= 1e-5)
+        #expect(ring.placement == 1 && ring.isInside && isClose(ring.distance, -3, within: 1e-5))
         // The brute-force oracle agrees on a grid over both frames.
         let oracle = BruteForce(shapes: [nonZero, evenOdd], transforms: [.scale(2, 2), AffineTransform.scale(2, 2).concatenating(.translation(100, 0))])
         var misses = 0

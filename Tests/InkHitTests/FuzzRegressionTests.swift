@@ -54,7 +54,7 @@ struct FuzzRegressionTests {
                 for e in edges { d = min(d, e.distance(to: q)) }
                 guard d > 1e-6 else { continue }
                 #expect(shape.winding(at: q) == Winding.number(q, edges: edges), "\(q)")
-                #expect(abs(shape.distance(to: q) - d) <= 1e-6 * max(1, d))
+                #expect(isClose(shape.distance(to: q), d, within: 1e-6 * max(1, d)))
             }
         }
     }
@@ -72,7 +72,7 @@ struct FuzzRegressionTests {
         for p in [Point(side / 2, -side * 1e-3), Point(side * 1.001, side / 3), Point(side * 0.3, side * 0.999)] {
             var d = Double.infinity
             for e in edges { d = min(d, e.distance(to: p)) }
-            #expect(abs(shape.distance(to: p) / d - 1) <= 1e-6, "\(p)")
+            #expect(isClose(shape.distance(to: p) / d, 1, within: 1e-6), "\(p)")
         }
     }
     /// Geometry fuzzer (minimized to 25 bytes): a thin triangle whose tip is at x = -32767, placed at scale
@@ -87,7 +87,7 @@ struct FuzzRegressionTests {
         try b.add(shape, transform: AffineTransform(a: 3.03125, b: 0, c: 0, d: -3.03125, tx: 0, ty: 0))
         let index = b.build()
         let p = Point(Double(bitPattern: 13904934010152976122), Double(bitPattern: 4595174696293540816))
-        #expect(abs(p.x + 99324.97178125) < 1e-6)
+        #expect(isClose(p.x, -99324.97178125, within: 1e-6))
         let h = try #require(index.hit(at: p, radius: 1))
         let all = index.allHits(at: p, radius: 1)
         #expect(all.map(\.placement) == [0])
@@ -120,7 +120,7 @@ struct FuzzRegressionTests {
                 #expect(h.placement == (lift == 0 ? 1 : 0), "r \(radius), lift \(lift): hit \(h), hits \(all)")
                 #expect(all.first { $0.placement == h.placement }?.distance == h.distance)
                 // Oracle: both segments end at the origin (the second 1 px higher when lifted).
-                for x in all { #expect(abs(x.distance - 20480 - (x.placement == 1 ? -lift : 0)) <= 1e-6 * 20480) }
+                for x in all { #expect(isClose(x.distance - 20480, (x.placement == 1 ? -lift : 0), within: 1e-6 * 20480)) }
             }
         }
     }
@@ -144,7 +144,7 @@ struct FuzzRegressionTests {
             #expect(h?.placement == 1)
             // Oracle: the square's edges are at x = 23.3 and 33.3 (its other edges are ≥ 5 px away).
             let d = min(abs(dx), abs(dx - 10))
-            #expect(abs(abs(h?.distance ?? .nan) - d) < 1e-6, "x = 23.3 + \(dx): \(String(describing: h))")
+            #expect(isClose(abs(h?.distance ?? .nan), d, within: 1e-6), "x = 23.3 + \(dx): \(String(describing: h))")
         }
     }
 }

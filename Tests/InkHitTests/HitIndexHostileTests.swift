@@ -37,7 +37,7 @@ struct HitIndexHostileTests {
             for (s, t) in items {
                 for e in s.storedEdges { best = min(best, e.applying(t).distance(to: p)) }
             }
-            #expect(abs(abs(hit.distance) - best) <= 1e-6 * max(1, best), "\(p): \(hit.distance) vs brute \(best)")
+            #expect(isClose(abs(hit.distance), best, within: 1e-6 * max(1, best)), "\(p): \(hit.distance) vs brute \(best)")
         }
     }
 
@@ -78,7 +78,7 @@ struct HitIndexHostileTests {
                 for e in edges { d = min(d, e.distance(to: p)) }
                 guard d > 1e-6 else { continue }
                 #expect(shape.winding(at: p) == Winding.number(p, edges: edges), "\(p)")
-                #expect(abs(shape.distance(to: p) - d) <= 1e-4)
+                #expect(isClose(shape.distance(to: p), d, within: 1e-4))
             }
         }
         // 50 loops around the centre: winding ±50.
@@ -125,7 +125,7 @@ struct HitIndexHostileTests {
             let s = try GlyphShape(elements: circle, tolerance: tolerance)
             // Two chords and the closing line; each quadratic's chord is 0.25·|(100,0) − 2(100,100) + (0,100)| away.
             #expect(s.edgeCount == 3)
-            #expect(abs(s.tolerance - 0.25 * 100 * 2.0.squareRoot()) < 1e-9)
+            #expect(isClose(s.tolerance, 0.25 * 100 * 2.0.squareRoot(), within: 1e-9))
         }
     }
 

@@ -41,20 +41,20 @@ struct InvarianceTests {
                 for (k, h) in previousSet {
                     let now = set[k]
                     #expect(now != nil, "p=\(p): placement \(k) hit at r=\(Self.radii[i - 1]) but not at r=\(r)")
-                    if let now { #expect(abs(now.distance - h.distance) <= 1e-12 && now.isInside == h.isInside) }
+                    if let now { #expect(isClose(now.distance, h.distance, within: 1e-12) && now.isInside == h.isInside) }
                 }
                 let hit = index.hit(at: p, radius: r)
                 if let prev = previousHit {
                     // Once something is within r1, the best answer is already the global one: it cannot change.
                     #expect(hit?.placement == prev.placement, "p=\(p): r=\(Self.radii[i - 1]) → \(prev), r=\(r) → \(String(describing: hit))")
-                    #expect(abs((hit?.distance ?? .nan) - prev.distance) <= 1e-12)
+                    #expect(isClose((hit?.distance ?? .nan), prev.distance, within: 1e-12))
                 }
                 // hit(at:) agrees with hits(at:): topmost inside, else the first (nearest, ties → topmost).
                 #expect((hit == nil) == hits.isEmpty)
                 if let hit {
                     let insides = hits.filter(\.isInside).map(\.placement)
                     if let top = insides.max() { #expect(hit.placement == top && hit.isInside) }
-                    else { #expect(hit.placement == hits[0].placement && abs(hit.distance - hits[0].distance) <= 1e-12) }
+                    else { #expect(hit.placement == hits[0].placement && isClose(hit.distance, hits[0].distance, within: 1e-12)) }
                     #expect(hit.distance <= r || hit.isInside)
                 }
                 previousSet = set; previousHit = hit
@@ -91,7 +91,7 @@ struct InvarianceTests {
         var ds = (0..<oracle.count).map { oracle.distance($0, p) }
         ds.sort()
         if let first = ds.first, first < 1e-3 { return true }
-        if ds.contains(where: { abs($0 - r) < 1e-3 }) { return true }
+        if ds.contains(where: { isClose($0, r, within: 1e-3) }) { return true }
         if ds.count >= 2 && ds[1] - ds[0] < 1e-3 && ds[0] <= r { return true }
         return false
     }
@@ -101,7 +101,7 @@ struct InvarianceTests {
         let items = try Self.scene(seed: 900 &+ UInt64(kind), kind: kind, count: 30)
         var rng = SplitMix64(seed: 17 &+ UInt64(kind) &* 31)
         let (g, s) = gKind.make(&rng)
-        #expect(g.isSimilarity && abs(g.maxScale - s) <= 1e-12 * s, "test setup: G is a similarity of scale s")
+        #expect(g.isSimilarity && isClose(g.maxScale, s, within: 1e-12 * s), "test setup: G is a similarity of scale s")
         let a = try Self.index(items), b = try Self.index(items, then: g)
         let oracle = BruteForce(items)
         var compared = 0
@@ -115,7 +115,7 @@ struct InvarianceTests {
                 #expect(ha?.isInside == hb?.isInside)
                 if let ha, let hb {
                     let want = s * ha.distance
-                    #expect(abs(hb.distance - want) <= 1e-4 * max(abs(want), s), "distance \(hb.distance) vs s·\(ha.distance)")
+                    #expect(isClose(hb.distance, want, within: 1e-4 * max(abs(want), s)), "distance \(hb.distance) vs s·\(ha.distance)")
                 }
                 #expect(a.contains(p) == b.contains(q))
                 let la = a.allHits(at: p, radius: r), lb = b.allHits(at: q, radius: s * r)
@@ -137,7 +137,7 @@ struct InvarianceTests {
             let p = Point(rng.range(0, 250), rng.range(0, 250))
             let ha = a.hit(at: p, radius: 4), hb = b.hit(at: p.applying(t), radius: 4)
             #expect(ha?.placement == hb?.placement)
-            if let ha, let hb { #expect(abs(ha.distance - hb.distance) <= 1e-6) }
+            if let ha, let hb { #expect(isClose(ha.distance, hb.distance, within: 1e-6)) }
         }
     }
 
@@ -161,7 +161,7 @@ struct InvarianceTests {
             }
             // Outside, equidistant from every copy: ties go to the topmost too.
             let h = try #require(index.hit(at: Point(15, 9), radius: 3))
-            #expect(h.placement == copies - 1 && abs(h.distance - 2) <= 1e-9)
+            #expect(h.placement == copies - 1 && isClose(h.distance, 2, within: 1e-9))
         }
     }
 
@@ -187,10 +187,10 @@ struct InvarianceTests {
         let index = b.build()
         let p = Point(50, 15)     // inside 0 (15 from its edge), 0.5 from 1's outline
         let h = try #require(index.hit(at: p, radius: 5))
-        #expect(h.placement == 0 && h.isInside && abs(h.distance + 15) <= 1e-6)
+        #expect(h.placement == 0 && h.isInside && isClose(h.distance, -15, within: 1e-6))
         let all = index.allHits(at: p, radius: 5)
         #expect(all.map(\.placement) == [0, 1])
-        #expect(abs(all[1].distance - 0.5) <= 1e-6 && !all[1].isInside)
+        #expect(isClose(all[1].distance, 0.5, within: 1e-6) && !all[1].isInside)
         // Inside both: the later one wins even though the point is deeper in the earlier one.
         let q = Point(51, 15)
         #expect(index.hit(at: q)?.placement == 1)

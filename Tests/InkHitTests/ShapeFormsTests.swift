@@ -115,16 +115,25 @@ struct ShapeFormsTests {
     /// The sink counts each curve's segments from its control points before it makes them: an outline that
     /// would need more edges than the limit, or a curve beyond `Flattening.maxSegmentsPerCurve`, is refused
     /// without making them (a deliberately tiny tolerance would otherwise ask for ~10⁸ segments).
+    ///
+    /// Not by the clock but by how the refusal's time grows: a tolerance 16× finer asks for 4× the segments
+    /// (Wang's count goes as 1/√tolerance), so a refusal that made them would take ~4× as long; one that
+    /// counts them takes the same time (median ratio below 2, timed interleaved: `Scaling.doublingRatio`).
     @Test func flatteningIsBoundedBeforeItIsDone() throws {
-        let clock = ContinuousClock()
-        let start = clock.now
-        #expect(throws: ShapeError.tooManyEdges(limit: 1000)) {
-            try GlyphShape(tolerance: 1e-3, limits: ShapeLimits(maxEdges: 1000)) { sink in
-                sink.move(to: Point(0, 0))
-                for k in 0..<5000 { sink.addQuadCurve(to: Point(Double(k + 1), 0), control: Point(Double(k) + 0.5, 40)) }
-                sink.closeSubpath()
+        func refuse(tolerance: Double) {
+            #expect(throws: ShapeError.tooManyEdges(limit: 1000)) {
+                try GlyphShape(tolerance: tolerance, limits: ShapeLimits(maxEdges: 1000)) { sink in
+                    sink.move(to: Point(0, 0))
+                    for k in 0..<5000 { sink.addQuadCurve(to: Point(Double(k + 1), 0), control: Point(Double(k) + 0.5, 40)) }
+                    sink.closeSubpath()
+                }
             }
         }
+        // n = 1: 1e-3 (~200 segments a curve, 10⁶ in all); n = 2: 1e-3 / 16 (4 × 10⁶).
+        // Each timing refuses 4 times, so that it is milliseconds, not microseconds, on a loaded machine.
+        let ratio = Scaling.doublingRatio(n: 1, runs: 7) { n in for _ in 0..<4 { refuse(tolerance: 1e-3 / Double(n * n * n * n)) } }
+        print("refusal time ratio, 16× finer tolerance: \(ratio)")
+        #expect(ratio < 2, "refusing 4× the segments took \(ratio)× the time: they were made, not counted")
         #expect(throws: ShapeError.toleranceNotMet(curves: 30000)) {
             try GlyphShape(tolerance: 1e-9) { sink in
                 sink.move(to: Point(0, 0))
@@ -132,8 +141,7 @@ struct ShapeFormsTests {
                 sink.closeSubpath()
             }
         }
-        // Both refusals made almost nothing: well under a second even in a debug build.
-        #expect(clock.now - start < .seconds(2))
+        // (Capped at maxSegmentsPerCurve, 30,000 curves would be 1.2 × 10⁸ segments: counted, not made, as above.)
     }
 
     /// A build past `BuildDeadline` gives up with `.timeLimit`.

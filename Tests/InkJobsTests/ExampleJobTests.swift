@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import InkJobs
+import InkTestSupport
 
 /// The curve-exact example jobs: every point at least 0.05 px from a deciding boundary must match.
 struct ExampleJobTests {
@@ -43,7 +44,7 @@ struct ExampleJobTests {
                     let slack = set == "fidelity" ? 0.1111 : 0.0111
                     #expect(gd <= 0 && -gd >= od - slack, "inside distance, job \(e["job"]!) point \(e["i"]!)")
                 } else {
-                    #expect(abs(gd - od) <= 0.0111, "distance, job \(e["job"]!) point \(e["i"]!)")
+                    #expect(isClose(gd, od, within: 0.0111), "distance, job \(e["job"]!) point \(e["i"]!)")
                 }
             }
         }

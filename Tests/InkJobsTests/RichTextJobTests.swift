@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import InkJobs
+import InkTestSupport
 
 /// Text jobs with runs, exclusions and paragraph settings: answers name decorations, `ink-hit layout`'s
 /// glyph job (with per-glyph sizes and styles, and its decorations) answers exactly as the text job, scene
@@ -40,7 +41,7 @@ struct RichTextJobTests {
             #expect(t["hit"] as? Bool == g["hit"] as? Bool, "point \(t["i"]!)")
             #expect(t["glyph"] as? Int == g["glyph"] as? Int, "point \(t["i"]!)")
             #expect(t["decoration"] as? String == g["decoration"] as? String, "point \(t["i"]!)")
-            if let a = t["distance"] as? Double, let b = g["distance"] as? Double { #expect(abs(a - b) < 2e-4, "point \(t["i"]!)") }
+            if let a = t["distance"] as? Double, let b = g["distance"] as? Double { #expect(isClose(a, b, within: 2e-4), "point \(t["i"]!)") }
             if t["decoration"] != nil {
                 decorationHits += 1
                 #expect(t["glyph"] is NSNull && t["utf16"] is [Int])
@@ -118,7 +119,7 @@ struct RichTextJobTests {
         try #require(ok && out.count == 6, "\(out)")
         #expect(out[0]["decoration"] as? String == "underline" && out[0]["glyph"] is NSNull)
         #expect(out[1]["decoration"] as? String == "underline" && (out[1]["distance"] as? Double ?? 0) < 0)
-        #expect(out[2]["decoration"] as? String == "underline" && abs((out[2]["distance"] as? Double ?? 0) - 1.5) < 1e-3)
+        #expect(out[2]["decoration"] as? String == "underline" && isClose((out[2]["distance"] as? Double ?? 0), 1.5, within: 1e-3))
         #expect(out[3]["decoration"] as? String == "overline")
         #expect(out[4]["hit"] as? Bool == false)
         // The stem of the "p" (glyph 83 at 40 px: x ≈ 13.6 … 17.2) crosses the underline: the glyph wins.

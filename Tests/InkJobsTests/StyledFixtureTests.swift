@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import InkJobs
+import InkTestSupport
 
 /// The styled text jobs (Fixtures/styled-*.jsonl, made by scripts/curve_exact/make_styled_jobs.py from an
 /// independent Python layout: uharfbuzz per run, fontTools for the post, OS/2 and hhea tables, reference.py's
@@ -26,7 +27,7 @@ struct StyledFixtureTests {
                 let u = e["utf16"] as! [Int]
                 #expect(g.font == e["font"] as! Int && Int(g.id.rawValue) == e["id"] as! Int && g.size == e["size"] as! Double
                         && g.utf16 == u[0]..<u[1], "\(job.idJSON) glyph at \(u)")
-                #expect(abs(g.x - (e["x"] as! Double)) < 1e-6 && abs(g.y - (e["y"] as! Double)) < 1e-6,
+                #expect(isClose(g.x, (e["x"] as! Double), within: 1e-6) && isClose(g.y, (e["y"] as! Double), within: 1e-6),
                         "\(job.idJSON) glyph at \(u): (\(g.x), \(g.y)) vs (\(e["x"]!), \(e["y"]!))")
             }
             try #require(l.decorations.count == ed.count, "\(job.idJSON): \(l.decorations.count) decorations vs \(ed.count)")
@@ -34,11 +35,11 @@ struct StyledFixtureTests {
                 let r = e["rect"] as! [Double], u = e["utf16"] as! [Int]
                 #expect(d.kind.rawValue == e["kind"] as! String && d.utf16 == u[0]..<u[1] && d.line == e["line"] as! Int)
                 for (a, b) in [(d.rect.minX, r[0]), (d.rect.minY, r[1]), (d.rect.width, r[2]), (d.rect.height, r[3])] {
-                    #expect(abs(a - b) < 1e-6, "\(job.idJSON) \(d.kind) at \(u): \(d.rect) vs \(r)")
+                    #expect(isClose(a, b, within: 1e-6), "\(job.idJSON) \(d.kind) at \(u): \(d.rect) vs \(r)")
                 }
             }
             for (line, e) in zip(l.lines, expected["lines"] as! [[String: Any]]) {
-                #expect(abs(line.baseline - (e["baseline"] as! Double)) < 1e-6 && abs(line.box.minY - (e["top"] as! Double)) < 1e-6)
+                #expect(isClose(line.baseline, (e["baseline"] as! Double), within: 1e-6) && isClose(line.box.minY, (e["top"] as! Double), within: 1e-6))
             }
         }
     }
@@ -71,7 +72,7 @@ struct StyledFixtureTests {
             #expect(v["hit"] as? Bool == e["hit"] as? Bool && v["glyph"] as? Int == e["glyph"] as? Int
                     && v["decoration"] as? String == e["decoration"] as? String, "glyph job, \(at)")
             if let d = g["distance"] as? Double, let od = e["outline_distance"] as? Double, !(e["inside"] as! Bool) {
-                #expect(abs(d - od) <= 0.0111, "distance, \(at)")
+                #expect(isClose(d, od, within: 0.0111), "distance, \(at)")
             }
             if e["decoration"] is String { decorations += 1 }
             if e["decoration"] is String && e["link"] is String { links += 1 }

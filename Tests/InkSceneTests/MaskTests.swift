@@ -51,7 +51,7 @@ import InkTestSupport
             } }
             if d < 6 - 0.05 {
                 let near = try #require(s.hit(at: p, radius: 6), "\(name): local (\(lx), \(ly)) is \(d) px from the mask")
-                #expect(abs(near.distance - d) < 1e-3, "\(name): \(near.distance) vs \(d)")
+                #expect(isClose(near.distance, d, within: 1e-3), "\(name): \(near.distance) vs \(d)")
             }
         }
         #expect(inked > 100, "\(name): the points cross the mask's pixels")

@@ -6,7 +6,7 @@ import InkHit
 import InkTestSupport
 import Testing
 
-/// Scene regions bounded before they are built (issue 20): estimates that are never below what a region
+/// Scene regions bounded before they are built: estimates that are never below what a region
 /// costs (oracle: `GlyphShape.byteCount` of the region built), the snapshot's byte budget and deadline as
 /// typed errors naming the node, zero-area masks like zero-size boxes, and glyph nodes whose color data is
 /// broken failing whatever their hole policy.

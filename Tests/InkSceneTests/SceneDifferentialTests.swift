@@ -142,7 +142,7 @@ import InkTestSupport
                 let parts = polygons(of: n, toRoot: t)
                 if !parts.isEmpty {
                     let (inside, d) = measure(parts, p)
-                    if d < 0.05 || (r > 0 && abs(d - r) < 0.05) { ambiguous = true }
+                    if d < 0.05 || (r > 0 && isClose(d, r, within: 0.05)) { ambiguous = true }
                     targets.append(Target(order: me, id: n.id, inside: inside, distance: d))
                 }
             }

@@ -51,7 +51,7 @@ import InkTestSupport
     static func same(_ a: SceneHit?, _ b: SceneHit?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
         return a.node == b.node && a.isInside == b.isInside && a.glyph == b.glyph && a.path == b.path
-            && abs(a.distance - b.distance) <= 1e-9 * (1 + abs(a.distance))
+            && isClose(a.distance, b.distance, within: 1e-9 * (1 + abs(a.distance)))
     }
 
     @Test(arguments: 1...12)
@@ -175,7 +175,7 @@ import InkTestSupport
             let near = try #require(s.hit(at: beside, radius: 5))
             // Exact up to the query path's rounding (Float32 maps and anchors): 1e-6 × (distance + the box's
             // longest side, 30 px), the hit rule's tie window.
-            #expect(near.text?.attachment == "img" && !near.isInside && abs(near.distance - 3) <= 1e-6 * (3 + 30),
+            #expect(near.text?.attachment == "img" && !near.isInside && isClose(near.distance, 3, within: 1e-6 * (3 + 30)),
                     "\(near.distance)")
         }
     }

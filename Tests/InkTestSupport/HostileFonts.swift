@@ -1,4 +1,4 @@
-/// The fonts of issue 20's hostile rows, built in memory (`TinyFont`, `ColorFont`): small files whose glyphs
+/// The fonts of the bounded-build hostile rows, built in memory (`TinyFont`, `ColorFont`): small files whose glyphs
 /// would take seconds and gigabytes if they were built before being bounded. Each is within every documented
 /// limit (glyph counts, paint depth, layer count, transform range, file size); what makes it hostile is the
 /// work it asks for.
@@ -30,7 +30,7 @@ public enum HostileFonts {
     /// Glyph 1 is a ring of 48 quadratics (x 100 … 900, y 0 … 800); glyph 2 is a `COLR` v1 glyph of `layers`
     /// layers (PaintColrLayers of up to 255 PaintColrLayers of 255 PaintGlyph 1, each translated), clipped by
     /// the ClipBox `clip` (default 1 × 1 at the origin: every layer lies wholly
-    /// outside it). 9,945 = 39 × 255 layers is what issue 20 measured.
+    /// outside it). 9,945 = 39 × 255 layers is what the bounded-build rows measure.
     ///
     /// Layer k is translated by (`spread` · (k mod 100), k / 100) units.
     public static func colrClippedLayers(layers: Int = 9945, clip: (Int, Int, Int, Int) = (0, 0, 1, 1), spread: Int = 1) -> [UInt8] {

@@ -2,6 +2,7 @@ import Testing
 import InkGeometry
 import InkFreeType
 @testable import InkText
+import InkTestSupport
 
 /// Bidi order on mixed lines. Oracle: UAX #9 worked by hand for these simple lines (runs of strong
 /// characters; neutrals between two runs of the same direction take it, otherwise the paragraph's), and
@@ -69,7 +70,7 @@ func baseDirectionOrdersRuns(_ dir: ParagraphStyle.Direction) throws {
     } else {
         #expect(latin.max()! < hebrew.min()!, "abc םולש")
         let a = l.glyphs[try glyph(l, containing: 0)]
-        #expect(l.glyphs.allSatisfy { $0.x >= 10 - 1e-9 } && abs(a.x - 10) < 1e-9)
+        #expect(l.glyphs.allSatisfy { $0.x >= 10 - 1e-9 } && isClose(a.x, 10, within: 1e-9))
     }
 }
 

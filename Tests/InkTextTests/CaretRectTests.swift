@@ -47,7 +47,7 @@ struct CaretRectTests {
         for offset in 0...text.utf16.count {
             for affinity in [CaretPosition.Affinity.downstream, .upstream] {
                 let c = try #require(l.caretRect(at: offset, affinity: affinity))
-                #expect(abs(c.x - (Self.origin.x + want[offset])) <= 1e-6, "offset \(offset) \(affinity): \(c.x)")
+                #expect(isClose(c.x, (Self.origin.x + want[offset]), within: 1e-6), "offset \(offset) \(affinity): \(c.x)")
                 #expect(c.utf16 == offset && c.line == 0)
             }
         }
@@ -77,22 +77,22 @@ struct CaretRectTests {
         let down = try #require(l.caretRect(at: 6, affinity: .downstream))
         let up = try #require(l.caretRect(at: 6, affinity: .upstream))
         #expect(down.line == 1 && up.line == 0)
-        #expect(abs(down.x - Self.origin.x) <= 1e-9)
-        #expect(abs(up.x - (Self.origin.x + xs[6])) <= 1e-6, "\(up.x) vs \(Self.origin.x + xs[6])")
+        #expect(isClose(down.x, Self.origin.x, within: 1e-9))
+        #expect(isClose(up.x, (Self.origin.x + xs[6]), within: 1e-6), "\(up.x) vs \(Self.origin.x + xs[6])")
         // Line 1's carets: x from the line start, by hb-shape's advances of "beta" (shaped in context).
         for o in 7...10 {
             let c = try #require(l.caretRect(at: o))
-            #expect(c.line == 1 && abs(c.x - (Self.origin.x + xs[o] - xs[6])) <= 1e-6, "offset \(o)")
+            #expect(c.line == 1 && isClose(c.x, (Self.origin.x + xs[o] - xs[6]), within: 1e-6), "offset \(o)")
         }
         // Vertically: line 0's content from the origin's y to the descent below the first baseline
         // (origin.y + ascender); line 1 one line pitch (ascender − descender + lineGap) lower.
         let (asc, desc, gap) = try Self.hhea(Fonts.sansPath)
         let k = Self.size / upem
         let pitch = Double(asc - desc + gap) * k
-        #expect(abs(up.top - Self.origin.y) <= 1e-9)
-        #expect(abs(up.bottom - (Self.origin.y + Double(asc - desc) * k)) <= 1e-9)
-        #expect(abs(down.top - (Self.origin.y + pitch)) <= 1e-9)
-        #expect(abs(down.bottom - (Self.origin.y + pitch + Double(asc - desc) * k)) <= 1e-9)
+        #expect(isClose(up.top, Self.origin.y, within: 1e-9))
+        #expect(isClose(up.bottom, (Self.origin.y + Double(asc - desc) * k), within: 1e-9))
+        #expect(isClose(down.top, (Self.origin.y + pitch), within: 1e-9))
+        #expect(isClose(down.bottom, (Self.origin.y + pitch + Double(asc - desc) * k), within: 1e-9))
         // Offset 0 and the end have one position each.
         #expect(l.caretRect(at: 0, affinity: .upstream) == l.caretRect(at: 0, affinity: .downstream))
         #expect(l.caretRect(at: 10, affinity: .upstream) == l.caretRect(at: 10, affinity: .downstream))
@@ -111,11 +111,11 @@ struct CaretRectTests {
             let right = Self.origin.x + width
             let start = try #require(l.caretRect(at: 0))
             let end = try #require(l.caretRect(at: 4))
-            #expect(abs(start.x - right) <= 1e-6, "\(direction): start at \(start.x), right end \(right)")
-            #expect(abs(end.x - Self.origin.x) <= 1e-6, "\(direction): end at \(end.x)")
+            #expect(isClose(start.x, right, within: 1e-6), "\(direction): start at \(start.x), right end \(right)")
+            #expect(isClose(end.x, Self.origin.x, within: 1e-6), "\(direction): end at \(end.x)")
             for o in 1..<4 {
                 let c = try #require(l.caretRect(at: o))
-                #expect(abs(c.x - (right - xs[o])) <= 1e-6, "\(direction) offset \(o)")
+                #expect(isClose(c.x, (right - xs[o]), within: 1e-6), "\(direction) offset \(o)")
             }
         }
     }
@@ -166,7 +166,7 @@ struct CaretRectTests {
                             maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
             for (a, w) in [(rb.viewBounds.minX, want.minX), (rb.viewBounds.minY, want.minY),
                            (rb.viewBounds.maxX, want.maxX), (rb.viewBounds.maxY, want.maxY)] {
-                #expect(abs(a - w) <= 1e-9, "\(b.utf16): \(rb.viewBounds) vs \(want)")
+                #expect(isClose(a, w, within: 1e-9), "\(b.utf16): \(rb.viewBounds) vs \(want)")
             }
             // Rotated, the bounds are strictly larger than the box (both sides are positive).
             #expect(rb.viewBounds.width > r.width * c && rb.viewBounds.height > r.height * c)

@@ -2,6 +2,7 @@ import Testing
 import InkGeometry
 import InkFreeType
 @testable import InkText
+import InkTestSupport
 
 /// Hits on the ink map back to characters: the glyph, its UTF-16 range (from hb-shape's clusters), the
 /// UTF-8 range (Swift's `String.utf8`) and the `Character` index (Swift's `Character` iteration).
@@ -173,11 +174,11 @@ func characterBoxesTileTheLine(_ text: String) throws {
     let swift = SwiftOffsets(text)
     #expect(Set(boxes.map(\.utf16)) == Set(swift.characterRanges), "one box per Character")
     let total = l.glyphs.reduce(0) { $0 + $1.advance }
-    #expect(abs(boxes.reduce(0) { $0 + $1.box.width } - total) < 1e-6)
+    #expect(isClose(boxes.reduce(0) { $0 + $1.box.width }, total, within: 1e-6))
     for (a, b) in zip(boxes, boxes.dropFirst()) {
-        #expect(abs(a.box.maxX - b.box.minX) < 1e-6, "\(text): box \(a.utf16) ends at \(a.box.maxX), \(b.utf16) starts at \(b.box.minX)")
+        #expect(isClose(a.box.maxX, b.box.minX, within: 1e-6), "\(text): box \(a.utf16) ends at \(a.box.maxX), \(b.utf16) starts at \(b.box.minX)")
     }
-    #expect(abs(boxes.first!.box.minX - 10) < 1e-6, "the line starts at the origin")
+    #expect(isClose(boxes.first!.box.minX, 10, within: 1e-6), "the line starts at the origin")
     for b in boxes { #expect(b.line == 0 && b.box.minY == l.lines[0].box.minY && b.box.maxY == l.lines[0].box.maxY) }
 }
 

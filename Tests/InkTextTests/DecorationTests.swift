@@ -3,6 +3,7 @@ import Testing
 import InkGeometry
 import InkFreeType
 @testable import InkText
+import InkTestSupport
 
 // Decorations: rectangles from the font tables (read with fontTools 4.68, independently of FreeType:
 // DejaVu Sans post.underlinePosition −40, underlineThickness 90, OS/2 yStrikeoutPosition 530,
@@ -41,7 +42,7 @@ private func layoutWith(_ text: String, runs: [TextRun], size: Double = 16, widt
     for (d, (kind, r)) in zip(l.decorations, expected) {
         #expect(d.kind == kind && d.utf16 == 5..<9 && d.line == 0)
         for (a, b) in [(d.rect.minX, r.minX), (d.rect.minY, r.minY), (d.rect.maxX, r.maxX), (d.rect.maxY, r.maxY)] {
-            #expect(abs(a - b) < 1e-9, "\(kind): \(d.rect) vs \(r)")
+            #expect(isClose(a, b, within: 1e-9), "\(kind): \(d.rect) vs \(r)")
         }
     }
 }
@@ -60,11 +61,11 @@ private func layoutWith(_ text: String, runs: [TextRun], size: Double = 16, widt
     // "about" on line 1 shifted up by 3.
     let r = l.glyphs.first { $0.utf16 == 0..<1 }!, m = l.glyphs.first { $0.utf16 == 5..<6 }!
     let e = l.glyphs.first { $0.utf16 == 8..<9 }!
-    #expect(u[0].utf16 == 0..<5 && u[0].rect.minX == r.x && abs(u[0].rect.maxX - m.x) < 1e-9)
-    #expect(abs(u[0].rect.minY - (baseline0 + 40 * 16 / 2048)) < 1e-9)
-    #expect(u[1].utf16 == 5..<9 && abs(u[1].rect.maxX - (e.x + e.advance + 2)) < 1e-9, "the trailing space is not decorated")
-    #expect(abs(u[1].rect.minY - (baseline0 + 40 * 24 / 2048)) < 1e-9 && abs(u[1].rect.height - 90 * 24 / 2048) < 1e-9)
-    #expect(u[2].utf16 == 10..<15 && u[2].line == 1 && abs(u[2].rect.minY - (baseline1 - 3 + 40 * 16 / 2048)) < 1e-9)
+    #expect(u[0].utf16 == 0..<5 && u[0].rect.minX == r.x && isClose(u[0].rect.maxX, m.x, within: 1e-9))
+    #expect(isClose(u[0].rect.minY, (baseline0 + 40 * 16 / 2048), within: 1e-9))
+    #expect(u[1].utf16 == 5..<9 && isClose(u[1].rect.maxX, (e.x + e.advance + 2), within: 1e-9), "the trailing space is not decorated")
+    #expect(isClose(u[1].rect.minY, (baseline0 + 40 * 24 / 2048), within: 1e-9) && isClose(u[1].rect.height, 90 * 24 / 2048, within: 1e-9))
+    #expect(u[2].utf16 == 10..<15 && u[2].line == 1 && isClose(u[2].rect.minY, (baseline1 - 3 + 40 * 16 / 2048), within: 1e-9))
 }
 
 /// The primary font of the chain gives the geometry, whichever font draws the characters: CJK drawn by the
@@ -74,10 +75,10 @@ private func layoutWith(_ text: String, runs: [TextRun], size: Double = 16, widt
     let l = try layoutWith("ab漢字", runs: [TextRun(range: 0..<4, underline: .single)])
     #expect(l.decorations.count == 1, "one segment: the primary font does not change")
     let baseline = l.lines[0].baseline
-    #expect(abs(l.decorations[0].rect.minY - (baseline + 40 * 16 / 2048)) < 1e-9)
+    #expect(isClose(l.decorations[0].rect.minY, (baseline + 40 * 16 / 2048), within: 1e-9))
     let m = try layoutWith("ab漢字", runs: [TextRun(range: 0..<4, underline: .single), TextRun(range: 2..<4, fonts: [1, 0])])
     #expect(m.decorations.count == 2)
-    #expect(abs(m.decorations[1].rect.minY - (m.lines[0].baseline + 20 * 16 / 256)) < 1e-9 && abs(m.decorations[1].rect.height - 13 * 16 / 256) < 1e-9)
+    #expect(isClose(m.decorations[1].rect.minY, (m.lines[0].baseline + 20 * 16 / 256), within: 1e-9) && isClose(m.decorations[1].rect.height, 13 * 16 / 256, within: 1e-9))
 }
 
 /// The hit rule: glyph ink first at r = 0; where only the stroke holds the point, the decoration answers
@@ -119,7 +120,7 @@ private func layoutWith(_ text: String, runs: [TextRun], size: Double = 16, widt
     // 1.5 px below the underline, under the space: within 3.5 px only of the stroke.
     let below = Point(mid.x, u.rect.maxY + 1.5)
     let r = try #require(l.hit(at: below, radius: 3.5))
-    #expect(r.decoration == .underline && abs(r.distance - 1.5) < 1e-6 && r.kind == .radius && r.link == "url")
+    #expect(r.decoration == .underline && isClose(r.distance, 1.5, within: 1e-6) && r.kind == .radius && r.link == "url")
     #expect(l.hit(at: below) == nil)
     #expect(l.link(at: below, radius: 3.5)?.link.tag == "url")
 }
@@ -137,5 +138,5 @@ private func layoutWith(_ text: String, runs: [TextRun], size: Double = 16, widt
     let above = Point(x, d.rect.minY - 1).applying(t)              // 1 layout px = 2 view px above
     #expect(l.hit(at: above, radius: 1.9) == nil)
     let near = try #require(l.hit(at: above, radius: 2.1))
-    #expect(near.decoration == .strikethrough && abs(near.distance - 2) < 1e-6)
+    #expect(near.decoration == .strikethrough && isClose(near.distance, 2, within: 1e-6))
 }

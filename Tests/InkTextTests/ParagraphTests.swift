@@ -2,6 +2,7 @@ import Testing
 import InkGeometry
 import InkFreeType
 @testable import InkText
+import InkTestSupport
 
 /// Paragraph layout checked by properties that define greedy line breaking, measured on an unwrapped
 /// layout of the same text: (1) lines cover the text in order; (2) a line ends at a break opportunity
@@ -143,15 +144,15 @@ func wrappingIsGreedyAtBreakOpportunities(_ c: WrapCase) throws {
     // DejaVu Sans (fontTools): hhea ascender 1901, descender -483, line gap 0, upem 2048.
     let k = 20.0 / 2048
     for (i, line) in l.lines.enumerated() {
-        #expect(abs(line.box.minY - (20 + Double(i) * 2384 * k)) < 1e-9, "line \(i) top")
-        #expect(abs(line.baseline - line.box.minY - 1901 * k) < 1e-9, "line \(i) ascent")
-        #expect(abs(line.box.height - 2384 * k) < 1e-9)
+        #expect(isClose(line.box.minY, (20 + Double(i) * 2384 * k), within: 1e-9), "line \(i) top")
+        #expect(isClose(line.baseline - line.box.minY, 1901 * k, within: 1e-9), "line \(i) ascent")
+        #expect(isClose(line.box.height, 2384 * k, within: 1e-9))
     }
     for g in l.glyphs { #expect(g.y == l.lines[g.line].baseline && g.x >= 10) }
     // The first glyph of each non-empty line is at the left edge.
     for i in [0, 1, 2, 3, 5] {
         let first = l.glyphs.filter { $0.line == i }.map(\.x).min()
-        #expect(first.map { abs($0 - 10) < 1e-9 } == true, "line \(i)")
+        #expect(first.map { isClose($0, 10, within: 1e-9) } == true, "line \(i)")
     }
     // Newline glyphs never appear; the text after a newline is on the next line.
     #expect(!l.glyphs.contains { [3, 7, 8, 14, 19, 20].contains($0.utf16.lowerBound) })
@@ -182,9 +183,9 @@ func alignmentMovesLinesByTheirSlack(_ a: ParagraphStyle.Alignment) throws {
         let extent = (ink.map { $0.x + $0.advance }.max() ?? 10) - 10
         let shift = a == .center ? (w - extent) / 2 : w - extent
         for (g, h) in zip(left.glyphs, moved.glyphs) where g.line == i {
-            #expect(abs(h.x - (g.x + shift)) < 1e-9, "line \(i): \(h.x) vs \(g.x) + \(shift)")
+            #expect(isClose(h.x, (g.x + shift), within: 1e-9), "line \(i): \(h.x) vs \(g.x) + \(shift)")
         }
-        #expect(abs(moved.lines[i].contentBox.minX - (10 + shift)) < 1e-9)
+        #expect(isClose(moved.lines[i].contentBox.minX, (10 + shift), within: 1e-9))
     }
     // Hits follow the glyphs.
     for gi in moved.glyphs.indices {
@@ -197,7 +198,7 @@ func alignmentMovesLinesByTheirSlack(_ a: ParagraphStyle.Alignment) throws {
     let a = try layout("Hi office", size: 30, width: 80, origin: Point(0, 0))
     let b = try layout("Hi office", size: 30, width: 80, origin: Point(37.5, -12.25))
     for (g, h) in zip(a.glyphs, b.glyphs) {
-        #expect(abs(h.x - g.x - 37.5) < 1e-9 && abs(h.y - g.y + 12.25) < 1e-9)
+        #expect(isClose(h.x - g.x, 37.5, within: 1e-9) && isClose(h.y - g.y, -12.25, within: 1e-9))
     }
 }
 
@@ -285,9 +286,9 @@ func rightToLeftWrappedLinesAlignTheirContent(_ a: ParagraphStyle.Alignment) thr
         let ink = l.glyphs.filter { $0.line == i && u[$0.utf16.lowerBound] != 0x20 }
         let minX = ink.map(\.x).min()!, maxX = ink.map { $0.x + $0.advance }.max()!
         switch a {
-        case .left: #expect(abs(minX) < 1e-9, "line \(i) content starts at \(minX), not at the left edge")
-        case .right: #expect(abs(maxX - w) < 1e-9, "line \(i) content ends at \(maxX), not at the right edge \(w)")
-        case .center: #expect(abs((minX + maxX) / 2 - w / 2) < 1e-9, "line \(i) content centred at \((minX + maxX) / 2)")
+        case .left: #expect(isClose(minX, 0, within: 1e-9), "line \(i) content starts at \(minX), not at the left edge")
+        case .right: #expect(isClose(maxX, w, within: 1e-9), "line \(i) content ends at \(maxX), not at the right edge \(w)")
+        case .center: #expect(isClose((minX + maxX) / 2, w / 2, within: 1e-9), "line \(i) content centred at \((minX + maxX) / 2)")
         }
         #expect(maxX <= w + 1e-9, "line \(i) overflows the width: \(maxX)")
     }

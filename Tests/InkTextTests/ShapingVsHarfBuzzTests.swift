@@ -3,6 +3,7 @@ import Testing
 import InkGeometry
 import InkFreeType
 @testable import InkText
+import InkTestSupport
 
 /// Shaping compared with HarfBuzz's own command-line shaper on the same fonts: glyph ids, clusters (hb-shape
 /// gives scalar indices, InkText gives UTF-16 offsets), advances and offsets (font units × size / upem).
@@ -47,9 +48,9 @@ func shapingMatchesHbShape(_ c: ShapingCase) throws {
     for (i, (g, h)) in zip(glyphs, hb).enumerated() {
         #expect(g.id.rawValue == h.g, "\(c.name) glyph \(i): id \(g.id) vs hb-shape \(h.g)")
         #expect(g.utf16 == ranges[i], "\(c.name) glyph \(i): cluster \(g.utf16) vs hb-shape \(ranges[i])")
-        #expect(abs(g.advance - Double(h.ax) * k) < 1e-9, "\(c.name) glyph \(i): advance \(g.advance) vs \(Double(h.ax) * k)")
-        #expect(abs(g.x - (pen + Double(h.dx) * k)) < 1e-6, "\(c.name) glyph \(i): x \(g.x) vs \(pen + Double(h.dx) * k)")
-        #expect(abs(g.y - (baseline - Double(h.dy) * k)) < 1e-6, "\(c.name) glyph \(i): y")
+        #expect(isClose(g.advance, Double(h.ax) * k, within: 1e-9), "\(c.name) glyph \(i): advance \(g.advance) vs \(Double(h.ax) * k)")
+        #expect(isClose(g.x, (pen + Double(h.dx) * k), within: 1e-6), "\(c.name) glyph \(i): x \(g.x) vs \(pen + Double(h.dx) * k)")
+        #expect(isClose(g.y, (baseline - Double(h.dy) * k), within: 1e-6), "\(c.name) glyph \(i): y")
         #expect(g.font == 0 && g.size == c.size)
         pen += Double(h.ax) * k
     }
@@ -63,7 +64,7 @@ func shapingMatchesHbShape(_ c: ShapingCase) throws {
     let plain = try HBShape.shape(text, font: Fonts.sansPath, features: "-kern")
     #expect(kerned.map(\.ax) != plain.map(\.ax), "DejaVu Sans kerns AV and To")
     let l = try layout(text, size: 2048, origin: .zero)   // 1 px per font unit
-    for (g, h) in zip(l.glyphs, kerned) { #expect(abs(g.advance - Double(h.ax)) < 1e-9) }
+    for (g, h) in zip(l.glyphs, kerned) { #expect(isClose(g.advance, Double(h.ax), within: 1e-9)) }
     // "A" before "V" is narrower than its nominal advance.
     let nominal = try Fonts.sans.advance(of: Fonts.sans.glyph(for: "A")!)
     #expect(l.glyphs[0].advance < nominal - 1)
@@ -104,7 +105,7 @@ func shapingMatchesHbShape(_ c: ShapingCase) throws {
     try #require(l.glyphs.count == expected.count, "\(l.glyphs.map(\.id)) vs \(expected.map(\.id))")
     for (g, e) in zip(l.glyphs, expected) {
         #expect(g.font == e.font && g.id.rawValue == e.id && g.utf16.lowerBound == e.utf16, "\(g) vs \(e)")
-        #expect(abs(g.x - e.x) < 1e-6, "x of glyph at \(e.utf16): \(g.x) vs \(e.x)")
+        #expect(isClose(g.x, e.x, within: 1e-6), "x of glyph at \(e.utf16): \(g.x) vs \(e.x)")
     }
 }
 
@@ -125,8 +126,8 @@ func shapingMatchesHbShape(_ c: ShapingCase) throws {
     // of 2048), whatever fallback a line uses, so the line pitch is predictable.
     for t in ["Hello 漢字", "Hello", "漢字"] {
         let m = try layout(t, fonts: [Fonts.sans, Fonts.droid], size: 30)
-        #expect(abs(m.lines[0].baseline - m.lines[0].box.minY - 1901.0 / 2048 * 30) < 1e-9, "\(t)")
-        #expect(abs(m.lines[0].contentBox.maxY - m.lines[0].baseline - 483.0 / 2048 * 30) < 1e-9, "\(t)")
+        #expect(isClose(m.lines[0].baseline - m.lines[0].box.minY, 1901.0 / 2048 * 30, within: 1e-9), "\(t)")
+        #expect(isClose(m.lines[0].contentBox.maxY - m.lines[0].baseline, 483.0 / 2048 * 30, within: 1e-9), "\(t)")
     }
     // Fonts in the other order: Droid Sans Fallback has no Latin letters, so they come from font 1.
     let l2 = try layout(text, fonts: [Fonts.droid, Fonts.sans], size: 30)
@@ -151,5 +152,5 @@ func shapingMatchesHbShape(_ c: ShapingCase) throws {
     let l = try layout("one two three four five six seven", width: 150, maxLines: 1)
     let e = try #require(l.glyphs.last { $0.isEllipsis })
     #expect(e.id.rawValue == hb[0].g)
-    #expect(abs(e.advance - Double(hb[0].ax) * 40 / 2048) < 1e-9)
+    #expect(isClose(e.advance, Double(hb[0].ax) * 40 / 2048, within: 1e-9))
 }

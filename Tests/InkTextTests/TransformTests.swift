@@ -2,6 +2,7 @@ import Testing
 import InkGeometry
 import InkFreeType
 @testable import InkText
+import InkTestSupport
 
 /// Invariance: the same layout under a layout → view transform answers the same hits for transformed points
 /// (radii and distances scale with a similarity's scale), and hits only grow with the radius.
@@ -49,7 +50,9 @@ func rotatedLayoutAnswersTheSameHits(_ radius: Double) throws {
         if let a, abs(a.distance) < 0.06 { continue }
         let b = turned.hit(at: p.applying(t), radius: radius * scale)
         #expect(a.map(HitKey.init) == b.map(HitKey.init), "\(p): \(String(describing: a)) vs \(String(describing: b))")
-        if let a, let b { #expect(abs(b.distance - a.distance * scale) < 0.05, "distance at \(p)") ; hits += 1 }
+        // Each layout is flattened within 0.01 of its own view px: a's error grows by `scale` in the turned
+        // view, b's does not; the rest is Float32 storage of coordinates near 400 px.
+        if let a, let b { #expect(isClose(b.distance, a.distance * scale, within: 0.01 * (1 + scale) + 1e-4), "distance at \(p)") ; hits += 1 }
         // Links and carets too.
         let la = plain.link(at: p, radius: radius), lb = turned.link(at: p.applying(t), radius: radius * scale)
         #expect(la?.link == lb?.link)

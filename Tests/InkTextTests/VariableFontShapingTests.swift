@@ -23,8 +23,8 @@ struct VariableFontShapingTests {
         var pen = 0.0
         for (i, (g, h)) in zip(l.glyphs, hb).enumerated() {
             #expect(g.id.rawValue == h.g, "\(c) glyph \(i)")
-            #expect(abs(g.advance - Double(h.ax) * k) < 1e-9, "\(c) glyph \(i): advance \(g.advance) vs \(Double(h.ax) * k)")
-            #expect(abs(g.x - (pen + Double(h.dx) * k)) < 1e-6, "\(c) glyph \(i): x")
+            #expect(isClose(g.advance, Double(h.ax) * k, within: 1e-9), "\(c) glyph \(i): advance \(g.advance) vs \(Double(h.ax) * k)")
+            #expect(isClose(g.x, (pen + Double(h.dx) * k), within: 1e-6), "\(c) glyph \(i): x")
             pen += Double(h.ax) * k
         }
         // The coordinates matter: the default instance's advances differ from a bold or thin one's.
@@ -58,8 +58,8 @@ struct VariableFontShapingTests {
         try #require(plain.glyphs.count == bold.glyphs.count)
         var shift = 0.0
         for (p, b) in zip(plain.glyphs, bold.glyphs) {
-            #expect(abs(b.x - (p.x + shift)) < 1e-9)
-            #expect(abs(b.advance - (p.advance == 0 ? 0 : p.advance + grow)) < 1e-9)
+            #expect(isClose(b.x, (p.x + shift), within: 1e-9))
+            #expect(isClose(b.advance, (p.advance == 0 ? 0 : p.advance + grow), within: 1e-9))
             if p.advance != 0 { shift += grow }
         }
         #expect(shift > 0)

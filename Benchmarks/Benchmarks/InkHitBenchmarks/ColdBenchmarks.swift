@@ -1,4 +1,4 @@
-// Issue 19, the first sight of a glyph: InkHit's shape creation and a cold page build, each next to
+// The first sight of a glyph: InkHit's shape creation and a cold page build, each next to
 // FreeType's load + render of the same glyphs in the same run (`GlyphRenderer`: `FT_Load_Glyph` unhinted +
 // `FT_Render_Glyph` normal at `FT_Set_Char_Size(face, 0, 16 × 64, 72, 72)`).
 //

@@ -9,7 +9,7 @@
 // check`). `layout.cjk.*` lays out a CJK-fallback paragraph with TextLayout and records the bytes each
 // layout allocates (`mallocBytesCount`).
 //
-// `scene.*` is the hit scene of issue 10 (InkScene): `ChatScene`, a chat log of 1,000 cells × 10 nodes, with
+// `scene.*` is the chat-log hit scene (InkScene): `ChatScene`, a chat log of 1,000 cells × 10 nodes, with
 // 200,000 uniform random points over the list's whole extent, checked in setup against the baseline walk
 // (`ChatBaseline`, UIKit's recursive algorithm; 2,000 points at r = 0 and r = 8 root px). `scene.query.*.batch`
 // answers every point once per iteration through `SceneSnapshot.hits(for:radius:)` ("ns per point x100" is per
@@ -17,7 +17,7 @@
 // per iteration; `scene.build` a fresh `Scene` of all nodes + its first snapshot (layouts made: warm). The
 // scene queries allocate (each answer carries its path of ids), so they have no zero-allocation thresholds.
 //
-// `cold.*` (issue 19, ColdBenchmarks.swift): shape creation of 600 CJK ideographs from a fresh cache, FreeType's
+// `cold.*` (the first sight of a glyph, ColdBenchmarks.swift): shape creation of 600 CJK ideographs from a fresh cache, FreeType's
 // load + render of the same glyphs, and the cold build of a page of them.
 import Benchmark
 import InkBenchRaster
@@ -100,7 +100,7 @@ let benchmarks: @Sendable () -> Void = {
         queryBenchmark("cjk.query.\(tag).batch", radius: r, path: .batch) { Fixtures.cjk }
     }
 
-    // MARK: Containment only — "page" (issue 12): which placement's ink holds the point, no distance
+    // MARK: Containment only — "page": which placement's ink holds the point, no distance
     Benchmark("page.topmost.single", configuration: queryConfig(zeroAllocs: true)) { benchmark in
         let w = Fixtures.page, index = w.index, pts = w.pointBuffer
         var sum = 0
@@ -118,7 +118,7 @@ let benchmarks: @Sendable () -> Void = {
         out.deallocate()
     } setup: { _ = Fixtures.page }
 
-    // MARK: The C interface — "page" (issue 11: CABIBenchmarks.swift)
+    // MARK: The C interface — "page" (CABIBenchmarks.swift)
     cabiBenchmarks()
 
     // MARK: Build — "page"
@@ -131,7 +131,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(try! w.buildIndexCold()) }
     } setup: { _ = Fixtures.page }
 
-    // MARK: Cold — the first sight of a glyph, next to FreeType's load + render (issue 19: ColdBenchmarks.swift)
+    // MARK: Cold — the first sight of a glyph, next to FreeType's load + render (ColdBenchmarks.swift)
     coldBenchmarks()
 
     // MARK: Layout — a CJK-fallback paragraph (LayoutWorkload), fonts loaded once

@@ -114,7 +114,7 @@ public enum CABINumbers {
             let (sb, cb) = pair({ page.swiftBatch(radius: r) }, { page.batch(radius: r) })
             out += "| batch, \(tag): `unsafeHits` / `inkhit_index_hits` | \(fmt(sb)) | \(fmt(cb)) | \(diff(cb - sb)) | \(String(format: "%.3f", cb / sb)) |\n"
         }
-        out += "\nTargets (issue 11): a single query at most 5 ns more through the C interface; a batch equal per point. "
+        out += "\nTargets of the C interface: a single query at most 5 ns more through the C interface; a batch equal per point. "
         out += "The C index was checked equal to the Swift one on every point first.\n"
         return out
     }

@@ -4,7 +4,7 @@ import InkHit
 import InkScene
 import InkText
 
-/// The "chat log" hit scene of issue 10's Performance section: 1,000 messages, each a cell of exactly 10
+/// The "chat log" hit scene of the scene targets: 1,000 messages, each a cell of exactly 10
 /// nodes, under a root "screen" and one scrolling "list" (10,002 nodes in all), and uniform random query
 /// points. Built from InkScene's public API only; everything (text layouts, nodes, points) is made once, in
 /// setup, deterministically (SplitMix64, fixed seed).

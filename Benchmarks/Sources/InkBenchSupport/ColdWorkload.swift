@@ -9,7 +9,7 @@ extension FontFiles {
 }
 
 /// Distinct glyphs of one font at one size, each to be met for the first time: a glyph set of the cold
-/// benchmarks (issue 19), where InkHit's shape creation is timed next to FreeType's load + render of the same
+/// benchmarks, where InkHit's shape creation is timed next to FreeType's load + render of the same
 /// glyphs.
 public struct ColdGlyphSet: Sendable {
     /// A short label, e.g. "600 CJK ideographs, Droid Sans Fallback, 16 px".
@@ -123,7 +123,7 @@ public struct ColdPage: Sendable {
     }
 }
 
-/// The workloads of the cold benchmarks (issue 19): glyph sets met for the first time and pages of them.
+/// The workloads of the cold benchmarks: glyph sets met for the first time and pages of them.
 public enum ColdWorkloads {
     /// U+4E00 + 3k, k = 0 ..< 600: CJK ideographs spread over the first ~1,800 of the block.
     public static let cjkCodePoints: [UInt32] = (0..<600).map { 0x4E00 + 3 * UInt32($0) }
@@ -149,7 +149,7 @@ public enum ColdWorkloads {
                          codePoints: asciiCodePoints)
     }
 
-    /// The four glyph sets of issue 19's shape-creation target.
+    /// The four glyph sets of the shape-creation target (≤ 3× FreeType's load + render).
     public static func glyphSets() throws -> [ColdGlyphSet] {
         [try cjk(size: 16), try cjk(size: 48), try dejaVuASCII(), try cantarellASCII()]
     }

@@ -5,7 +5,7 @@ import InkGeometry
 import InkHit
 
 /// `ink-bench-summary ab [--quick]`: every workload's query times as `key<TAB>value` lines (ns per point), for
-/// alternating runs of two builds by `scripts`-style A/B loops. Uses only API the baseline of issue 13 (commit
+/// alternating runs of two builds by `scripts`-style A/B loops. Uses only API the baseline of the class-raster work (commit
 /// 07d4b99) also has — `hits(for:radius:into:)`, `hit(at:radius:)`, `contains` — so the same file builds on both
 /// sides: page, rotated page, '@', CJK line (batch r = 0 and 3.5, a loop of single calls at r = 0, a loop of
 /// `contains`), the 1× bitmap, the 200,000-glyph document (points uniform over it, and in a one-page window).

@@ -11,7 +11,7 @@ extension Cold.Numbers {
 
     var markdown: String {
         typealias N = Cold.Numbers
-        var s = "## Cold: the first sight of a glyph (issue 19)\n\n"
+        var s = "## Cold: the first sight of a glyph\n\n"
         s += "One process, alternated rounds (FreeType, InkHit, FreeType, InkHit, …: one warm-up pair, then at least "
         s += "\(rounds.rounds) pairs and \(N.fmt(rounds.seconds)) s of timed rounds per comparison; the number of pairs "
         s += "is printed); medians, and the median of the per-round ratios InkHit / FreeType. FreeType: `FT_Load_Glyph(face, g, "
@@ -110,7 +110,7 @@ extension Cold.Numbers {
 
     var targetsMarkdown: String {
         typealias N = Cold.Numbers
-        var s = "### Targets (issue 19), this run\n\n| target | measured | verdict |\n|---|---|---|\n"
+        var s = "### Targets of the first sight, this run\n\n| target | measured | verdict |\n|---|---|---|\n"
         let worst = shapeRows.map(\.pairs.ratio).max() ?? .nan
         s += "| shape creation ≤ 3× FreeType load + render (every set) | \(shapeRows.map { N.times($0.pairs.ratio) }.joined(separator: ", ")) | \(N.verdict(worst <= 3)) |\n"
         let perGlyph = Double(memory.cacheBytes) / Double(max(memory.glyphs, 1))

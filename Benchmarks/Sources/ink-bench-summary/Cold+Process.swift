@@ -4,7 +4,7 @@ import InkFreeType
 import InkGeometry
 import InkJobs
 
-/// `ink-bench-summary cold --process [--ink-hit PATH] [--hb-view PATH] [--runs N] [--quick] [--keep]` (issue 19): whole
+/// `ink-bench-summary cold --process [--ink-hit PATH] [--hb-view PATH] [--runs N] [--quick] [--keep]`: whole
 /// processes, one-off. `ink-hit query` on a one-point text job against `hb-view` drawing the same text at the
 /// same size to a PNG, for two texts (`ColdWorkloads.cjkPage()`, `.latinPage()`); runs alternated (hb-view,
 /// ink-hit, hb-view, ink-hit, …; one warm-up run of each first, not counted), medians of wall time and of
@@ -237,7 +237,7 @@ enum ColdProcess {
         func ms(_ s: Double) -> String { N.fmt(s * 1e3, 1) }
         func mib(_ kib: Double) -> String { N.fmt(kib / 1024, 1) }
         let size = (try? FileManager.default.attributesOfItem(atPath: inkHit)[.size] as? Int) ?? 0
-        var s = "## Cold: one-off processes (issue 19)\n\n"
+        var s = "## Cold: one-off processes\n\n"
         s += "Whole processes, \(o.runs) alternated runs each (hb-view, ink-hit, per text; one checked warm-up run of each "
         s += "first, not counted); medians. Wall: fork to `wait4`; peak RSS: `wait4`'s `ru_maxrss` of a child forked by "
         s += "`ink-bench-spawn` (the floor: `true` reports \(floorKiB) KiB there).\n\n"

@@ -6,7 +6,7 @@ import InkFreeType
 import InkGeometry
 import InkHit
 
-/// `ink-bench-summary cold` (issue 19): what a glyph costs the first time it is seen, each number next to
+/// `ink-bench-summary cold`: what a glyph costs the first time it is seen, each number next to
 /// FreeType's load + render of the same glyphs measured in the same process, in alternated rounds
 /// (FreeType, InkHit, FreeType, InkHit, …, after one warm-up pair that is not counted):
 ///

@@ -4,7 +4,7 @@ import InkBenchSupport
 import InkGeometry
 import InkScene
 
-/// The hit-scene benchmark of issue 10 (`ChatScene`: a chat log of 1,000 messages, 10 nodes each): queries
+/// The hit-scene benchmark (`ChatScene`: a chat log of 1,000 messages, 10 nodes each): queries
 /// at r = 0 and r = 8 root px through `SceneSnapshot`, the same points through the baseline walk
 /// (`ChatBaseline`, UIKit's algorithm), moving one cell and taking a new snapshot, building the whole scene
 /// (text layouts made beforehand: warm), and the agreement of the two on the first `checkPoints` points.
@@ -135,7 +135,7 @@ struct SceneNumbers {
         s += "| move one cell by 1 px (`update`) + `snapshot()` | **\(f(move.median * 1e6, 0)) µs** (\(f(move.min * 1e6, 0))) |\n"
         s += "| build: a fresh `Scene`, \(nodes) `add`s, first `snapshot()` (layouts made: warm) | **\(f(buildOnly.median * 1e3, 2)) ms** (\(f(buildOnly.min * 1e3, 2))) |\n"
         s += "| the same, and freeing the scene and snapshot of the round before | \(f(build.median * 1e3, 2)) ms (\(f(build.min * 1e3, 2))) |\n\n"
-        s += "| target (issue 10) | measured | verdict |\n|---|---|---|\n"
+        s += "| target (hit scene) | measured | verdict |\n|---|---|---|\n"
         let worst = single.map(\.median).max() ?? .nan, worstScreen = screen.map(\.median).max() ?? .nan
         s += "| query (`hit(at:radius:)`) ≤ 1 µs median, r = 0 and r = 8, points over the whole list | \(single.map { f($0.median) }.joined(separator: " / ")) ns | \(met(worst <= 1000)) |\n"
         s += "| the same, taps one screen at a time | \(screen.map { f($0.median) }.joined(separator: " / ")) ns | \(met(worstScreen <= 1000)) |\n"

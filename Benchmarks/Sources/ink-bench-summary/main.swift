@@ -13,7 +13,7 @@
 //   .build/release/ink-bench-summary workloads          # glyph counts, boxes and layout times of the workloads
 //   .build/release/ink-bench-summary compare [--quick]  # key/value lines for scripts/bench-compare.sh
 //   .build/release/ink-bench-summary cabi [--quick]     # queries through the C interface vs Swift (CABI.swift)
-//   .build/release/ink-bench-summary quick [--quick] [--split] [--doc]   # issue 13's page numbers, key/value (Quick.swift)
+//   .build/release/ink-bench-summary quick [--quick] [--split] [--doc]   # the page's numbers, key/value (Quick.swift)
 //   .build/release/ink-bench-summary classes [grid|split|codes|check]    # cell classes of the page (Classes.swift)
 //   .build/release/ink-bench-summary ab [--quick] [--no-doc]   # every workload, key/value, baseline-compatible API (AB.swift)
 //   .build/release/ink-bench-summary profile topmost|topmost-batch|layout SECONDS   # more loops for perf
@@ -97,7 +97,7 @@ if args.first == "compare" {
 }
 
 if args.first == "cold" {
-    // Issue 19: first sight of glyphs against FreeType's load + render in the same run (Cold.swift), or
+    // Cold: first sight of glyphs against FreeType's load + render in the same run (Cold.swift), or
     // whole `ink-hit query` processes against hb-view (Cold+Process.swift).
     do {
         if args.contains("--process") {
@@ -115,7 +115,7 @@ if args.first == "cold" {
 }
 
 if args.first == "ab" {
-    // Every workload's query times, key/value, with API the issue-13 baseline also has (AB.swift).
+    // Every workload's query times, key/value, with API the class-raster baseline (07d4b99) also has (AB.swift).
     try AB.run(quick: quick)
     exit(0)
 }
@@ -127,7 +127,7 @@ if args.first == "quick" {
 }
 
 if args.first == "classes" {
-    // Issue 13's measurements before choosing the raster, and of the raster chosen (Classes.swift):
+    // The measurements before choosing the class raster, and of the raster chosen (Classes.swift):
     //   classes                 the page's points by cell class, cells of 1 ... 0.25 px (exact distances)
     //   classes split [T] [G]   r = 0 and r = 3.5 classes with the one placement's place in a T px cell list
     //                           (boxes grown by G px)
@@ -145,7 +145,7 @@ if args.first == "classes" {
 }
 
 if args.first == "cabi" {
-    // Issue 11: page queries through the C interface vs the Swift calls (CABI.swift).
+    // The C interface: page queries through the C interface vs the Swift calls (CABI.swift).
     try CABI.run(rounds: minRounds, seconds: minSeconds)
     exit(0)
 }
@@ -463,7 +463,7 @@ for r in rows {
 print("")
 print("Batch: `hits(for:radius:into:)` on a `[Point]` into a reused `[Hit?]`; raw buffers: `unsafeHits(for:radius:into:)`; parallel: `unsafeConcurrentHits(for:radius:into:)`; containment only: a loop of `topmost(at:)`, and `unsafeTopmost(for:into:)` on raw buffers.")
 print("")
-print("## Against the 1× coverage bitmap (issue 13): InkHit time / bitmap lookup time, same points, same run")
+print("## Against the 1× coverage bitmap: InkHit time / bitmap lookup time, same points, same run")
 print("")
 print("| workload | bitmap 1× ns | r = 0 batch | r = 0 single | r = 3.5 batch | containment `topmost` loop | containment batch |")
 print("|---|---|---|---|---|---|---|")
@@ -563,11 +563,11 @@ for n in Workloads.scalingCounts {
 }
 print("")
 
-// MARK: The C interface (issue 11: CABI.swift)
+// MARK: The C interface (CABI.swift)
 FileHandle.standardError.write("measuring the C interface…\n".data(using: .utf8)!)
 try CABI.run(rounds: minRounds, seconds: minSeconds)
 
-// MARK: Cold (issue 19: Cold.swift)
+// MARK: Cold (Cold.swift)
 FileHandle.standardError.write("measuring cold…\n".data(using: .utf8)!)
 print(try Cold.measure(quick: quick).markdown)
 
@@ -591,7 +591,7 @@ print("")
 
 // MARK: Targets
 func verdict(_ ok: Bool) -> String { ok ? "met" : "**missed**" }
-print("## Targets (issue 13), page workload")
+print("## Targets: exact answers at bitmap speed, page workload")
 print("")
 let bmp = page.bmp1
 let docIndex = Workloads.scalingCounts.firstIndex(of: 200_000) ?? (scaleR0.count - 1)

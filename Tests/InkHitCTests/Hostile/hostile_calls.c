@@ -1,5 +1,5 @@
 /*
- * Issue 20's hostile rows through the C interface, one scenario per process, so that the caller
+ * The hostile rows of the bounded-build work (inputs bounded before they are built) through the C interface, one scenario per process, so that the caller
  * (HostileCallTests.swift) runs each under an address-space cap and an abort fails only that scenario:
  *
  *     hostile_calls SCENARIO [FONT]     prints "STATUS_NAME WALL_SECONDS CPU_SECONDS MESSAGE", exits 0
