@@ -17,18 +17,7 @@ extension GlyphOutline {
     ///
     /// Pure Swift; never fails on a valid `GlyphOutline` (and every value is valid by construction).
     public func decompose<S: OutlineSink>(into sink: inout S) {
-        var first = 0
-        for end in contourEnds {
-            defer { first = end + 1 }
-            let count = end - first + 1
-            guard count > 0 else { continue }
-            if count == 1 {
-                sink.move(to: points[first])
-                sink.closeSubpath()
-                continue
-            }
-            decomposeContour(first: first, count: count, into: &sink)
-        }
+        OutlineWalk(source: self).all(contourEnds: contourEnds, into: &sink)
     }
 
     /// Convenience: the decomposed outline as recorded elements, in font units (y-up).
@@ -36,11 +25,6 @@ extension GlyphOutline {
         var recorded: [PathElement] = []
         decompose(into: &recorded)
         return recorded
-    }
-
-    /// Drives `sink` with contour `first ..< first + count` (≥ 2 points) of `self`.
-    private func decomposeContour<S: OutlineSink>(first: Int, count: Int, into sink: inout S) {
-        OutlineWalk(source: self).contour(first: first, count: count, into: &sink)
     }
 }
 

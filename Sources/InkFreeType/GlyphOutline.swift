@@ -85,18 +85,7 @@ public struct GlyphOutline: Sendable, Hashable {
         if n == 0 {
             return contourEnds.isEmpty ? nil : "\(contourEnds.count) contours but no points"
         }
-        guard let lastEnd = contourEnds.last else { return "\(n) points but no contours" }
-        var previous = -1
-        for (i, end) in contourEnds.enumerated() {
-            guard end > previous else {
-                return "contour \(i) ends at point \(end), not after the previous contour's end \(previous)"
-            }
-            guard end < n else { return "contour \(i) ends at point \(end), but there are only \(n) points" }
-            previous = end
-        }
-        guard lastEnd == n - 1 else {
-            return "the last contour ends at point \(lastEnd), leaving points \(lastEnd + 1)..<\(n) outside any contour"
-        }
+        if let problem = contourEndProblem(count: n, contourEnds: contourEnds) { return problem }
         for (i, p) in points.enumerated() where !p.isFinite {
             return "point \(i) is not finite: \(p)"
         }
