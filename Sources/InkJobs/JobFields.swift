@@ -125,7 +125,7 @@ enum JobFields {
         let t = AffineTransform(a: m[0], b: m[1], c: m[2], d: m[3], tx: m[4], ty: m[5])
         let sv = t.singularValues
         let text = "[" + m.map(DecimalText.short).joined(separator: ", ") + "]"
-        guard sv.max.isFinite, sv.max < 1e30, sv.min * 1e30 > 1 || sv.min <= sv.max * 1e-12,
+        guard sv.max.isFinite, sv.isMaxWithinScaleRange, sv.isMinWithinScaleRange || !sv.isPlaceable,
               abs(t.tx) <= 1e9, abs(t.ty) <= 1e9 else {
             throw .invalid(field: "\"transform\" \(text)",
                            problem: "is out of range (scales must lie within 1e-30 … 1e30 and translations within ±1e9 px)")
