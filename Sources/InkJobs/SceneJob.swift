@@ -285,7 +285,7 @@ extension JobRunner {
         // `maxShapeBytesPerJob` (each estimated before it is built) and the build stops at the job's deadline.
         let budget = SceneBudget(maxShapeBytes: limits.maxShapeBytesPerJob, deadline: deadline.instant)
         do {
-            return try scene.snapshot(tolerance: tolerance, budget: budget)
+            return try scene.snapshot(tolerance: tolerance, budget: budget, cache: cache)
         } catch .timeLimit(let id), .shape(let id, .timeLimit) {
             throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "building the region of node \(JSONValue.quoted(String(id.prefix(200))))")
         } catch {
@@ -299,8 +299,7 @@ extension JobRunner {
     }
 
     /// Answers a scene job: one line per point, a chunk at a time.
-    func answerScene(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
-        let job = try SceneJob(line.value, limits: limits)
+    func answerScene(_ job: SceneJob, line: JobLine, emit: (String) -> Void) throws(JobError) {
         let snapshot = try snapshot(job, deadline: line.deadline)
         try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
             for k in points.indices { results[k] = snapshot.hit(at: points[k], radius: job.radius) }

@@ -1,5 +1,6 @@
 import InkGeometry
 @_spi(InkInternals) import InkHit
+import InkFreeType
 
 /// What one snapshot may spend on the regions it builds: bytes of shapes and time. Every region is estimated
 /// from cheap bounds before anything is allocated (an ellipse's or round rectangle's segments from its
@@ -35,7 +36,10 @@ final class RegionBudget {
     private(set) var spent = 0
     private var seen = Set<ObjectIdentifier>()
 
-    init(_ budget: SceneBudget) { limit = budget.maxShapeBytes }
+    /// Where glyph nodes' shapes come from (the snapshot's `cache` argument).
+    let cache: FontShapeCache
+
+    init(_ budget: SceneBudget, cache: FontShapeCache) { limit = budget.maxShapeBytes; self.cache = cache }
 
     /// Bytes still free.
     var left: Int { max(0, limit - spent) }

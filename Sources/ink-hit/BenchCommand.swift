@@ -1,6 +1,6 @@
 import ArgumentParser
 import InkGeometry
-import InkHit
+@_spi(InkInternals) import InkHit
 import InkJobs
 #if canImport(Glibc)
 import Glibc
@@ -38,22 +38,19 @@ struct Bench: ParsableCommand {
             try runner.checkMembers(line)
             let t0 = now()
             // query(range, &sink) answers points[range]; rounds run it a chunk at a time, checking the time.
-            let points: [Point], radius: Double, query: (Range<Int>, inout Int) -> Void
-            if line.isSceneJob {
-                let job = try SceneJob(line.value, limits: runner.limits)
+            let parsed = try Job(line.value, limits: runner.limits)
+            let (points, radius) = (parsed.points, parsed.radius)
+            let query: (Range<Int>, inout Int) -> Void
+            switch parsed {
+            case .scene(let job):
                 let snapshot = try runner.snapshot(job, for: line)
-                (points, radius) = (job.points, job.radius)
                 query = { r, sink in for k in r { sink &+= snapshot.hit(at: job.points[k], radius: job.radius)?.glyph ?? 0 } }
-            } else if line.isTextJob {
-                let job = try TextJob(line.value, limits: runner.limits)
+            case .text(let job):
                 let layout = try runner.layout(job, for: line)
-                (points, radius) = (job.points, job.radius)
                 query = { r, sink in for k in r { sink &+= layout.hit(at: job.points[k], radius: job.radius)?.utf16.lowerBound ?? 0 } }
-            } else {
-                let job = try GlyphJob(line.value, limits: runner.limits)
+            case .glyph(let job):
                 let index = try runner.buildIndex(job, for: line)
                 var results = [Hit?](repeating: nil, count: 4096)
-                (points, radius) = (job.points, job.radius)
                 query = { r, sink in
                     job.points.withUnsafeBufferPointer { pts in
                         results.withUnsafeMutableBufferPointer { res in
