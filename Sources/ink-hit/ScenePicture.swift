@@ -90,15 +90,13 @@ struct ScenePicture {
             }
             let n = item.node, p = item.parent
             let toRoot = p >= 0 ? n.transform.concatenating(entries[p].toRoot) : n.transform
+            // The scene's own rules (Node's predicates), worded for the legend.
             var why = ""
             if p >= 0 && childrenOut[p] { why = entries[p].isOut ? "an ancestor is taken out" : "under a box-only node" }
-            else if n.isHidden { why = "hidden" }
-            else if !n.isInteractive { why = "not interactive" }
-            else if !(n.alpha >= 0.01) { why = "alpha < 0.01" }
-            else if n.pointerEvents == .none { why = "pointerEvents none" }
+            else if let reason = n.takenOut { why = Self.words(reason) }
             let out = !why.isEmpty
-            let target = !out && (n.pointerEvents == .auto || n.pointerEvents == .boxOnly)
-            childrenOut.append(out || n.pointerEvents == .boxOnly)
+            let target = !out && n.takesTouchesItself
+            childrenOut.append(out || !n.passesTouchesToChildren)
             var color = Self.missColor
             if target {
                 let start = Int(Self.hash(n.id) % UInt64(Self.palette.count))
@@ -117,6 +115,16 @@ struct ScenePicture {
         }
         self.entries = entries
         self.layouts = layouts
+    }
+
+    /// The legend's words for why a node is taken out.
+    static func words(_ reason: Node.TakenOut) -> String {
+        switch reason {
+        case .hidden: "hidden"
+        case .notInteractive: "not interactive"
+        case .transparent: "alpha < 0.01"
+        case .pointerEventsNone: "pointerEvents none"
+        }
     }
 
     /// FNV-1a over the id's UTF-8.
