@@ -2,6 +2,7 @@
 # Lists the Swift functions, initialisers, accessors and closures-with-a-name in Sources/ longer than a screen
 # (default 60 lines; `scripts/long-functions.sh 80` for another limit), longest first:
 #   <lines>  <file>:<line>  <declaration>
+# A function whose doc comment has a line "Longer than a screen: <why>" is marked "(says why)".
 # By counting braces from each `func`/`init`/`deinit`/`subscript` declaration (strings and comments are
 # skipped roughly: good enough to find the long ones, not a parser).
 set -euo pipefail
@@ -38,7 +39,9 @@ for path in sys.argv[2:]:
         code = ''.join(out)
         m = decl.match(code)
         if m and pending is None:
-            pending = (i + 1, m.group(1).strip())
+            above = lines[max(0, i - 8):i]
+            says = any('Longer than a screen' in a for a in above)
+            pending = (i + 1, m.group(1).strip() + ('  (says why)' if says else ''))
         for ch in code:
             if ch == '{':
                 depth += 1
