@@ -136,6 +136,13 @@ enum JobFields {
         return t
     }
 
+    /// The queries every job kind ends with: `"radius"` then `"points"` (see `radius(of:)`, `points(of:limits:)`),
+    /// read in that order by the glyph, text and scene parsers alike.
+    static func queries(of v: JSONValue, limits: JobLimits) throws(JobError) -> (radius: Double, points: [Point]) {
+        let radius = try radius(of: v)
+        return (radius, try points(of: v, limits: limits))
+    }
+
     /// `"radius"`: optional, finite and ≥ 0 (0 when absent or null).
     static func radius(of v: JSONValue) throws(JobError) -> Double {
         guard let rv = v["radius"], rv != .null else { return 0 }

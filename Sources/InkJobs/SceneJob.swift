@@ -65,8 +65,7 @@ extension SceneJob {
         idJSON = try JobFields.id(of: v, limits: limits)
         if let f = v["fonts"], f != .null, f != .array([]) { fonts = try JobFields.fonts(of: v, limits: limits) } else { fonts = [] }
         guard let root = v["scene"] else { throw .missing(field: "\"scene\"") }
-        radius = try JobFields.radius(of: v)
-        points = try JobFields.points(of: v, limits: limits)
+        (radius, points) = try JobFields.queries(of: v, limits: limits)
         items = []
         var seen = Set<String>()
         // (value, parent item, where: "scene" or "… .children[k]")

@@ -79,8 +79,7 @@ extension TextJob {
         links = try Self.links(of: v, limits: limits, counted: &linkCount)
         attachments = try Self.attachments(of: v, limits: limits, counted: &linkCount)
         transform = try JobFields.transform(of: v)
-        radius = try JobFields.radius(of: v)
-        points = try JobFields.points(of: v, limits: limits)
+        (radius, points) = try JobFields.queries(of: v, limits: limits)
     }
 
     /// `"links"`: UTF-16 ranges and tags; `counted` (links and attachments so far) is held to `maxLinks`.
