@@ -168,6 +168,7 @@ struct ColrV1: Sendable {
         var path: [Int] = []
         var visited = 0
 
+        /// Longer than a screen: one `case` per COLRv1 paint format, each a few lines.
         mutating func visit(_ paint: Int, _ t: AffineTransform, _ clips: [[Point]], insideGlyph: Bool,
                             fillBox: Rect) throws(WalkError) {
             visited += 1

@@ -161,6 +161,7 @@ extension FontError {
 
     /// The name (as in `FT_Err_<name>`) and a short meaning of a FreeType error code: the one table of
     /// FreeType errors, values from `freetype/fterrdef.h` (FreeType 2.12).
+    /// Longer than a screen: one `switch` row per FreeType error code, a table rather than steps.
     static func freeTypeErrorInfo(_ code: Int32) -> (name: String, meaning: String) {
         switch code {
         case 0x00: return ("Ok", "no error")

@@ -62,8 +62,19 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
         a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite
     }
 
+    /// The smallest ratio of a transform's least stretch to its most (its smallest singular value over its
+    /// largest) for which it is not singular: `1e-12`. Below it (or when the transform collapses everything
+    /// to a point) the transform counts as singular: it has no usable inverse and places nothing. See
+    /// ``SingularValues/isPlaceable``.
+    public static let minScaleRatio: Double = 1e-12
+
+    /// The bound on a placed transform's scales: each singular value must lie strictly within
+    /// `1 / scaleLimit … scaleLimit`, that is `1e-30 … 1e30` (a unitless factor: view lengths per source
+    /// length). See ``SingularValues/isWithinScaleRange``.
+    public static let scaleLimit: Double = 1e30
+
     /// The inverse, or nil when the transform is not finite or is singular (its smallest singular value
-    /// is below `1e-12` times its largest, or it collapses everything to a point).
+    /// is not above ``minScaleRatio`` (`1e-12`) times its largest, or it collapses everything to a point).
     public func inverted() -> AffineTransform? {
         guard isFinite else { return nil }
         return inverted(singularValues: singularValues)
@@ -73,8 +84,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     /// again); `sv` must be them.
     public func inverted(singularValues sv: SingularValues) -> AffineTransform? {
         guard isFinite else { return nil }
-        let smax = sv.max, smin = sv.min
-        guard smax > 0, smin > smax * 1e-12, smin.isNormal else { return nil }
+        guard sv.isPlaceable, sv.min.isNormal else { return nil }
         let det = determinant
         let inv = AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
                                   tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
@@ -117,6 +127,21 @@ public struct SingularValues: Hashable, Sendable {
     public var min: Double
     /// Singular values from their two values (`max ≥ min ≥ 0` for real transforms).
     public init(max: Double, min: Double) { self.max = max; self.min = min }
+
+    /// True when the transform these are the singular values of is not singular: it stretches some length
+    /// (`max > 0`) and its least stretch is above ``AffineTransform/minScaleRatio`` (`1e-12`) times its most
+    /// (`min > max * 1e-12`). The one definition of "singular" for placements, scene nodes and jobs.
+    @inlinable public var isPlaceable: Bool { max > 0 && min > max * AffineTransform.minScaleRatio }
+
+    /// True when both scales lie strictly within `1 / scaleLimit … scaleLimit` (`1e-30 … 1e30`, see
+    /// ``AffineTransform/scaleLimit``): `max < 1e30` and `min * 1e30 > 1`. False for NaN.
+    @inlinable public var isWithinScaleRange: Bool { isMaxWithinScaleRange && isMinWithinScaleRange }
+
+    /// True when the largest scale is below ``AffineTransform/scaleLimit`` (`max < 1e30`; false for NaN or ∞).
+    @inlinable public var isMaxWithinScaleRange: Bool { max < AffineTransform.scaleLimit }
+
+    /// True when the smallest scale is above one over ``AffineTransform/scaleLimit`` (`min * 1e30 > 1`).
+    @inlinable public var isMinWithinScaleRange: Bool { min * AffineTransform.scaleLimit > 1 }
 }
 
 extension Point {

@@ -19,6 +19,7 @@ public enum SVGPathData {
     ///
     /// - Throws: `SVGPathError` naming the byte where the data stops making sense (an unknown command, a
     ///   missing or non-finite number, a path not starting with a move, an arc, too many elements).
+    /// Longer than a screen: one `case` per SVG path command over a shared cursor state.
     public static func elements(_ d: String) throws(SVGPathError) -> [PathElement] {
         let bytes = Array(d.utf8)
         var i = 0

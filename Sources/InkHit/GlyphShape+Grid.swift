@@ -91,6 +91,7 @@ struct ShapeGridBuilder {
         let ring = ringDistances(g, &cells)
         out.nearEdges = try nearLists(g, ring, &cells, &scratch, fixedBytes: fixedBytes)
         out.cells = cells
+        checkCells(out, edges: edges.count)
         return out
     }
 
@@ -150,6 +151,8 @@ struct ShapeGridBuilder {
         var fill = starts
         var cross = [Int32](repeating: 0, count: pairs.count)
         for p in pairs { cross[fill[Int(p.cell)]] = p.edge; fill[Int(p.cell)] += 1 }
+        ConsistencyChecks.offsets(starts, total: cross.count, "shape grid: crossing-list offsets")
+        ConsistencyChecks.indices(cross, below: edges.count, "shape grid: crossing lists' edges")
         return (starts, cross)
     }
 
@@ -228,6 +231,7 @@ struct ShapeGridBuilder {
     /// Phase 4: near lists, one per 2×2 block of cells: every edge that can be nearest to some point of the
     /// block, sorted by distance from the block's centre. Rings start at the block's first boundary ring
     /// (nothing nearer holds an edge).
+    /// Longer than a screen: one block's ring walk, filter and sort share the pass token and scratch lists.
     private func nearLists(_ g: ShapeGrid, _ ring: [Int32], _ cells: inout [ShapeCell], _ s: inout Scratch,
                            fixedBytes: Int) throws(ShapeError) -> [NearRef] {
         let nx = g.nx, ny = g.ny, cell = g.cellSize
@@ -291,6 +295,20 @@ struct ShapeGridBuilder {
             }
         }
         return near
+    }
+
+    /// INKHIT_CHECKS: every cell's crossing and near ranges lie within their lists, and the near lists name
+    /// edges that exist.
+    private func checkCells(_ out: Output, edges: Int) {
+        guard ConsistencyChecks.areEnabled else { return }
+        ConsistencyChecks.range(0, count: out.cells.count, within: out.grid.nx * out.grid.ny, "shape grid: cells")
+        for (c, cell) in out.cells.enumerated() {
+            ConsistencyChecks.range(Int(cell.crossStart), count: Int(cell.crossCount), within: out.crossEdges.count,
+                                    "shape grid: cell \(c)'s crossing edges")
+            ConsistencyChecks.range(Int(cell.nearStart), count: Int(cell.nearCount), within: out.nearEdges.count,
+                                    "shape grid: cell \(c)'s near edges")
+        }
+        ConsistencyChecks.indices(out.nearEdges.lazy.map(\.edge), below: edges, "shape grid: near lists' edges")
     }
 
     private func clampIndex(_ v: Double, _ n: Int) -> Int {

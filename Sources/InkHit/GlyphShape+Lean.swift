@@ -210,6 +210,7 @@ struct EdgeWalk: ~Copyable {
     /// Walks every edge, unless `checksDeadline` and the build's deadline passed (checked every 4,096 edges)
     /// or the cell lists passed `maxPairs` entries (checked after each edge, which adds at most a few rows'
     /// cells): then the walk is left unfinished.
+    /// Longer than a screen: the edge walk's inner loop keeps its row state in locals (the lean build's hot loop).
     mutating func run(_ v: UnsafePointer<Float>, _ cs: UnsafeBufferPointer<UInt32>, vertexCount: Int,
                       checksDeadline: Bool, maxPairs: Int) -> Outcome {
         let e = g.eps, inv = 1 / g.cell, ox = g.originX, oy = g.originY, cell = g.cell

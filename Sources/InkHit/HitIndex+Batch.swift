@@ -23,11 +23,14 @@ extension HitIndex {
         }
     }
 
-    /// The batch query on raw buffers, for callers that already hold their points and answers in memory
-    /// they manage: answers `hit(at:radius:)` for the first `min(points.count, out.count)` points into the
-    /// same slots of `out`. Allocates nothing. A negative or NaN radius counts as 0.
+    /// Not API: the batch query on raw buffers, for callers that already hold their points and answers in
+    /// memory they manage (the job runner, the benchmarks): answers `hit(at:radius:)` for the first
+    /// `min(points.count, out.count)` points into the same slots of `out`. Allocates nothing. Public callers
+    /// use `hits(for:radius:into:)`, which reuses its array and allocates nothing either once it is grown.
+    /// A negative or NaN radius counts as 0.
     ///
     /// - Precondition: the buffers are valid for the call and do not overlap.
+    @_spi(InkInternals)
     public func unsafeHits(for points: UnsafeBufferPointer<Point>, radius: Double = 0,
                            into out: UnsafeMutableBufferPointer<Hit?>) {
         let s = storage
@@ -47,11 +50,12 @@ extension HitIndex {
         }
     }
 
-    /// `topmost(at:)` for each of `points` (view px) into the same slots of `out` (-1: no ink there), for the
-    /// first `min(points.count, out.count)` points. Answers batches in stages (see `unsafeHits`); allocates
-    /// nothing.
+    /// Not API: `topmost(at:)` for each of `points` (view px) into the same slots of `out` (-1: no ink
+    /// there), for the first `min(points.count, out.count)` points. Answers batches in stages (see
+    /// `unsafeHits`); allocates nothing.
     ///
     /// - Precondition: the buffers are valid for the call and do not overlap.
+    @_spi(InkInternals)
     public func unsafeTopmost(for points: UnsafeBufferPointer<Point>, into out: UnsafeMutableBufferPointer<Int>) {
         let s = storage
         let n = min(points.count, out.count)
@@ -75,21 +79,43 @@ extension HitIndex {
         return out
     }
 
-    /// `concurrentHits(for:radius:chunks:)` on raw buffers (see `unsafeHits(for:radius:into:)`). A negative
-    /// or NaN radius counts as 0.
+    /// Not API: `concurrentHits(for:radius:chunks:)` on raw buffers (see `unsafeHits(for:radius:into:)`). A
+    /// negative or NaN radius counts as 0.
+    ///
+    /// - Precondition: the buffers are valid for the call and do not overlap.
+    @_spi(InkInternals)
     public func unsafeConcurrentHits(for points: UnsafeBufferPointer<Point>, radius: Double = 0,
                                      into out: UnsafeMutableBufferPointer<Hit?>, chunks: Int = 0) {
         let n = min(points.count, out.count)
         guard n > 0, let pBase = points.baseAddress, let oBase = out.baseAddress else { return }
         let parts = max(1, min(chunks > 0 ? chunks : 4 * ProcessInfoLite.activeCores, n))
-        let pAddr = UInt(bitPattern: pBase), oAddr = UInt(bitPattern: oBase)
+        let buffers = ConcurrentBatch(points: pBase, out: oBase, count: n, parts: parts)
         DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let lo = n * part / parts, hi = n * (part + 1) / parts
-            let p = UnsafePointer<Point>(bitPattern: pAddr)!
-            let o = UnsafeMutablePointer<Hit?>(bitPattern: oAddr)!
-            unsafeHits(for: UnsafeBufferPointer(start: p + lo, count: hi - lo), radius: radius,
-                       into: UnsafeMutableBufferPointer(start: o + lo, count: hi - lo))
+            let (p, o) = buffers.part(part)
+            unsafeHits(for: p, radius: radius, into: o)
         }
+    }
+}
+
+/// The buffers of one `unsafeConcurrentHits` call, shared by its parts on other threads. Sendable by contract
+/// (`@unchecked`): the points are only read; the answer slots are split into `parts` contiguous,
+/// non-overlapping ranges, and part `k` writes only range `k`; the caller keeps both buffers valid until
+/// `concurrentPerform` returns, which is before the call does.
+private struct ConcurrentBatch: @unchecked Sendable {
+    /// The first point (view px); `count` of them.
+    let points: UnsafePointer<Point>
+    /// The first answer slot; `count` of them.
+    let out: UnsafeMutablePointer<Hit?>
+    /// How many points and slots the batch answers.
+    let count: Int
+    /// How many contiguous parts the batch is split into (1 ≤ parts ≤ count).
+    let parts: Int
+
+    /// Part `k`'s points and answer slots: `count * k / parts ..< count * (k + 1) / parts`.
+    func part(_ k: Int) -> (UnsafeBufferPointer<Point>, UnsafeMutableBufferPointer<Hit?>) {
+        let lo = count * k / parts, hi = count * (k + 1) / parts
+        return (UnsafeBufferPointer(start: points + lo, count: hi - lo),
+                UnsafeMutableBufferPointer(start: out + lo, count: hi - lo))
     }
 }
 

@@ -48,6 +48,7 @@ extension HitIndex.Storage {
 
     /// The stages at radius 0: `clear(i)` for every point, then `emit(i, placement, distance)` for those on
     /// ink (distance 0 unless `distances`).
+    /// Longer than a screen: the stages share one 64-point block of registers and buffers; split, they cost the batch query.
     @inline(__always)
     func inkStaged(_ pts: UnsafePointer<Point>, _ n: Int, raster: UnsafeMutablePointer<UInt8>, distances: Bool,
                    clear: (Int) -> Void, emit: (Int, Int, Double) -> Void) {
@@ -131,6 +132,7 @@ extension HitIndex.Storage {
     /// placement a cell names (its record, map and view, winding and distance cells; its winding test when its
     /// ink may contain the point; its distance); then the points whose cell has several candidates, by the
     /// page cell's list (`listedHit`). `emit(i, hit)` for every point.
+    /// Longer than a screen: as `inkStaged`, the stages share one block of buffers on the hot path.
     @inline(__always)
     func nearStaged(_ pts: UnsafePointer<Point>, _ n: Int, radius: Double, raster: UnsafeMutablePointer<UInt8>,
                     emit: (Int, Hit?) -> Void) {

@@ -262,6 +262,16 @@ extension HitIndex {
                     }
                 }
             }
+            ConsistencyChecks.offsets(starts, total: entries.count, "page grid: cell offsets")
+            ConsistencyChecks.indices(entries, below: table.records.count, "page grid: cells' placements")
+            if ConsistencyChecks.areEnabled {
+                for (k, r) in table.records.enumerated() where !table.boxes[k].isEmpty {
+                    ConsistencyChecks.range(Int(r.cellMinX), count: Int(r.cellMaxX) - Int(r.cellMinX) + 1, within: nx,
+                                            "page grid: placement \(k)'s cell columns")
+                    ConsistencyChecks.range(Int(r.cellMinY), count: Int(r.cellMaxY) - Int(r.cellMinY) + 1, within: ny,
+                                            "page grid: placement \(k)'s cell rows")
+                }
+            }
             return (starts, entries)
         }
     }

@@ -256,9 +256,9 @@ extension HitIndex {
             let k = items.count
             guard k < Self.maxPlacements else { throw .tooManyPlacements(limit: Self.maxPlacements) }
             guard transform.isFinite else { throw .nonFiniteTransform(placement: k) }
-            guard sv.max < 1e30 else { throw .scaleOutOfRange(placement: k, scale: sv.max) }
-            guard sv.max > 0, sv.min > sv.max * 1e-12 else { throw .singularTransform(placement: k) }
-            guard sv.min * 1e30 > 1 else { throw .scaleOutOfRange(placement: k, scale: sv.min) }
+            guard sv.isMaxWithinScaleRange else { throw .scaleOutOfRange(placement: k, scale: sv.max) }
+            guard sv.isPlaceable else { throw .singularTransform(placement: k) }
+            guard sv.isMinWithinScaleRange else { throw .scaleOutOfRange(placement: k, scale: sv.min) }
             guard let inverse = transform.inverted(singularValues: sv) else { throw .scaleOutOfRange(placement: k, scale: sv.max) }
             let inView = shape.tolerance * sv.max
             if inView > tolerance * (1 + 1e-9) {

@@ -145,7 +145,7 @@ struct CheckedRun {
         origin = try point(r.origin, "run->origin")
         transform = try InkHitC.transform(r.transform, "run->transform")
         let sv = transform.singularValues
-        guard sv.max > 0, sv.min > sv.max * 1e-12 else {
+        guard sv.isPlaceable else {
             throw CError(INKHIT_ERROR_PLACEMENT, "run->transform \(describe(r.transform)) is singular (a struct of zeros is "
                          + "not the identity: start from inkhit_glyph_run_init)")
         }

@@ -144,6 +144,21 @@ func lookup<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type:
     return Unmanaged<T>.fromOpaque(p)
 }
 
+extension Unmanaged {
+    /// `body` applied to the object, borrowed for the call without taking ownership of it: the caller
+    /// guarantees that something else keeps it alive meanwhile (in this module, the handle's hazard
+    /// protection from `lookup`, ended only after the call). The one place the C interface borrows a handle's
+    /// object, and its one use of underscored standard-library API: the public form
+    /// (`takeUnretainedValue()` inside `withExtendedLifetime`) compiles to a `swift_retain`/`swift_release`
+    /// pair around every query (seen in `inkhit_index_hit`'s release code), two atomic read-modify-writes on
+    /// the object's count that threads querying one handle would contend for, where the hot queries promise
+    /// none (see `lookup`).
+    @inline(__always)
+    func withBorrowed<R>(_ body: (Instance) -> R) -> R {
+        _withUnsafeGuaranteedRef(body)
+    }
+}
+
 /// Ends the protection `lookup` gave (harmless without one).
 @inline(__always) func unprotect() { ihr_unprotect() }
 

@@ -27,7 +27,7 @@ func glyphPlacement(_ p: inkhit_glyph_placement, _ name: String) throws(CError) 
     let origin = try point(p.origin, "\(name)origin")
     let t = try transform(p.transform, "\(name)transform")
     let sv = t.singularValues
-    guard sv.max > 0, sv.min > sv.max * 1e-12 else {
+    guard sv.isPlaceable else {
         throw CError(INKHIT_ERROR_PLACEMENT, "\(name)transform \(describe(p.transform)) is singular (it collapses the glyph to "
                      + "a line or a point; a struct of zeros is not the identity: start from INKHIT_TRANSFORM_IDENTITY)")
     }
@@ -102,7 +102,7 @@ public func inkhit_builder_add_outline(_ builder: OpaquePointer?, _ cache: Opaqu
             // The checks the index would make, first: a singular transform has no largest scale to flatten for.
             let placement = box.builder.count
             let sv = t.singularValues
-            guard sv.max > 0, sv.min > sv.max * 1e-12 else { throw CError(HitIndexError.singularTransform(placement: placement)) }
+            guard sv.isPlaceable else { throw CError(HitIndexError.singularTransform(placement: placement)) }
             let tolerance = box.builder.tolerance
             let shape: GlyphShape
             do throws(ShapeError) {
@@ -188,7 +188,7 @@ public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, 
     guard let out, let box = lookup(index, .index, as: IndexBox.self, in: thread), radiusIsValid(radius), x.isFinite, y.isFinite else {
         return indexHitFailed(index, x, y, radius, out)
     }
-    out.pointee = cHit(box._withUnsafeGuaranteedRef { $0.index.hit(at: Point(x, y), radius: radius) })
+    out.pointee = cHit(box.withBorrowed { $0.index.hit(at: Point(x, y), radius: radius) })
     return inkhit_status(INKHIT_OK)
 }
 
@@ -235,7 +235,7 @@ public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<i
     }
     guard let p = queries.baseAddress, let o = answers.baseAddress else { return inkhit_status(INKHIT_OK) }
     var result = (firstNonFinite: -1, nonFinite: 0)
-    box._withUnsafeGuaranteedRef { b in
+    box.withBorrowed { b in
         if batchLayoutsMatch {
             p.withMemoryRebound(to: Point.self, capacity: n) { points in
                 UnsafeMutableRawPointer(o).withMemoryRebound(to: RawHit.self, capacity: n) { answers in
@@ -273,7 +273,7 @@ public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Dou
         return handleError(index, .index, "index").report("inkhit_index_contains")
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_contains") }
-    insideOut.pointee = box._withUnsafeGuaranteedRef { $0.index.contains(Point(x, y)) } ? 1 : 0
+    insideOut.pointee = box.withBorrowed { $0.index.contains(Point(x, y)) } ? 1 : 0
     return inkhit_status(INKHIT_OK)
 }
 
@@ -289,7 +289,7 @@ public func inkhit_index_topmost(_ index: OpaquePointer?, _ x: Double, _ y: Doub
         return handleError(index, .index, "index").report("inkhit_index_topmost")
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_topmost") }
-    placementOut.pointee = Int64(box._withUnsafeGuaranteedRef { $0.index.topmost(at: Point(x, y)) } ?? -1)
+    placementOut.pointee = Int64(box.withBorrowed { $0.index.topmost(at: Point(x, y)) } ?? -1)
     return inkhit_status(INKHIT_OK)
 }
 

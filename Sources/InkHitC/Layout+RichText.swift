@@ -183,7 +183,7 @@ public func inkhit_layout_hit_decoration(_ layout: OpaquePointer?, _ x: Double, 
     }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report(function) }
-    box._withUnsafeGuaranteedRef { b in
+    box.withBorrowed { b in
         let p = Point(x, y)
         let h = b.layout.hit(at: p, radius: radius)
         out.pointee = cTextHit(h)

@@ -79,29 +79,8 @@ private func makeLayout(_ text: String, isUTF8: Bool, length: Int,
     }
     let cache = try optionalCache(o.cache, "options->cache")?.glyphs ?? .shared
     let offsets = OffsetMap(text: text, isUTF8: isUTF8, length: length)
-    let linkList = try buffer(o.links, o.link_count, "options->links", countName: "options->link_count")
-    var links: [TextLink] = []
-    links.reserveCapacity(linkList.count)
-    for (i, l) in linkList.enumerated() {
-        let start = try offsets.utf16(l.start, "options->links[\(i)].start", pastEnd: INKHIT_ERROR_LAYOUT)
-        let end = try offsets.utf16(l.end, "options->links[\(i)].end", pastEnd: INKHIT_ERROR_LAYOUT)
-        guard start < end else {
-            throw CError(INKHIT_ERROR_LAYOUT, "options->links[\(i)] \(l.start)..<\(l.end) is empty or reversed")
-        }
-        links.append(TextLink(range: start..<end, tag: String(i)))
-    }
-    let attachmentList = try buffer(o.attachments, o.attachment_count, "options->attachments",
-                                    countName: "options->attachment_count")
-    var attachments: [TextAttachment] = []
-    attachments.reserveCapacity(attachmentList.count)
-    for (i, a) in attachmentList.enumerated() {
-        let name = "options->attachments[\(i)]"
-        let at = try offsets.utf16(a.at, name + ".at", pastEnd: INKHIT_ERROR_LAYOUT)
-        attachments.append(TextAttachment(at: at, width: try finite(a.width, name + ".width"),
-                                          ascent: try finite(a.ascent, name + ".ascent"),
-                                          descent: try finite(a.descent, name + ".descent"), tag: String(i),
-                                          cornerRadius: try finite(a.corner_radius, name + ".corner_radius")))
-    }
+    let links = try layoutLinks(o, offsets)
+    let attachments = try layoutAttachments(o, offsets)
     var paragraph = ParagraphStyle(width: width > 0 ? width : nil, alignment: alignment,
                                    maxLines: o.max_lines > 0 ? Int(o.max_lines) : nil, direction: direction, origin: origin)
     let runs = try richText(o, offsets: offsets, fontCount: fonts.count, paragraph: &paragraph)
@@ -116,6 +95,39 @@ private func makeLayout(_ text: String, isUTF8: Bool, length: Int,
     }
     return LayoutBox(layout, isUTF8: isUTF8, utf16Length: isUTF8 ? text.utf16.count : length,
                      utf8Length: isUTF8 ? length : text.utf8.count)
+}
+
+/// `options->links`: UTF-16 ranges (from the caller's offsets), tagged by their index.
+private func layoutLinks(_ o: inkhit_layout_options, _ offsets: OffsetMap) throws(CError) -> [TextLink] {
+    let linkList = try buffer(o.links, o.link_count, "options->links", countName: "options->link_count")
+    var links: [TextLink] = []
+    links.reserveCapacity(linkList.count)
+    for (i, l) in linkList.enumerated() {
+        let start = try offsets.utf16(l.start, "options->links[\(i)].start", pastEnd: INKHIT_ERROR_LAYOUT)
+        let end = try offsets.utf16(l.end, "options->links[\(i)].end", pastEnd: INKHIT_ERROR_LAYOUT)
+        guard start < end else {
+            throw CError(INKHIT_ERROR_LAYOUT, "options->links[\(i)] \(l.start)..<\(l.end) is empty or reversed")
+        }
+        links.append(TextLink(range: start..<end, tag: String(i)))
+    }
+    return links
+}
+
+/// `options->attachments`: placeholders' offsets and boxes, tagged by their index.
+private func layoutAttachments(_ o: inkhit_layout_options, _ offsets: OffsetMap) throws(CError) -> [TextAttachment] {
+    let attachmentList = try buffer(o.attachments, o.attachment_count, "options->attachments",
+                                    countName: "options->attachment_count")
+    var attachments: [TextAttachment] = []
+    attachments.reserveCapacity(attachmentList.count)
+    for (i, a) in attachmentList.enumerated() {
+        let name = "options->attachments[\(i)]"
+        let at = try offsets.utf16(a.at, name + ".at", pastEnd: INKHIT_ERROR_LAYOUT)
+        attachments.append(TextAttachment(at: at, width: try finite(a.width, name + ".width"),
+                                          ascent: try finite(a.ascent, name + ".ascent"),
+                                          descent: try finite(a.descent, name + ".descent"), tag: String(i),
+                                          cornerRadius: try finite(a.corner_radius, name + ".corner_radius")))
+    }
+    return attachments
 }
 
 /// The most UTF-8 bytes a text may have before it is decoded: 3 per UTF-16 unit of the layout limit.
@@ -256,7 +268,7 @@ public func inkhit_layout_hit(_ layout: OpaquePointer?, _ x: Double, _ y: Double
     case INKHIT_TEXT_HIT_LINE_BOXES: m = .lineBoxes
     default: return CError.argument("mode \(mode) is not an INKHIT_TEXT_HIT_ value").report(function)
     }
-    out.pointee = cTextHit(box._withUnsafeGuaranteedRef { $0.layout.hit(at: Point(x, y), radius: radius, mode: m) })
+    out.pointee = cTextHit(box.withBorrowed { $0.layout.hit(at: Point(x, y), radius: radius, mode: m) })
     return inkhit_status(INKHIT_OK)
 }
 
@@ -272,7 +284,7 @@ public func inkhit_layout_link_hit(_ layout: OpaquePointer?, _ x: Double, _ y: D
     guard let box = lookup(layout, .layout, as: LayoutBox.self, in: thread) else { return handleError(layout, .layout, "layout").report(function) }
     guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report(function) }
-    if let l = box._withUnsafeGuaranteedRef({ $0.layout.link(at: Point(x, y), radius: radius) }) {
+    if let l = box.withBorrowed({ $0.layout.link(at: Point(x, y), radius: radius) }) {
         var h = cTextHit(l.hit)
         h.link = Int64(l.link.tag) ?? -1
         out.pointee = h

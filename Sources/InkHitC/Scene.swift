@@ -316,7 +316,7 @@ public func inkhit_snapshot_hit(_ snapshot: OpaquePointer?, _ x: Double, _ y: Do
         out.pointee = missSceneHit
         return (radiusIsValid(radius) ? pointError(x, y) : radiusError(radius)).report(function)
     }
-    out.pointee = box._withUnsafeGuaranteedRef { b in cSceneHit(b.snapshot.hit(at: Point(x, y), radius: radius), b) }
+    out.pointee = box.withBorrowed { b in cSceneHit(b.snapshot.hit(at: Point(x, y), radius: radius), b) }
     return inkhit_status(INKHIT_OK)
 }
 
@@ -339,7 +339,7 @@ public func inkhit_snapshot_hits(_ snapshot: OpaquePointer?, _ points: UnsafePoi
         return error.report(function)
     }
     var firstBad = -1, bad = 0
-    box._withUnsafeGuaranteedRef { b in
+    box.withBorrowed { b in
         for (i, q) in queries.enumerated() {
             answers[i] = cSceneHit(b.snapshot.hit(at: Point(q.x, q.y), radius: radius), b)
             if !(q.x.isFinite && q.y.isFinite) {

@@ -101,8 +101,7 @@ extension GlyphJob {
         }
         decorations = try Self.decorations(of: v, glyphs: glyphs.count, limit: limits.maxGlyphs)
         transform = try JobFields.transform(of: v)
-        radius = try JobFields.radius(of: v)
-        points = try JobFields.points(of: v, limits: limits)
+        (radius, points) = try JobFields.queries(of: v, limits: limits)
     }
 
     /// The glyph and text jobs' font entry for `ref`: path and index, and the variations, instance and each

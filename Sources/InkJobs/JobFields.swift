@@ -125,7 +125,7 @@ enum JobFields {
         let t = AffineTransform(a: m[0], b: m[1], c: m[2], d: m[3], tx: m[4], ty: m[5])
         let sv = t.singularValues
         let text = "[" + m.map(DecimalText.short).joined(separator: ", ") + "]"
-        guard sv.max.isFinite, sv.max < 1e30, sv.min * 1e30 > 1 || sv.min <= sv.max * 1e-12,
+        guard sv.max.isFinite, sv.isMaxWithinScaleRange, sv.isMinWithinScaleRange || !sv.isPlaceable,
               abs(t.tx) <= 1e9, abs(t.ty) <= 1e9 else {
             throw .invalid(field: "\"transform\" \(text)",
                            problem: "is out of range (scales must lie within 1e-30 … 1e30 and translations within ±1e9 px)")
@@ -134,6 +134,13 @@ enum JobFields {
             throw .invalid(field: "\"transform\" \(text)", problem: "is singular: it collapses the text to a line or point")
         }
         return t
+    }
+
+    /// The queries every job kind ends with: `"radius"` then `"points"` (see `radius(of:)`, `points(of:limits:)`),
+    /// read in that order by the glyph, text and scene parsers alike.
+    static func queries(of v: JSONValue, limits: JobLimits) throws(JobError) -> (radius: Double, points: [Point]) {
+        let radius = try radius(of: v)
+        return (radius, try points(of: v, limits: limits))
     }
 
     /// `"radius"`: optional, finite and ≥ 0 (0 when absent or null).

@@ -105,10 +105,10 @@ public struct JobLine: Sendable {
     let deadline: Deadline
     let output: OutputBudget
 
-    /// True for a text job (`"text"` and no `"glyphs"`).
-    public var isTextJob: Bool { value["text"] != nil && value["glyphs"] == nil && value["scene"] == nil }
-    /// True for a scene job (`"scene"`).
-    public var isSceneJob: Bool { value["scene"] != nil }
+    /// True for a text job (`"text"` and no `"glyphs"`; see ``Job/Kind``).
+    public var isTextJob: Bool { kind == .text }
+    /// True for a scene job (`"scene"`; see ``Job/Kind``).
+    public var isSceneJob: Bool { kind == .scene }
     /// True once the job has run longer than its time limit.
     public var isPastDeadline: Bool { deadline.isPast }
     /// True once the job's output ran out of bytes or of time: what it emits from then on is dropped, and

@@ -41,8 +41,7 @@ extension JobRunner {
     }
 
     /// Answers a text job: one line per point, a chunk of points at a time (see `answerInChunks`).
-    func answerText(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
-        let job = try TextJob(line.value, limits: limits)
+    func answerText(_ job: TextJob, line: JobLine, emit: (String) -> Void) throws(JobError) {
         let layout = try layout(job, deadline: line.deadline)
         try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
             for k in points.indices { results[k] = layout.hit(at: points[k], radius: job.radius) }

@@ -77,15 +77,15 @@ public final class JobRunner {
     public func answer(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
         trimCaches()
         try checkMembers(line)
-        if line.isSceneJob {
-            try answerScene(line, emit: emit)
-            return
+        switch try Job(line.value, limits: limits) {
+        case .scene(let job): try answerScene(job, line: line, emit: emit)
+        case .text(let job): try answerText(job, line: line, emit: emit)
+        case .glyph(let job): try answerGlyphs(job, line: line, emit: emit)
         }
-        if line.isTextJob {
-            try answerText(line, emit: emit)
-            return
-        }
-        let job = try GlyphJob(line.value, limits: limits)
+    }
+
+    /// Answers a glyph job, one line per point.
+    func answerGlyphs(_ job: GlyphJob, line: JobLine, emit: (String) -> Void) throws(JobError) {
         var inks: [GlyphInk] = []
         let index = try buildIndex(job, deadline: line.deadline, inks: &inks)
         if let decorations = try decorationIndex(job) {

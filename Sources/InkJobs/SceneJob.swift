@@ -65,8 +65,7 @@ extension SceneJob {
         idJSON = try JobFields.id(of: v, limits: limits)
         if let f = v["fonts"], f != .null, f != .array([]) { fonts = try JobFields.fonts(of: v, limits: limits) } else { fonts = [] }
         guard let root = v["scene"] else { throw .missing(field: "\"scene\"") }
-        radius = try JobFields.radius(of: v)
-        points = try JobFields.points(of: v, limits: limits)
+        (radius, points) = try JobFields.queries(of: v, limits: limits)
         items = []
         var seen = Set<String>()
         // (value, parent item, where: "scene" or "… .children[k]")
@@ -147,6 +146,7 @@ extension SceneJob {
         return p
     }
 
+    /// A node's `"shape"`: a string (`"box"`) or an object with one known member, read by its kind's parser.
     static func shape(_ sv: JSONValue?, id: String, fonts: [GlyphJob.FontRef], limits: JobLimits) throws(JobError) -> Shape {
         guard let sv, sv != .null else { return .box }
         if case .string(let s) = sv {
@@ -165,71 +165,85 @@ extension SceneJob {
             guard e == .bool(true) else { throw .wrongType(field: "shape.ellipse", expected: "true", got: e.typeName) }
             return .ellipse
         }
-        if let p = sv["path"] {
-            guard case .string(let d) = p else { throw .wrongType(field: "shape.path", expected: "SVG path data (a string)", got: p.typeName) }
-            guard d.utf8.count <= limits.maxLineBytes else { throw .invalid(field: "shape.path", problem: "is too long") }
-            let elements: [PathElement]
-            do { elements = try SVGPathData.elements(d) } catch { throw .invalid(field: "shape.path", problem: error.description) }
-            var rule = FillRule.nonZero
-            if let r = try JobFields.string(sv["fillRule"], "shape.fillRule") {
-                switch r {
-                case "nonzero": rule = .nonZero
-                case "evenodd": rule = .evenOdd
-                default: throw .invalid(field: "shape.fillRule", problem: "must be nonzero or evenodd")
-                }
-            }
-            return .path(elements, rule)
-        }
-        if let g = sv["glyphs"] {
-            guard case .object = g else { throw .wrongType(field: "shape.glyphs", expected: "an object", got: g.typeName) }
-            guard !fonts.isEmpty else { throw .missing(field: "\"fonts\" (the job's, for glyph shapes)") }
-            // A glyph job's "glyphs" and "size", read by the glyph job's own parser.
-            var members: [JSONValue.Member] = [.init(key: "id", value: .string(id)),
-                                               .init(key: "fonts", value: .array(fonts.map { f in
-                                                   .object([.init(key: "path", value: .string(f.path)),
-                                                            .init(key: "index", value: .number(Double(f.index), String(f.index)))]) })),
-                                               .init(key: "points", value: .array([]))]
-            if let s = g["size"] { members.append(.init(key: "size", value: s)) }
-            members.append(.init(key: "glyphs", value: g["glyphs"] ?? .null))
-            let job = try GlyphJob(.object(members), limits: limits)
-            return .glyphs(job.glyphs, try holes(g["holes"]))
-        }
-        if let t = sv["text"] {
-            guard case .object(var members) = t else { throw .wrongType(field: "shape.text", expected: "an object", got: t.typeName) }
-            guard !fonts.isEmpty else { throw .missing(field: "\"fonts\" (the job's, for text shapes)") }
-            for key in ["id", "fonts", "points", "transform", "radius"] where t[key] != nil {
-                throw .invalid(field: "shape.text.\(key)", problem: "belongs to the job or the node, not the text")
-            }
-            members.append(.init(key: "id", value: .string(id)))
-            members.append(.init(key: "fonts", value: .array(fonts.map { f in
-                .object([.init(key: "path", value: .string(f.path)), .init(key: "index", value: .number(Double(f.index), String(f.index)))]) })))
-            members.append(.init(key: "points", value: .array([])))
-            let job = try TextJob(.object(members), limits: limits)
-            return .text(job, try holes(t["holes"]))
-        }
-        if let m = sv["mask"] {
-            guard case .object = m else { throw .wrongType(field: "shape.mask", expected: "an object", got: m.typeName) }
-            let w = try JobFields.int(m["width"], "shape.mask.width", default: 0)
-            let h = try JobFields.int(m["height"], "shape.mask.height", default: 0)
-            guard w >= 1, h >= 1, w <= AlphaMask.maxPixels / h else {
-                throw .invalid(field: "shape.mask", problem: "width and height must be ≥ 1, at most \(AlphaMask.maxPixels) pixels")
-            }
-            guard case .string(let text)? = m["alpha"] else {
-                throw .wrongType(field: "shape.mask.alpha", expected: "base64 text", got: m["alpha"]?.typeName ?? "nothing")
-            }
-            guard let alpha = try JobFields.base64(text, limits: limits) else {
-                throw .invalid(field: "shape.mask.alpha", problem: "is not valid base64")
-            }
-            guard alpha.count == w * h else {
-                throw .invalid(field: "shape.mask.alpha", problem: "has \(alpha.count) bytes, not width × height = \(w * h)")
-            }
-            let t = try JobFields.int(m["threshold"], "shape.mask.threshold", default: 128)
-            guard t >= 1 && t <= 255, let mask = AlphaMask(width: w, height: h, alpha: alpha, threshold: UInt8(t)) else {
-                throw .invalid(field: "shape.mask.threshold", problem: "must be 1…255")
-            }
-            return .mask(mask)
-        }
+        if let p = sv["path"] { return try pathShape(p, fillRule: sv["fillRule"], limits: limits) }
+        if let g = sv["glyphs"] { return try glyphsShape(g, id: id, fonts: fonts, limits: limits) }
+        if let t = sv["text"] { return try textShape(t, id: id, fonts: fonts, limits: limits) }
+        if let m = sv["mask"] { return try maskShape(m, limits: limits) }
         throw .invalid(field: "\"shape\"", problem: "has no known shape (box, roundRect, ellipse, path, glyphs, text)")
+    }
+
+    /// `{"path": "M … Z", "fillRule"?}`.
+    static func pathShape(_ p: JSONValue, fillRule: JSONValue?, limits: JobLimits) throws(JobError) -> Shape {
+        guard case .string(let d) = p else { throw .wrongType(field: "shape.path", expected: "SVG path data (a string)", got: p.typeName) }
+        guard d.utf8.count <= limits.maxLineBytes else { throw .invalid(field: "shape.path", problem: "is too long") }
+        let elements: [PathElement]
+        do { elements = try SVGPathData.elements(d) } catch { throw .invalid(field: "shape.path", problem: error.description) }
+        var rule = FillRule.nonZero
+        if let r = try JobFields.string(fillRule, "shape.fillRule") {
+            switch r {
+            case "nonzero": rule = .nonZero
+            case "evenodd": rule = .evenOdd
+            default: throw .invalid(field: "shape.fillRule", problem: "must be nonzero or evenodd")
+            }
+        }
+        return .path(elements, rule)
+    }
+
+    /// The job's fonts as a job's `"fonts"` member (path and index), for the nested glyph and text parsers.
+    static func fontsMember(_ fonts: [GlyphJob.FontRef]) -> JSONValue.Member {
+        .init(key: "fonts", value: .array(fonts.map { f in
+            .object([.init(key: "path", value: .string(f.path)), .init(key: "index", value: .number(Double(f.index), String(f.index)))])
+        }))
+    }
+
+    /// `{"glyphs": {"size", "glyphs", "holes"?}}`: read by the glyph job's own parser (fonts: the job's).
+    static func glyphsShape(_ g: JSONValue, id: String, fonts: [GlyphJob.FontRef], limits: JobLimits) throws(JobError) -> Shape {
+        guard case .object = g else { throw .wrongType(field: "shape.glyphs", expected: "an object", got: g.typeName) }
+        guard !fonts.isEmpty else { throw .missing(field: "\"fonts\" (the job's, for glyph shapes)") }
+        var members: [JSONValue.Member] = [.init(key: "id", value: .string(id)), fontsMember(fonts),
+                                           .init(key: "points", value: .array([]))]
+        if let s = g["size"] { members.append(.init(key: "size", value: s)) }
+        members.append(.init(key: "glyphs", value: g["glyphs"] ?? .null))
+        let job = try GlyphJob(.object(members), limits: limits)
+        return .glyphs(job.glyphs, try holes(g["holes"]))
+    }
+
+    /// `{"text": {text-job members, "holes"?}}`: read by the text job's own parser (fonts: the job's).
+    static func textShape(_ t: JSONValue, id: String, fonts: [GlyphJob.FontRef], limits: JobLimits) throws(JobError) -> Shape {
+        guard case .object(var members) = t else { throw .wrongType(field: "shape.text", expected: "an object", got: t.typeName) }
+        guard !fonts.isEmpty else { throw .missing(field: "\"fonts\" (the job's, for text shapes)") }
+        for key in ["id", "fonts", "points", "transform", "radius"] where t[key] != nil {
+            throw .invalid(field: "shape.text.\(key)", problem: "belongs to the job or the node, not the text")
+        }
+        members.append(.init(key: "id", value: .string(id)))
+        members.append(fontsMember(fonts))
+        members.append(.init(key: "points", value: .array([])))
+        let job = try TextJob(.object(members), limits: limits)
+        return .text(job, try holes(t["holes"]))
+    }
+
+    /// `{"mask": {"width", "height", "alpha": base64, "threshold"?}}`.
+    static func maskShape(_ m: JSONValue, limits: JobLimits) throws(JobError) -> Shape {
+        guard case .object = m else { throw .wrongType(field: "shape.mask", expected: "an object", got: m.typeName) }
+        let w = try JobFields.int(m["width"], "shape.mask.width", default: 0)
+        let h = try JobFields.int(m["height"], "shape.mask.height", default: 0)
+        guard w >= 1, h >= 1, w <= AlphaMask.maxPixels / h else {
+            throw .invalid(field: "shape.mask", problem: "width and height must be ≥ 1, at most \(AlphaMask.maxPixels) pixels")
+        }
+        guard case .string(let text)? = m["alpha"] else {
+            throw .wrongType(field: "shape.mask.alpha", expected: "base64 text", got: m["alpha"]?.typeName ?? "nothing")
+        }
+        guard let alpha = try JobFields.base64(text, limits: limits) else {
+            throw .invalid(field: "shape.mask.alpha", problem: "is not valid base64")
+        }
+        guard alpha.count == w * h else {
+            throw .invalid(field: "shape.mask.alpha", problem: "has \(alpha.count) bytes, not width × height = \(w * h)")
+        }
+        let t = try JobFields.int(m["threshold"], "shape.mask.threshold", default: 128)
+        guard t >= 1 && t <= 255, let mask = AlphaMask(width: w, height: h, alpha: alpha, threshold: UInt8(t)) else {
+            throw .invalid(field: "shape.mask.threshold", problem: "must be 1…255")
+        }
+        return .mask(mask)
     }
 }
 
@@ -285,7 +299,7 @@ extension JobRunner {
         // `maxShapeBytesPerJob` (each estimated before it is built) and the build stops at the job's deadline.
         let budget = SceneBudget(maxShapeBytes: limits.maxShapeBytesPerJob, deadline: deadline.instant)
         do {
-            return try scene.snapshot(tolerance: tolerance, budget: budget)
+            return try scene.snapshot(tolerance: tolerance, budget: budget, cache: cache)
         } catch .timeLimit(let id), .shape(let id, .timeLimit) {
             throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "building the region of node \(JSONValue.quoted(String(id.prefix(200))))")
         } catch {
@@ -299,8 +313,7 @@ extension JobRunner {
     }
 
     /// Answers a scene job: one line per point, a chunk at a time.
-    func answerScene(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
-        let job = try SceneJob(line.value, limits: limits)
+    func answerScene(_ job: SceneJob, line: JobLine, emit: (String) -> Void) throws(JobError) {
         let snapshot = try snapshot(job, deadline: line.deadline)
         try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
             for k in points.indices { results[k] = snapshot.hit(at: points[k], radius: job.radius) }

@@ -75,8 +75,16 @@ extension TextJob {
         runs = try Self.runs(of: v, fontCount: fonts.count, limits: limits, counted: &styleItems)
         p.exclusions = try Self.exclusions(of: v, limits: limits, counted: &styleItems)
         paragraph = p
-        links = []
         var linkCount = 0
+        links = try Self.links(of: v, limits: limits, counted: &linkCount)
+        attachments = try Self.attachments(of: v, limits: limits, counted: &linkCount)
+        transform = try JobFields.transform(of: v)
+        (radius, points) = try JobFields.queries(of: v, limits: limits)
+    }
+
+    /// `"links"`: UTF-16 ranges and tags; `counted` (links and attachments so far) is held to `maxLinks`.
+    static func links(of v: JSONValue, limits: JobLimits, counted linkCount: inout Int) throws(JobError) -> [TextLink] {
+        var links: [TextLink] = []
         if let lv = v["links"], lv != .null {
             guard case .array(let la) = lv else { throw .wrongType(field: "\"links\"", expected: "an array", got: lv.typeName) }
             linkCount += la.count
@@ -89,7 +97,13 @@ extension TextJob {
                 links.append(TextLink(range: s..<e, tag: try Self.tag(l["tag"], "links[\(i)].tag", limits: limits)))
             }
         }
-        attachments = []
+        return links
+    }
+
+    /// `"attachments"`: placeholders' boxes and tags; `counted` (links and attachments so far) is held to
+    /// `maxLinks`.
+    static func attachments(of v: JSONValue, limits: JobLimits, counted linkCount: inout Int) throws(JobError) -> [TextAttachment] {
+        var attachments: [TextAttachment] = []
         if let av = v["attachments"], av != .null {
             guard case .array(let aa) = av else { throw .wrongType(field: "\"attachments\"", expected: "an array", got: av.typeName) }
             linkCount += aa.count
@@ -107,9 +121,7 @@ extension TextJob {
                                                   cornerRadius: radius))
             }
         }
-        transform = try JobFields.transform(of: v)
-        radius = try JobFields.radius(of: v)
-        points = try JobFields.points(of: v, limits: limits)
+        return attachments
     }
 
     /// A link's or attachment's `"tag"`: a string (required: it is what a hit on it answers) of at most

@@ -109,11 +109,44 @@ public struct Node: Sendable {
         return Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
 
-    /// Whether the node itself can be the answer, given the flags that apply to it alone (its ancestors'
-    /// are applied by the scene).
-    var takesTouchesItself: Bool { pointerEvents == .auto || pointerEvents == .boxOnly }
-    /// Whether anything below the node can be the answer.
-    var passesTouchesToChildren: Bool { pointerEvents == .auto || pointerEvents == .boxNone }
-    /// Whether the node and its subtree are taken out altogether.
-    var isOut: Bool { isHidden || !isInteractive || !(alpha >= 0.01) || pointerEvents == .none }
+    /// The least `alpha` at which a node still takes touches: `0.01` (UIKit's rule); below it, or NaN, the
+    /// node and its subtree are taken out.
+    public static let minimumHitAlpha: Double = 0.01
+
+    /// Why a node and its whole subtree are taken out of hit-testing, by the flags of the node alone (the
+    /// first that applies, in this order).
+    public enum TakenOut: Sendable, Hashable {
+        /// `isHidden`.
+        case hidden
+        /// `isInteractive` is false.
+        case notInteractive
+        /// `alpha` below ``Node/minimumHitAlpha`` (or NaN).
+        case transparent
+        /// `pointerEvents` is `.none`.
+        case pointerEventsNone
+    }
+
+    /// Why the node and its subtree are taken out altogether, by its own flags (its ancestors' are applied
+    /// by the scene: a node below a taken-out node or a `.boxOnly` node is out too); nil when they are not.
+    /// The scene's one rule for it; ``isOut`` is `takenOut != nil`.
+    public var takenOut: TakenOut? {
+        if isHidden { return .hidden }
+        if !isInteractive { return .notInteractive }
+        if !(alpha >= Node.minimumHitAlpha) { return .transparent }
+        if pointerEvents == .none { return .pointerEventsNone }
+        return nil
+    }
+
+    /// Whether the node and its subtree are taken out altogether by the node's own flags: hidden, not
+    /// interactive, `alpha` below ``Node/minimumHitAlpha`` or `pointerEvents` `.none` (see ``takenOut``).
+    public var isOut: Bool { takenOut != nil }
+
+    /// Whether the node itself can be the answer (`pointerEvents` `.auto` or `.boxOnly`), given the flags
+    /// that apply to it alone: it must also not be ``isOut``, nor under a node that keeps touches from its
+    /// children.
+    public var takesTouchesItself: Bool { pointerEvents == .auto || pointerEvents == .boxOnly }
+
+    /// Whether anything below the node can be the answer (`pointerEvents` `.auto` or `.boxNone`; false for
+    /// `.boxOnly`, whose subtree is taken out, and for `.none`).
+    public var passesTouchesToChildren: Bool { pointerEvents == .auto || pointerEvents == .boxNone }
 }

@@ -152,14 +152,18 @@ public struct Scene: Sendable {
 
     /// `snapshot(tolerance:)` within `budget`: the regions it builds are estimated before they are built and
     /// refused beyond the budget's bytes; the deadline is checked between nodes and inside long builds.
+    /// Glyph nodes (hole policy `.ink`) take their shapes from `cache` (default: `FontShapeCache.shared`), so
+    /// a caller with a bounded cache of its own keeps scene glyphs within it; a text node's glyphs come from
+    /// the cache its layout was made with.
     ///
     /// - Throws: as `snapshot(tolerance:)`; `.shapeBytes` beyond `budget.maxShapeBytes`, `.timeLimit` past
     ///   `budget.deadline`, `.shape` for a region beyond `ShapeLimits` (more than a million edges, more than
     ///   256 MiB). The scene keeps its edits and what was built: asking again goes on from there.
-    public func snapshot(tolerance: Double = HitIndex.defaultTolerance, budget: SceneBudget) throws(SceneError) -> SceneSnapshot {
+    public func snapshot(tolerance: Double = HitIndex.defaultTolerance, budget: SceneBudget,
+                         cache: FontShapeCache = .shared) throws(SceneError) -> SceneSnapshot {
         guard tolerance.isFinite, tolerance > 0 else { throw .placement(id: rootID, .invalidTolerance(tolerance)) }
         let root = try BuildDeadline.within(budget.deadline) { () throws(SceneError) -> NodeRecord in
-            try state.refresh(tolerance: tolerance, budget: RegionBudget(budget))
+            try state.refresh(tolerance: tolerance, budget: RegionBudget(budget, cache: cache))
         }
         return SceneSnapshot(root: root, tolerance: tolerance, count: count)
     }
@@ -331,12 +335,12 @@ extension Scene {
             let t = node.transform
             let identityLinear = t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1      // a move: nothing to factor
             let sv = identityLinear ? SingularValues(max: 1, min: 1) : t.singularValues
-            guard sv.max > 0, sv.min > sv.max * 1e-12, let fromParent = identityLinear
+            guard sv.isPlaceable, let fromParent = identityLinear
                     ? AffineTransform.translation(-t.tx, -t.ty) : t.inverted() else {
                 throw .invalidNode(id: node.id, reason: "its transform is singular (it collapses the node to a line or a point)")
             }
             let lsv = L == .identity ? SingularValues(max: 1, min: 1) : L.singularValues
-            guard L.isFinite, lsv.max < 1e30, lsv.min > 1e-30, lsv.min > lsv.max * 1e-12 else {
+            guard L.isFinite, lsv.isWithinScaleRange, lsv.isPlaceable else {
                 throw .invalidNode(id: node.id, reason: "its transform from the root scales by more than 1e30 or less than 1e-30")
             }
             var region: Region? = nil

@@ -1,5 +1,7 @@
 import InkGeometry
 @_spi(InkInternals) import InkHit
+import InkFreeType
+@_spi(InkInternals) import InkText
 
 /// What one snapshot may spend on the regions it builds: bytes of shapes and time. Every region is estimated
 /// from cheap bounds before anything is allocated (an ellipse's or round rectangle's segments from its
@@ -35,7 +37,10 @@ final class RegionBudget {
     private(set) var spent = 0
     private var seen = Set<ObjectIdentifier>()
 
-    init(_ budget: SceneBudget) { limit = budget.maxShapeBytes }
+    /// Where glyph nodes' shapes come from (the snapshot's `cache` argument).
+    let cache: FontShapeCache
+
+    init(_ budget: SceneBudget, cache: FontShapeCache) { limit = budget.maxShapeBytes; self.cache = cache }
 
     /// Bytes still free.
     var left: Int { max(0, limit - spent) }
@@ -94,7 +99,7 @@ extension Regions {
 
     /// The edges of a rounded rectangle's polygon (see `roundRect(_:radius:viewTolerance:maxScale:)`).
     static func roundRectEdges(radius rad: Double, viewTolerance: Double, maxScale: Double) -> Int {
-        rad > 0 ? 4 * (segments(radius: rad * maxScale, angle: .pi / 2, tol: viewTolerance).0 + 1) : 4
+        RoundedRect.edges(radius: rad, viewTolerance: viewTolerance, maxScale: maxScale)
     }
 
     /// The edges a path flattens to within `tolerance` local px, counted from its curves' control polygons

@@ -151,7 +151,7 @@ struct RegionBuilder {
             let made: (GlyphShape, AffineTransform)
             do throws(FontError) {
                 if holes == .ink {
-                    let (shape, t, _) = try inL(p).shape(cache: .shared, viewTolerance: tolerance)
+                    let (shape, t, _) = try inL(p).shape(cache: budget.cache, viewTolerance: tolerance)
                     made = (shape, t)
                 } else {
                     made = try FilledGlyphs.shape(inL(p), viewTolerance: tolerance)

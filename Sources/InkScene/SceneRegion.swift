@@ -128,13 +128,7 @@ enum Regions {
     /// The chord angle is 4 asin(√(tol / 2r)) (1 − cos(θ/2) = 2 sin²(θ/4)), exact also where 1 − tol / r
     /// rounds to 1 (radii of 1e15 px: the fuzzers' scenes).
     static func segments(radius: Double, angle: Double, tol: Double) -> (Int, Double) {
-        guard radius > tol else { return (max(1, Int((angle / (Double.pi / 2)).rounded(.up))), radius) }
-        let theta = 4 * asin((tol / radius / 2).squareRoot())
-        let count = (angle / theta).rounded(.up)
-        let n = count.isFinite && count < 100_000 ? max(1, Int(count)) : 100_000
-        let half = angle / Double(n) / 2
-        let achieved = 2 * radius * sin(half / 2) * sin(half / 2)
-        return (n, achieved)
+        RoundedRect.arcSegments(radius: radius, angle: angle, tolerance: tol)
     }
 
     static func ellipse(in r: Rect, viewTolerance: Double, maxScale: Double, limits: ShapeLimits = .default) throws(ShapeError) -> GlyphShape {
@@ -161,24 +155,10 @@ enum Regions {
         min(fastDistancePx / maxScale, 0.3 * max(r.width, r.height))
     }
 
+    /// A `.roundRect` region: `RoundedRect.shape`, with a region's distance margin.
     static func roundRect(_ r: Rect, radius rad: Double, viewTolerance: Double, maxScale: Double,
                           limits: ShapeLimits = .default) throws(ShapeError) -> GlyphShape {
-        guard rad > 0 else {
-            return try GlyphShape(polygon: Polygon(contours: [[Point(r.minX, r.minY), Point(r.maxX, r.minY),
-                                                               Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]]), limits: limits)
-        }
-        let (n, achieved) = segments(radius: rad * maxScale, angle: .pi / 2, tol: viewTolerance)
-        var ring: [Point] = []
-        // Corners clockwise in y-down: top-right, bottom-right, bottom-left, top-left.
-        let corners = [(r.maxX - rad, r.minY + rad, -Double.pi / 2), (r.maxX - rad, r.maxY - rad, 0.0),
-                       (r.minX + rad, r.maxY - rad, Double.pi / 2), (r.minX + rad, r.minY + rad, Double.pi)]
-        for (cx, cy, start) in corners {
-            for k in 0...n {
-                let a = start + Double.pi / 2 * Double(k) / Double(n)
-                ring.append(Point(cx + rad * cos(a), cy + rad * sin(a)))
-            }
-        }
-        return try GlyphShape(polygon: Polygon(contours: [ring]), tolerance: achieved / maxScale, limits: limits,
+        try RoundedRect.shape(r, radius: rad, viewTolerance: viewTolerance, maxScale: maxScale, limits: limits,
                               fastDistance: fastDistance(r, maxScale))
     }
 }

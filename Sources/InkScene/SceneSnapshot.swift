@@ -162,7 +162,7 @@ public struct SceneSnapshot: Sendable {
             while let f = stack.pop() {
                 switch f.kind {
                 case Frame.node:
-                    Unmanaged<NodeRecord>.fromOpaque(f.ref)._withUnsafeGuaranteedRef { r in
+                    Unmanaged<NodeRecord>.fromOpaque(f.ref).withBorrowed { r in
                         let t = r.fromParent
                         let x = t.a * f.x + t.c * f.y + t.tx, y = t.b * f.x + t.d * f.y + t.ty
                         let flags = r.flags
@@ -183,7 +183,7 @@ public struct SceneSnapshot: Sendable {
                         }
                     }
                 case Frame.block:
-                    Unmanaged<ChildBlock>.fromOpaque(f.ref)._withUnsafeGuaranteedRef { b in
+                    Unmanaged<ChildBlock>.fromOpaque(f.ref).withBorrowed { b in
                         // The bound in this space: root px over the least root px per local px (rounded down).
                         let limit = visitor.bound / Double(f.scale) * (1 + 1e-9)
                         let px = f.x, py = f.y
@@ -202,7 +202,7 @@ public struct SceneSnapshot: Sendable {
                         }
                     }
                 default:
-                    let stop = Unmanaged<NodeRecord>.fromOpaque(f.ref)._withUnsafeGuaranteedRef { r in
+                    let stop = Unmanaged<NodeRecord>.fromOpaque(f.ref).withBorrowed { r in
                         visitor.visit(r, local: Point(f.x, f.y))
                     }
                     if stop { return }
@@ -411,4 +411,16 @@ struct FrameStack {
 
 extension UnsafeMutablePointer where Pointee == Frame {
     @inline(__always) func swapAt(_ i: Int, _ j: Int) { let t = self[i]; self[i] = self[j]; self[j] = t }
+}
+
+extension Unmanaged {
+    /// `body` applied to the object, borrowed for the call without taking ownership of it: the caller
+    /// guarantees that something else keeps it alive meanwhile (in the walk, the snapshot that owns every
+    /// record and block a frame points to). The walk's one use of underscored standard-library API: the
+    /// public form (`takeUnretainedValue()` inside `withExtendedLifetime`) adds a `swift_retain`/`swift_release`
+    /// pair per frame, atomic operations on counts shared by every thread querying the snapshot.
+    @inline(__always)
+    func withBorrowed<R>(_ body: (Instance) -> R) -> R {
+        _withUnsafeGuaranteedRef(body)
+    }
 }

@@ -170,16 +170,9 @@ public struct TextLayout: Sendable {
                 transform: AffineTransform = .identity, tolerance: Double = HitIndex.defaultTolerance,
                 cache: FontShapeCache = .shared, budget: LayoutBudget = LayoutBudget(),
                 shapeForms: ShapeForms = .whenReused) throws(TextError) {
-        try Self.validate(style: style, paragraph: paragraph)
-        let map = TextIndexMap(text)
-        guard map.length <= Self.maxLength else { throw .tooLong(length: map.length, limit: Self.maxLength) }
-        for (i, l) in links.enumerated() where l.range.isEmpty || l.range.lowerBound < 0 || l.range.upperBound > map.length {
-            throw .linkOutOfRange(index: i, range: l.range, length: map.length)
-        }
-        let attachmentAt = try Self.validate(attachments: attachments, map: map)
-        let styles = try StyleMap(runs: runs, base: style, length: map.length)
-        try Self.validateGlyphStyles(styles, base: style)
-        let exclusions = try ExclusionMap(paragraph.exclusions)
+        let (map, attachmentAt, styles, exclusions) = try Self.checkInputs(text: text, style: style, runs: runs,
+                                                                          paragraph: paragraph, links: links,
+                                                                          attachments: attachments)
         var builder: HitIndex.Builder
         do { builder = try HitIndex.Builder(tolerance: tolerance) } catch { throw .index(error) }
         builder.shapeForms = shapeForms
@@ -229,6 +222,25 @@ public struct TextLayout: Sendable {
     }
 
     // MARK: Steps of init
+
+    /// Step 1: checks everything the caller gave before any work: the style and paragraph settings, the
+    /// text's length, the links' ranges, the attachments, the runs and their glyph styles, the exclusions.
+    /// Returns the text's index map, each attachment's UTF-16 offset → attachment, the style runs and the
+    /// exclusion map.
+    static func checkInputs(text: String, style: TextStyle, runs: [TextRun], paragraph: ParagraphStyle,
+                            links: [TextLink], attachments: [TextAttachment])
+        throws(TextError) -> (TextIndexMap, [Int: Int], StyleMap, ExclusionMap) {
+        try validate(style: style, paragraph: paragraph)
+        let map = TextIndexMap(text)
+        guard map.length <= maxLength else { throw .tooLong(length: map.length, limit: maxLength) }
+        for (i, l) in links.enumerated() where l.range.isEmpty || l.range.lowerBound < 0 || l.range.upperBound > map.length {
+            throw .linkOutOfRange(index: i, range: l.range, length: map.length)
+        }
+        let attachmentAt = try validate(attachments: attachments, map: map)
+        let styles = try StyleMap(runs: runs, base: style, length: map.length)
+        try validateGlyphStyles(styles, base: style)
+        return (map, attachmentAt, styles, try ExclusionMap(paragraph.exclusions))
+    }
 
     /// Checks the style and the paragraph settings.
     static func validate(style: TextStyle, paragraph: ParagraphStyle) throws(TextError) {
@@ -320,34 +332,18 @@ public struct TextLayout: Sendable {
                        style: styles[Int(g.styleID)])
     }
 
-    /// A (rounded) box as a shape in layout px, flattened for `viewTolerance` under a transform of largest
-    /// scale `maxScale` (a box without rounding is exact).
+    /// A (rounded) box as a shape in layout px, its corners circular arcs flattened for `viewTolerance`
+    /// under a transform of largest scale `maxScale` (`RoundedRect`, as scene regions; a box without
+    /// rounding is exact).
     ///
     /// - Throws: `.invalidAttachment` when the box does not fit the index's `Float` coordinates or its
     ///   corners are too large to flatten within the tolerance.
     static func boxShape(_ r: Rect, cornerRadius: Double, maxScale: Double, viewTolerance: Double,
                          attachment: Int) throws(TextError) -> GlyphShape {
         let rad = min(cornerRadius, r.width / 2, r.height / 2)
-        do {
-            return try GlyphShape(viewTolerance: viewTolerance, maxScale: maxScale) { sink in
-                guard r.width > 0, r.height > 0 else { return }
-                guard rad > 0 else {
-                    sink.move(to: Point(r.minX, r.minY)); sink.addLine(to: Point(r.maxX, r.minY))
-                    sink.addLine(to: Point(r.maxX, r.maxY)); sink.addLine(to: Point(r.minX, r.maxY)); sink.closeSubpath()
-                    return
-                }
-                let k = 0.5522847498 * rad
-                sink.move(to: Point(r.minX + rad, r.minY))
-                sink.addLine(to: Point(r.maxX - rad, r.minY))
-                sink.addCurve(to: Point(r.maxX, r.minY + rad), control1: Point(r.maxX - rad + k, r.minY), control2: Point(r.maxX, r.minY + rad - k))
-                sink.addLine(to: Point(r.maxX, r.maxY - rad))
-                sink.addCurve(to: Point(r.maxX - rad, r.maxY), control1: Point(r.maxX, r.maxY - rad + k), control2: Point(r.maxX - rad + k, r.maxY))
-                sink.addLine(to: Point(r.minX + rad, r.maxY))
-                sink.addCurve(to: Point(r.minX, r.maxY - rad), control1: Point(r.minX + rad - k, r.maxY), control2: Point(r.minX, r.maxY - rad + k))
-                sink.addLine(to: Point(r.minX, r.minY + rad))
-                sink.addCurve(to: Point(r.minX + rad, r.minY), control1: Point(r.minX, r.minY + rad - k), control2: Point(r.minX + rad - k, r.minY))
-                sink.closeSubpath()
-            }
+        do throws(ShapeError) {
+            guard r.width > 0, r.height > 0 else { return try GlyphShape(polygon: Polygon(contours: [])) }
+            return try RoundedRect.shape(r, radius: max(0, rad), viewTolerance: viewTolerance, maxScale: maxScale)
         } catch {
             throw .invalidAttachment(index: attachment, reason: "its box cannot be hit-tested: \(error)")
         }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import InkGeometry
-import InkHit
+@_spi(InkInternals) import InkHit
 import InkJobs
 #if canImport(Glibc)
 import Glibc
@@ -32,38 +32,40 @@ struct Bench: ParsableCommand {
         guard rounds >= 1, rounds <= 1000 else { throw ValidationError("--rounds must be in 1...1000") }
     }
 
+    /// The job built (index, layout or scene snapshot, within the job's deadline) and its query:
+    /// `query(range, &sink)` answers `points[range]` and folds the answers into `sink`.
+    static func query(_ parsed: Job, runner: JobRunner, line: JobLine) throws(JobError) -> (Range<Int>, inout Int) -> Void {
+        switch parsed {
+        case .scene(let job):
+            let snapshot = try runner.snapshot(job, for: line)
+            return { r, sink in for k in r { sink &+= snapshot.hit(at: job.points[k], radius: job.radius)?.glyph ?? 0 } }
+        case .text(let job):
+            let layout = try runner.layout(job, for: line)
+            return { r, sink in for k in r { sink &+= layout.hit(at: job.points[k], radius: job.radius)?.utf16.lowerBound ?? 0 } }
+        case .glyph(let job):
+            let index = try runner.buildIndex(job, for: line)
+            var results = [Hit?](repeating: nil, count: 4096)
+            return { r, sink in
+                job.points.withUnsafeBufferPointer { pts in
+                    results.withUnsafeMutableBufferPointer { res in
+                        index.unsafeHits(for: UnsafeBufferPointer(rebasing: pts[r]), radius: job.radius,
+                                         into: UnsafeMutableBufferPointer(rebasing: res[0..<r.count]))
+                    }
+                }
+                sink &+= results[0]?.placement ?? 0
+            }
+        }
+    }
+
     func run() throws {
         let runner = try options.runner()
         try options.run(limits: runner.limits) { (line, emit) throws(JobError) in
             try runner.checkMembers(line)
             let t0 = now()
             // query(range, &sink) answers points[range]; rounds run it a chunk at a time, checking the time.
-            let points: [Point], radius: Double, query: (Range<Int>, inout Int) -> Void
-            if line.isSceneJob {
-                let job = try SceneJob(line.value, limits: runner.limits)
-                let snapshot = try runner.snapshot(job, for: line)
-                (points, radius) = (job.points, job.radius)
-                query = { r, sink in for k in r { sink &+= snapshot.hit(at: job.points[k], radius: job.radius)?.glyph ?? 0 } }
-            } else if line.isTextJob {
-                let job = try TextJob(line.value, limits: runner.limits)
-                let layout = try runner.layout(job, for: line)
-                (points, radius) = (job.points, job.radius)
-                query = { r, sink in for k in r { sink &+= layout.hit(at: job.points[k], radius: job.radius)?.utf16.lowerBound ?? 0 } }
-            } else {
-                let job = try GlyphJob(line.value, limits: runner.limits)
-                let index = try runner.buildIndex(job, for: line)
-                var results = [Hit?](repeating: nil, count: 4096)
-                (points, radius) = (job.points, job.radius)
-                query = { r, sink in
-                    job.points.withUnsafeBufferPointer { pts in
-                        results.withUnsafeMutableBufferPointer { res in
-                            index.unsafeHits(for: UnsafeBufferPointer(rebasing: pts[r]), radius: job.radius,
-                                             into: UnsafeMutableBufferPointer(rebasing: res[0..<r.count]))
-                        }
-                    }
-                    sink &+= results[0]?.placement ?? 0
-                }
-            }
+            let parsed = try Job(line.value, limits: runner.limits)
+            let (points, radius) = (parsed.points, parsed.radius)
+            let query = try Self.query(parsed, runner: runner, line: line)
             let buildMs = (now() - t0) * 1e3
             var medians: [Double] = []
             var sink = 0

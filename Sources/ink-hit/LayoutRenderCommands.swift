@@ -23,7 +23,7 @@ struct Layout: ParsableCommand {
     func run() throws {
         let runner = try options.runner()
         try options.run(limits: runner.limits) { (line, emit) throws(JobError) in
-            guard line.isTextJob else { throw .wrongKind("ink-hit layout takes text jobs (with \"text\"), not glyph or scene jobs") }
+            guard line.kind == .text else { throw .wrongKind("ink-hit layout takes text jobs (with \"text\"), not glyph or scene jobs") }
             try runner.checkMembers(line)
             let job = try TextJob(line.value, limits: runner.limits)
             let glyphJob = runner.glyphJobJSON(job, try runner.layout(job, for: line))
@@ -87,11 +87,10 @@ struct Render: ParsableCommand {
                     return
                 }
                 try runner.checkMembers(line)
-                if line.isSceneJob {
-                    emit(try drawScene(line, runner))
-                } else {
-                    guard line.isTextJob else { throw .wrongKind("ink-hit render draws text jobs and scene jobs, not glyph jobs") }
-                    emit(try drawText(line, runner))
+                switch line.kind {
+                case .scene: emit(try drawScene(line, runner))
+                case .text: emit(try drawText(line, runner))
+                case .glyph: throw .wrongKind("ink-hit render draws text jobs and scene jobs, not glyph jobs")
                 }
                 drawn = true
             }

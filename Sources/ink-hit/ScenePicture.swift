@@ -90,15 +90,13 @@ struct ScenePicture {
             }
             let n = item.node, p = item.parent
             let toRoot = p >= 0 ? n.transform.concatenating(entries[p].toRoot) : n.transform
+            // The scene's own rules (Node's predicates), worded for the legend.
             var why = ""
             if p >= 0 && childrenOut[p] { why = entries[p].isOut ? "an ancestor is taken out" : "under a box-only node" }
-            else if n.isHidden { why = "hidden" }
-            else if !n.isInteractive { why = "not interactive" }
-            else if !(n.alpha >= 0.01) { why = "alpha < 0.01" }
-            else if n.pointerEvents == .none { why = "pointerEvents none" }
+            else if let reason = n.takenOut { why = Self.words(reason) }
             let out = !why.isEmpty
-            let target = !out && (n.pointerEvents == .auto || n.pointerEvents == .boxOnly)
-            childrenOut.append(out || n.pointerEvents == .boxOnly)
+            let target = !out && n.takesTouchesItself
+            childrenOut.append(out || !n.passesTouchesToChildren)
             var color = Self.missColor
             if target {
                 let start = Int(Self.hash(n.id) % UInt64(Self.palette.count))
@@ -117,6 +115,16 @@ struct ScenePicture {
         }
         self.entries = entries
         self.layouts = layouts
+    }
+
+    /// The legend's words for why a node is taken out.
+    static func words(_ reason: Node.TakenOut) -> String {
+        switch reason {
+        case .hidden: "hidden"
+        case .notInteractive: "not interactive"
+        case .transparent: "alpha < 0.01"
+        case .pointerEventsNone: "pointerEvents none"
+        }
     }
 
     /// FNV-1a over the id's UTF-8.
@@ -270,41 +278,52 @@ struct ScenePicture {
             try out.put("<path d=\"\(d)\" fill-rule=\"\(rule == .evenOdd ? "evenodd" : "nonzero")\" \(area)/>\n")
         case .glyphs(let run, _):
             try outlineFrame(boundsPath, &out)
-            try out.put("<path stroke=\"none\" fill-opacity=\"0.9\" d=\"")
-            for (gi, g) in run.enumerated() {
-                if gi & 255 == 255, isPastDeadline() { throw .pastDeadline }
-                guard fonts.indices.contains(g.font) else { continue }
-                var sink = SVGPathSink(decimals: 2)
-                let p = GlyphPlacement(font: fonts[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: t)
-                try? p.inkOutline(into: &sink)                  // a glyph without ink draws nothing
-                if !sink.path.isEmpty { try out.put(sink.path + " ") }
-            }
-            try out.put("\"/>\n")
+            try drawGlyphs(run, t, &out, isPastDeadline: isPastDeadline)
         case .text:
             try outlineFrame(boundsPath, &out)
             if let layout = layouts[k] { try drawText(layout, t, &out, isPastDeadline: isPastDeadline) }
         case .mask(let mask):
             try outlineFrame(boundsPath, &out)
-            guard !b.isEmpty else { break }
-            let sx = b.width / Double(mask.width), sy = b.height / Double(mask.height)
-            let alpha = mask.alpha, threshold = mask.threshold
-            try out.put("<path stroke=\"none\" fill-opacity=\"0.45\" d=\"")
-            for y in 0..<mask.height {
-                if y & 15 == 15, isPastDeadline() { throw .pastDeadline }
-                var x = 0
-                let row = y * mask.width
-                while x < mask.width {
-                    guard alpha[row + x] >= threshold else { x += 1; continue }
-                    let start = x
-                    while x < mask.width && alpha[row + x] >= threshold { x += 1 }
-                    let r = Rect(minX: b.minX + Double(start) * sx, minY: b.minY + Double(y) * sy,
-                                 maxX: b.minX + Double(x) * sx, maxY: b.minY + Double(y + 1) * sy)
-                    try out.put(Self.path(t) { Self.rect(r, into: &$0) } + " ")
-                }
-            }
-            try out.put("\"/>\n")
+            if !b.isEmpty { try drawMask(mask, over: b, t, &out, isPastDeadline: isPastDeadline) }
         }
         try out.put("</g>\n")
+    }
+
+    /// A glyph node's glyphs, filled with their ink outlines (root px; `t`: local → root).
+    private func drawGlyphs(_ run: [GlyphJob.Glyph], _ t: AffineTransform, _ out: inout SVGFile.Writer,
+                            isPastDeadline: () -> Bool) throws(SVGFile.Failure) {
+        try out.put("<path stroke=\"none\" fill-opacity=\"0.9\" d=\"")
+        for (gi, g) in run.enumerated() {
+            if gi & 255 == 255, isPastDeadline() { throw .pastDeadline }
+            guard fonts.indices.contains(g.font) else { continue }
+            var sink = SVGPathSink(decimals: 2)
+            let p = GlyphPlacement(font: fonts[g.font], glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: t)
+            try? p.inkOutline(into: &sink)                  // a glyph without ink draws nothing
+            if !sink.path.isEmpty { try out.put(sink.path + " ") }
+        }
+        try out.put("\"/>\n")
+    }
+
+    /// A mask node's pixels at or above its threshold, as runs of rectangles stretched over `b` (local px).
+    private func drawMask(_ mask: AlphaMask, over b: Rect, _ t: AffineTransform, _ out: inout SVGFile.Writer,
+                          isPastDeadline: () -> Bool) throws(SVGFile.Failure) {
+        let sx = b.width / Double(mask.width), sy = b.height / Double(mask.height)
+        let alpha = mask.alpha, threshold = mask.threshold
+        try out.put("<path stroke=\"none\" fill-opacity=\"0.45\" d=\"")
+        for y in 0..<mask.height {
+            if y & 15 == 15, isPastDeadline() { throw .pastDeadline }
+            var x = 0
+            let row = y * mask.width
+            while x < mask.width {
+                guard alpha[row + x] >= threshold else { x += 1; continue }
+                let start = x
+                while x < mask.width && alpha[row + x] >= threshold { x += 1 }
+                let r = Rect(minX: b.minX + Double(start) * sx, minY: b.minY + Double(y) * sy,
+                             maxX: b.minX + Double(x) * sx, maxY: b.minY + Double(y + 1) * sy)
+                try out.put(Self.path(t) { Self.rect(r, into: &$0) } + " ")
+            }
+        }
+        try out.put("\"/>\n")
     }
 
     /// A faint outline of a leaf's bounds (its region is its ink or pixels, not its box).

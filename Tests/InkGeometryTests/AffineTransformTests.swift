@@ -215,4 +215,30 @@ struct AffineTransformTests {
         #expect(Oracle.near(Point(1, 1).applying(t.linearPart), Point(4, 6), 0))
         #expect(Oracle.near(Point(1, 1).applying(t), Point(104, 206), 0))
     }
+
+    // MARK: singular and out-of-range scales (one definition)
+
+    @Test func placeableMeansLeastStretchAboveOneTrillionthOfTheMost() {
+        // Diagonal transforms: the singular values are |a| and |d|, known without the closed form.
+        #expect(SingularValues(max: 1, min: 2e-12).isPlaceable)
+        #expect(!SingularValues(max: 1, min: 5e-13).isPlaceable)
+        #expect(!SingularValues(max: 0, min: 0).isPlaceable)
+        #expect(!SingularValues(max: .nan, min: 1).isPlaceable)
+        #expect(AffineTransform(a: 1, b: 0, c: 0, d: 2e-12, tx: 0, ty: 0).singularValues.isPlaceable)
+        #expect(!AffineTransform(a: 1, b: 0, c: 0, d: 5e-13, tx: 0, ty: 0).singularValues.isPlaceable)
+        // A singular transform has no inverse; a placeable one does.
+        #expect(AffineTransform(a: 1, b: 0, c: 0, d: 5e-13, tx: 0, ty: 0).inverted() == nil)
+        #expect(AffineTransform(a: 2, b: 4, c: 1, d: 2, tx: 0, ty: 0).inverted() == nil)   // rank 1
+        #expect(AffineTransform(a: 1, b: 0, c: 0, d: 2e-12, tx: 0, ty: 0).inverted() != nil)
+    }
+
+    @Test func scaleRangeIsOpenBetweenOneOver1e30And1e30() {
+        #expect(SingularValues(max: 9e29, min: 2e-30).isWithinScaleRange)
+        #expect(!SingularValues(max: 2e30, min: 1).isWithinScaleRange)
+        #expect(!SingularValues(max: 1, min: 5e-31).isWithinScaleRange)
+        #expect(!SingularValues(max: .infinity, min: 1).isWithinScaleRange)
+        #expect(!SingularValues(max: .nan, min: 1).isWithinScaleRange)
+        #expect(SingularValues(max: 2e30, min: 1).isMinWithinScaleRange)
+        #expect(!SingularValues(max: 2e30, min: 1).isMaxWithinScaleRange)
+    }
 }

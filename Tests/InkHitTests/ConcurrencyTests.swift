@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import InkGeometry
 import InkTestSupport
-import InkHit
+@_spi(InkInternals) import InkHit
 import Testing
 
 /// `HitIndex` is immutable and `Sendable`: one index queried from many threads at once gives exactly the

@@ -33,6 +33,22 @@ import InkTestSupport
         #expect(out[5]["node"] as? String == "card" && (Self.number(out[5]["distance"]) ?? 0) > 0)
     }
 
+    /// A scene's glyph nodes take their shapes from the runner's cache (bounded by the runner), not from
+    /// `FontShapeCache.shared`: the runner's own fresh cache holds the glyphs' shapes after the job, and a
+    /// point on the glyphs' ink hits the glyph node.
+    @Test func glyphNodesUseTheRunnersCache() throws {
+        let cache = FontShapeCache(maxBytes: 8 << 20)
+        let runner = try JobRunner(tolerance: HitIndex.defaultTolerance, cache: cache)
+        #expect(cache.count == 0)
+        // Two "H"s of 100 px, drawn with their ink (the default hole policy); (15, -30) is on the left stem.
+        let hID = try #require(try TestFonts.load(TestFonts.sans).glyph(for: "H")).rawValue
+        let job = #"{"id":"g1","fonts":[{"path":"\#(Fonts.sans)"}],"scene":{"id":"root","bounds":[-10,-120,400,200],"pointerEvents":"box-none","children":[{"id":"word","bounds":[0,-100,200,120],"shape":{"glyphs":{"size":100,"glyphs":[{"font":0,"id":\#(hID),"x":0,"y":0},{"font":0,"id":\#(hID),"x":90,"y":0}]}}}]},"points":[[-5,-110]],"radius":0}"#
+        var lines: [String] = []
+        #expect(runner.run(line: job) { lines.append($0) }, "\(lines)")
+        #expect(cache.count >= 1, "the glyph node's shape is in the runner's cache")
+        #expect(cache.byteCount > 0 && cache.byteCount <= 8 << 20)
+    }
+
     @Test func theLibraryAnswersTheSameEverywhere() throws {
         let sans = try TestFonts.load(TestFonts.sans)
         let label = try TextLayout(text: "Tap the link", style: TextStyle(fonts: [sans], size: 20),

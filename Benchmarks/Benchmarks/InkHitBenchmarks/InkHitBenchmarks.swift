@@ -24,7 +24,7 @@ import InkBenchRaster
 import InkBenchSupport
 import InkFreeType
 import InkGeometry
-import InkHit
+@_spi(InkInternals) import InkHit
 import InkScene
 import InkText
 

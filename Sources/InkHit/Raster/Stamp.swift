@@ -34,6 +34,7 @@ final class Stamp: @unchecked Sendable {
     /// The stamp of `edges` (shape units) under the linear map (a, b, c, d), on a lattice of `cell` view px,
     /// with the shape's origin at (`phaseX`, `phaseY`) cells from its base cell; cells grown by `grow` cells on
     /// every side; `near` within `radius` view px. Nil when it would cover more than `maxCells` cells.
+    /// Longer than a screen: one pass over the stamp's cells whose locals the loops share (measured build path).
     static func make(edges: UnsafeBufferPointer<FEdge>, windingMask: Int32, a: Double, b: Double, c: Double, d: Double,
                      cell: Double, radius: Double, phaseX: Double, phaseY: Double, grow δ: Double,
                      maxCells: Int) -> Stamp? {
