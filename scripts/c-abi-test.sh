@@ -59,10 +59,10 @@ if ! diff "$work/declared" "$work/exported" > "$work/symbols.diff"; then
   cat "$work/symbols.diff" >&2
   fail "the exported symbols (>) differ from the functions inkhit.h declares (<)"
 fi
-readelf -d "$lib" | grep -q 'Library soname: \[libInkHit.so.1\]' || fail "the soname is not libInkHit.so.1"
-runtime_dir=$(swift -print-target-info | sed -n '/"runtimeLibraryPaths"/,/]/s/^ *"\(.*\)",\{0,1\}$/\1/p' | head -1)
+readelf -d "$lib" | grep 'Library soname: \[libInkHit.so.1\]' > /dev/null || fail "the soname is not libInkHit.so.1"
+runtime_dir=$(swift -print-target-info | sed -n '/"runtimeLibraryPaths"/,/]/s/^ *"\(.*\)",\{0,1\}$/\1/p' | awk 'NR == 1')
 [ -n "$runtime_dir" ] || fail "no runtimeLibraryPaths in swift -print-target-info"
-readelf -d "$lib" | grep -q "runpath: \[.*$runtime_dir" || fail "RUNPATH does not name the Swift runtime ($runtime_dir)"
+readelf -d "$lib" | grep "runpath: \[.*$runtime_dir" > /dev/null || fail "RUNPATH does not name the Swift runtime ($runtime_dir)"
 
 flags=(-std=c11 -Wall -Wextra -Werror -pedantic -g)
 step "examples/c/inkhit_test.c (every function, hostile calls)"
@@ -148,7 +148,7 @@ python3 scripts/c-tests/compare_answers.py "$work/hb/answers.jsonl" "$work/hb/in
 
 step "the Pango adapter: examples/pango, cairo's pixels against the index (also under ASan/UBSan/LSan)"
 pkg-config --exists inkhit-pango || fail "install-c did not install the Pango adapter (inkhit-pango.pc)"
-nm -D --defined-only "$prefix/lib/libInkHitPango.so" | awk '{print $3}' | grep -qx inkhit_pango_add_layout \
+nm -D --defined-only "$prefix/lib/libInkHitPango.so" | awk '{print $3}' | grep -x inkhit_pango_add_layout > /dev/null \
   || fail "libInkHitPango does not export inkhit_pango_add_layout"
 (cd "$work" && cc -std=c11 -Wall -Wextra -Werror "$OLDPWD/examples/pango/paragraph.c" $(pkg-config --cflags --libs inkhit-pango) \
   -o paragraph && ./paragraph "$work/paragraph.png") > "$work/pango_paragraph.out"

@@ -40,7 +40,9 @@ dir=$(ls -d "$work"/unpacked/inkhit-*)
 # auditwheel leaves them out; minimal images (a slim Debian container) lack them. Bundle them the way auditwheel
 # bundles the others: a copy named by its hash in inkhit.libs/, and the NEEDED entries that name it rewritten.
 for soname in libglib-2.0.so.0 libpcre2-8.so.0; do
-  path=$(/sbin/ldconfig -p | awk -v s="$soname" '$1 == s && /x86-64/ { print $NF; exit }')
+  # awk reads all of ldconfig's output (an early `exit` would end ldconfig with SIGPIPE, which pipefail
+  # turns into a failed assignment and set -e into a silent exit).
+  path=$(/sbin/ldconfig -p | awk -v s="$soname" '$1 == s && /x86-64/ && !found { print $NF; found = 1 }')
   [ -n "$path" ] || { echo "python-wheel: $soname not found (ldconfig -p)" >&2; exit 1; }
   path=$(readlink -f "$path")
   hash=$(sha256sum "$path" | cut -c1-8)
@@ -48,7 +50,8 @@ for soname in libglib-2.0.so.0 libpcre2-8.so.0; do
   install -m 0755 "$path" "$dir/inkhit.libs/$grafted"
   patchelf --set-rpath '$ORIGIN' "$dir/inkhit.libs/$grafted"
   for elf in "$dir"/inkhit.libs/*.so* "$dir"/inkhit/_lib/libInkHit.so.1; do
-    if readelf -d "$elf" | grep -q "NEEDED.*\[$soname\]"; then patchelf --replace-needed "$soname" "$grafted" "$elf"; fi
+    # grep reads all of readelf's output (not -q, for the reason above).
+    if readelf -d "$elf" | grep "NEEDED.*\[$soname\]" > /dev/null; then patchelf --replace-needed "$soname" "$grafted" "$elf"; fi
   done
 done
 
