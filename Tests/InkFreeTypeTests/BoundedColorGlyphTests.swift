@@ -104,8 +104,8 @@ import Testing
         #expect(region.polygon.contours.count == 32 && region.polygon.contours.allSatisfy { $0.count == 4 })
     }
 
-    /// A color glyph whose paint graph is broken is walked once: placing it a thousand times costs about as
-    /// much as once, and every placement gets the same error.
+    /// A color glyph whose paint graph is broken is walked once: placing it a thousand times costs far less
+    /// than a thousand walks, and every placement gets the same error.
     @Test(.timeLimit(.minutes(1))) func aBrokenColorGlyphIsReadOnce() throws {
         // 255 × 255 × 255 paint visits without a glyph: refused at 100,000 visits, which takes a while.
         let deep = try Font(bytes: ColorFont.colrFont([.empty, .empty, .empty, .empty], colr: ColorFont.colrV1(
@@ -120,6 +120,8 @@ import Testing
         for _ in 0..<1000 {
             #expect(throws: first!) { _ = try GlyphPlacement(font: deep, glyph: GlyphID(1), size: 16).viewBounds() }
         }
-        #expect(ContinuousClock.now - start < once * 20 + .milliseconds(200), "1,000 placements vs one walk of \(once)")
+        // Walking the graph again at each placement would cost ~1,000 walks; the bound is a tenth of that plus a
+        // second, so a loaded machine (or a sanitizer build sharing two cores with other tests) cannot fail it.
+        #expect(ContinuousClock.now - start < once * 100 + .seconds(1), "1,000 placements vs one walk of \(once)")
     }
 }
