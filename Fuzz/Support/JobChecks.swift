@@ -26,9 +26,20 @@ enum JobChecks {
         }
     }
 
-    static func runLine(_ runner: JobRunner, _ line: String) {
+    /// Runs `line` and checks its output; returns how long the run itself took (wall clock, and CPU seconds of
+    /// the process), without the checks after it, which parse the line again with no deadline.
+    @discardableResult
+    static func runLine(_ runner: JobRunner, _ line: String) -> (wall: Duration, cpu: Double) {
         var out: [String] = []
+        let start = ContinuousClock.now, cpuStart = processCPUSeconds()
         let ok = runner.run(line: line) { out.append($0) }
+        let took = (wall: ContinuousClock.now - start, cpu: processCPUSeconds() - cpuStart)
+        check(runner, line, ok: ok, out: out)
+        return took
+    }
+
+    /// The invariants of one line's output `out` (`ok`: the runner's result).
+    static func check(_ runner: JobRunner, _ line: String, ok: Bool, out: [String]) {
         var parsed: [JSONValue] = []
         for o in out {
             do { parsed.append(try JSONParser.parse(o)) } catch { violated("output is not JSON: \(o) (\(error))") }
