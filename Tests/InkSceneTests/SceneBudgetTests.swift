@@ -73,14 +73,17 @@ import Testing
             try scene.add(Node(id: "e\(k)", bounds: Rect(minX: Double(k % 50), minY: Double(k / 50), maxX: Double(k % 50) + 1,
                                                         maxY: Double(k / 50) + 1), shape: .ellipse), to: "root")
         }
-        let start = ContinuousClock.now
+        let start = ContinuousClock.now, cpu = threadCPUSeconds()
         do {
             _ = try scene.snapshot(budget: SceneBudget(deadline: .now + .milliseconds(5)))
             Issue.record("200 ellipses in 5 ms")
         } catch {
             guard case .timeLimit = error else { Issue.record("\(error)"); return }
         }
-        #expect(ContinuousClock.now - start < .milliseconds(110))
+        // The deadline plus the documented ~100 ms overrun, on the wall clock or, when the thread was
+        // descheduled meanwhile, in the thread's CPU time.
+        let wall = ContinuousClock.now - start, used = threadCPUSeconds() - cpu
+        #expect(wall < .milliseconds(110) || used < 0.105, "\(wall), \(used) s of CPU")
         #expect(try scene.snapshot().count == 201, "without a deadline the snapshot goes on")
     }
 
