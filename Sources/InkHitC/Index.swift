@@ -141,6 +141,23 @@ public func inkhit_builder_set_prepared_radius(_ builder: OpaquePointer?, _ radi
     }
 }
 
+/// `inkhit_builder_set_shape_forms` (inkhit.h).
+@_cdecl("inkhit_builder_set_shape_forms")
+public func inkhit_builder_set_shape_forms(_ builder: OpaquePointer?, _ forms: Int32) -> inkhit_status {
+    call("inkhit_builder_set_shape_forms") { () throws(CError) in
+        let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
+        let value: ShapeForms
+        switch forms {
+        case Int32(INKHIT_SHAPE_FORMS_WHEN_REUSED.rawValue): value = .whenReused
+        case Int32(INKHIT_SHAPE_FORMS_FULL.rawValue): value = .full
+        case Int32(INKHIT_SHAPE_FORMS_LEAN.rawValue): value = .lean
+        default:
+            throw .argument("shape forms must be INKHIT_SHAPE_FORMS_WHEN_REUSED (0), _FULL (1) or _LEAN (2) (got \(forms))")
+        }
+        box.lock.withLock { box.builder.shapeForms = value }
+    }
+}
+
 /// `inkhit_builder_count` (inkhit.h).
 @_cdecl("inkhit_builder_count")
 public func inkhit_builder_count(_ builder: OpaquePointer?, _ countOut: UnsafeMutablePointer<Int>?) -> inkhit_status {

@@ -30,6 +30,7 @@ struct HeaderAgreementTests {
         same(CInkHit.inkhit_builder_add_glyphs, InkHitC.inkhit_builder_add_glyphs)
         same(CInkHit.inkhit_builder_add_outline, InkHitC.inkhit_builder_add_outline)
         same(CInkHit.inkhit_builder_set_prepared_radius, InkHitC.inkhit_builder_set_prepared_radius)
+        same(CInkHit.inkhit_builder_set_shape_forms, InkHitC.inkhit_builder_set_shape_forms)
         same(CInkHit.inkhit_builder_count, InkHitC.inkhit_builder_count)
         same(CInkHit.inkhit_builder_build, InkHitC.inkhit_builder_build)
         same(CInkHit.inkhit_builder_release, InkHitC.inkhit_builder_release)

@@ -443,6 +443,12 @@ static void test_index(void) {
     EXPECT(inkhit_builder_set_prepared_radius(NULL, 1), INKHIT_ERROR_NULL_ARGUMENT, "builder");
     EXPECT(inkhit_builder_set_prepared_radius((inkhit_builder)index, 1), INKHIT_ERROR_INVALID_HANDLE, "not a builder handle");
     OK(inkhit_builder_set_prepared_radius(builder, INKHIT_DEFAULT_PREPARED_RADIUS));
+    OK(inkhit_builder_set_shape_forms(builder, INKHIT_SHAPE_FORMS_FULL));
+    EXPECT(inkhit_builder_set_shape_forms(builder, 3), INKHIT_ERROR_INVALID_ARGUMENT, "(got 3)");
+    EXPECT(inkhit_builder_set_shape_forms(builder, -1), INKHIT_ERROR_INVALID_ARGUMENT, "shape forms must be");
+    EXPECT(inkhit_builder_set_shape_forms(NULL, 0), INKHIT_ERROR_NULL_ARGUMENT, "builder");
+    EXPECT(inkhit_builder_set_shape_forms((inkhit_builder)index, 0), INKHIT_ERROR_INVALID_HANDLE, "not a builder handle");
+    OK(inkhit_builder_set_shape_forms(builder, INKHIT_SHAPE_FORMS_WHEN_REUSED));
 
     /* Hostile queries: a defined answer (a miss) and a status. */
     top = 7;

@@ -78,6 +78,21 @@ def test_bad_radii_raise_and_non_finite_points_miss(sans: inkhit.Font) -> None:
         index.hits(np.zeros((4, 3)))
 
 
+def test_shape_forms_change_the_cache_not_the_answers(sans: inkhit.Font) -> None:
+    pts = np.random.default_rng(2).uniform([0, 0], [200, 50], (4000, 2))
+    answers, cached = [], []
+    for forms in ["when_reused", "full", "lean"]:
+        cache = inkhit.ShapeCache()
+        b = inkhit.Builder(shape_forms=forms, cache=cache)
+        b.add_glyphs(sans, [sans.glyph(c) for c in "Forms"], [[10 + 30 * i, 40.0] for i in range(5)], 40)
+        answers.append(b.build().hits(pts, 1.5).tobytes())
+        cached.append(cache.info()["glyph_bytes"])
+    assert answers[0] == answers[1] == answers[2]
+    assert cached[1] > 2 * cached[0] and cached[2] == cached[0]   # full forms: grids, near lists, stamps
+    with pytest.raises(inkhit.InvalidArgumentError, match="shape_forms"):
+        inkhit.Builder(shape_forms="fast")
+
+
 def test_a_batch_of_glyphs_equals_glyphs_one_by_one(sans: inkhit.Font) -> None:
     ids = np.array([sans.glyph(c) for c in "Batch"], dtype=np.uint32)
     origins = np.array([[10 + 14 * i, 30.0] for i in range(5)])

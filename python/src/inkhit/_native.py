@@ -239,6 +239,7 @@ _FUNCTIONS = {
     "inkhit_shape_cache_release": [_handle],
     "inkhit_builder_create": [c_double, _P(_handle)],
     "inkhit_builder_set_prepared_radius": [_handle, c_double],
+    "inkhit_builder_set_shape_forms": [_handle, c_int32],
     "inkhit_builder_add_glyph": [_handle, _handle, _P(GlyphPlacement), _P(c_size_t)],
     "inkhit_builder_add_glyphs": [_handle, _handle, _P(GlyphPlacement), c_size_t, _P(c_size_t)],
     "inkhit_builder_add_outline": [_handle, _handle, c_uint64, c_void_p, c_size_t, c_void_p, c_size_t, c_int32,

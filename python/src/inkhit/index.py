@@ -70,6 +70,10 @@ class Hit:
     tag: int
 
 
+# `shape_forms` names and inkhit.h's INKHIT_SHAPE_FORMS_* values.
+_SHAPE_FORMS = {"when_reused": 0, "full": 1, "lean": 2}
+
+
 class Builder(Owned):
     """Collects placements (glyphs, outlines) for an `Index`. Calls from several threads are safe.
 
@@ -79,6 +83,9 @@ class Builder(Owned):
         prepared_radius: the largest query radius (view px) the built index answers from its own page cell (the
             fast path); larger radii are answered exactly too, by a wider search. Clamped to 256.
         cache: where glyph shapes come from (None: the process-wide cache).
+        shape_forms: which form of its shapes an index reads: "when_reused" (the default: a shape's first index
+            reads its lean form, later ones its full form), "full" (every shape's full form: for an index that
+            answers many queries; 3.3x faster at radius 0 on a page) or "lean". Answers never depend on it.
 
     Spaces: a glyph of `size` px per em at `origin` (layout px, y down, on the baseline) puts font point (u, v)
     at layout (x + u*size/upem, y - v*size/upem); `transform` = (a, b, c, d, tx, ty) maps layout px to view px
@@ -88,11 +95,16 @@ class Builder(Owned):
     _kind = "Builder"
 
     def __init__(self, tolerance: float = 0.01, prepared_radius: float = N.DEFAULT_PREPARED_RADIUS,
-                 cache: Optional[ShapeCache] = None) -> None:
+                 cache: Optional[ShapeCache] = None, shape_forms: str = "when_reused") -> None:
+        forms = _SHAPE_FORMS.get(shape_forms) if isinstance(shape_forms, str) else None
+        if forms is None:
+            raise InvalidArgumentError(f"shape_forms must be 'when_reused', 'full' or 'lean' (got {shape_forms!r})", 3)
         handle = ctypes.c_void_p()
         check(N.lib.inkhit_builder_create(float(tolerance), ctypes.byref(handle)))
         self._own(handle.value, N.lib.inkhit_builder_release)  # type: ignore[arg-type]
         status = N.lib.inkhit_builder_set_prepared_radius(handle, float(prepared_radius))
+        if not status:
+            status = N.lib.inkhit_builder_set_shape_forms(handle, forms)
         if status:
             err = error(status)
             self.close()
