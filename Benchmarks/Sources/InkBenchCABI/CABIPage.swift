@@ -39,24 +39,18 @@ public final class CABIPage: @unchecked Sendable {
                                           origin: inkhit_point(x: p.origin.x, y: p.origin.y),
                                           transform: inkhit_transform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx, ty: t.ty))
         }
-        // Built twice, the second index kept: a shape's first index reads its lean form and a second one its
-        // full form (`HitIndex.Builder.shapeForms`, default `.whenReused`), as the Swift page's index does
-        // (the workload builds it warm). Compared with a first build, this measures the lean form, not the
-        // C call.
+        // Full forms, as the Swift page's index (built warm) reads: a first build would otherwise read the
+        // lean forms (`INKHIT_SHAPE_FORMS_WHEN_REUSED`), and this would measure them, not the C call.
+        var builder: inkhit_builder?
         var built: inkhit_index?
-        for pass in 0..<2 {
-            var builder: inkhit_builder?
-            var added = 0
-            var index: inkhit_index?
-            guard inkhit_builder_create(0, &builder) == 0,
-                  inkhit_builder_add_glyphs(builder, nil, placements, placements.count, &added) == 0,
-                  inkhit_builder_build(builder, &index) == 0, index != nil else {
-                throw CABIError(String(cString: inkhit_last_error()))
-            }
-            _ = inkhit_builder_release(builder)
-            if pass == 0 { _ = inkhit_index_release(index) } else { built = index }
+        var added = 0
+        guard inkhit_builder_create(0, &builder) == 0,
+              inkhit_builder_set_shape_forms(builder, Int32(INKHIT_SHAPE_FORMS_FULL.rawValue)) == 0,
+              inkhit_builder_add_glyphs(builder, nil, placements, placements.count, &added) == 0,
+              inkhit_builder_build(builder, &built) == 0, let built else {
+            throw CABIError(String(cString: inkhit_last_error()))
         }
-        guard let built else { throw CABIError("no index") }
+        _ = inkhit_builder_release(builder)
         _ = inkhit_font_release(font)
         index = built
         points = .allocate(capacity: w.points.count)
