@@ -35,7 +35,8 @@
 #      runtime's symbols, the README's answers, 8 threads mixing the host's runtime work with queries; and
 #      scripts/c-tests/dlclose_test.c: a thread that used the library ends after dlclose (NODELETE);
 #  11. with the Swift toolchain hidden (a mount namespace, `unshare -m`, with an empty tmpfs over it): ldd finds
-#      everything; examples/c/inkhit_test.c, the README's and hello.c's answers, C++, HarfBuzz, signals, dlclose,
+#      everything; examples/c/inkhit_test.c, the README's and hello.c's answers, hello.c shipped as the README
+#      says (the library copied beside it, rpath $ORIGIN/lib, the install prefix moved away), C++, HarfBuzz, signals, dlclose,
 #      the Pango adapter's programs, and scripts/c-tests/curve_exact_test.c — the curve-exact fixtures
 #      (Tests/InkJobsTests/Fixtures: example, heldout, stress, cff) through inkhit_builder_add_glyph and
 #      inkhit_index_hit: 0 wrong answers.
@@ -262,6 +263,13 @@ hidden "$work/inkhit_test" > "$work/hidden.log" 2>&1 || { cat "$work/hidden.log"
 cmp -s "$work/app.out" "$work/hidden_app.out" || fail "the README's example answers otherwise with the toolchain hidden"
 (cd "$work" && hidden ./hello) > "$work/hidden_hello.out" || fail "hello with the toolchain hidden"
 cmp -s "$work/hello.out" "$work/hidden_hello.out" || fail "hello answers otherwise with the toolchain hidden"
+# The README's "Shipping it beside an app": the library copied into the app's folder, found through $ORIGIN only.
+mkdir -p "$work/myapp/lib" && cp "$real_lib" "$work/myapp/lib/libInkHit.so.1"
+cc examples/c/hello.c -I "$prefix/include" -L "$prefix/lib" -lInkHit -Wl,-rpath,'$ORIGIN/lib' -o "$work/myapp/app"
+mv "$prefix" "$prefix.moved"
+(cd "$work" && hidden ./myapp/app) > "$work/myapp.out" || { mv "$prefix.moved" "$prefix"; fail "an app with libInkHit beside it"; }
+mv "$prefix.moved" "$prefix"
+cmp -s "$work/hello.out" "$work/myapp.out" || fail "an app with libInkHit beside it answers otherwise"
 hidden "$work/example_cpp" > /dev/null 2>&1 || fail "example.cpp with the toolchain hidden"
 hidden "$work/harfbuzz_test" "$work/hb" > /dev/null 2>&1 || fail "harfbuzz_test with the toolchain hidden"
 hidden "$work/signals_linked" state > "$work/hidden_signals.txt" || fail "signals_test with the toolchain hidden"
