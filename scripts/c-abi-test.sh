@@ -34,6 +34,8 @@
 #      runtime) linked with libInkHit (its own inside): swift_retain is the host's, libInkHit defines none of the
 #      runtime's symbols, the README's answers, 8 threads mixing the host's runtime work with queries; and
 #      scripts/c-tests/dlclose_test.c: a thread that used the library ends after dlclose (NODELETE);
+#      scripts/c-tests/two_copies_test.c: two copies of the library dlopen'd in one process (two plugins; its
+#      static TLS block, checked at most 256 bytes in step 1, leaves room for both);
 #  11. with the Swift toolchain hidden (a mount namespace, `unshare -m`, with an empty tmpfs over it): ldd finds
 #      everything; examples/c/inkhit_test.c, the README's and hello.c's answers, hello.c shipped as the README
 #      says (the library copied beside it, rpath $ORIGIN/lib, the install prefix moved away), C++, HarfBuzz, signals, dlclose,
@@ -110,6 +112,10 @@ bound=$((12 * 1024 * 1024))
 [ -n "$mode" ] && bound=$((16 * 1024 * 1024))
 self_contained "$real_lib" libInkHit "$allowed" "" "$bound"
 readelf -d "$lib" | grep 'Flags: .*NODELETE' > /dev/null || fail "libInkHit is not NODELETE (dlclose would unmap the runtime inside)"
+# Its thread-local block is static TLS (initial-exec), taken from the ~1.6 KB glibc keeps for all dlopen'd
+# libraries of a process: it must stay small enough for several such libraries (two_copies_test.c below).
+tls=$(readelf -lW "$lib" | awk '$1 == "TLS" { print $6 }')
+[ -n "$tls" ] && [ $((tls)) -le 256 ] || fail "libInkHit's thread-local block is ${tls:-?} bytes (static TLS: at most 256)"
 nm -D --undefined-only "$lib" | grep -E ' (swift_|_swift|\$s|dispatch_|_Block_)' && fail "libInkHit imports Swift runtime symbols"
 if [ -e "$prefix/lib/libInkHitPango.so" ]; then
   pango_lib=$(readlink -f "$prefix/lib/libInkHitPango.so")
@@ -234,7 +240,7 @@ INKHIT_PANGO_QUICK=1 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 LSAN_OPTIONS="s
 grep -q "ERROR: \(Address\|Leak\)Sanitizer\|runtime error" "$work/pango_asan.log" && { cat "$work/pango_asan.log" >&2; fail "sanitizer report"; }
 tail -1 "$work/pango_asan.log" >&2
 
-step "two Swift runtimes in one process (a Swift program linked with libInkHit); dlclose"
+step "two Swift runtimes in one process (a Swift program linked with libInkHit); dlclose; two copies"
 swiftc -Onone -swift-version 5 scripts/c-tests/swift_host.swift -import-objc-header "$header" -L "$prefix/lib" -lInkHit \
   -Xlinker -rpath -Xlinker "$prefix/lib" -o "$work/swift_host" > "$work/swift_host.log" 2>&1 \
   || { cat "$work/swift_host.log" >&2; fail "compiling swift_host.swift"; }
@@ -243,6 +249,11 @@ tail -1 "$work/swift_host.out" >&2
 cc "${flags[@]}" scripts/c-tests/dlclose_test.c $(pkg-config --cflags inkhit) -ldl -lpthread -o "$work/dlclose_test"
 font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 "$work/dlclose_test" "$lib" "$font" >&2 || fail "a thread that used libInkHit ended after dlclose"
+cc "${flags[@]}" scripts/c-tests/two_copies_test.c $(pkg-config --cflags inkhit) -ldl -o "$work/two_copies_test"
+mkdir -p "$work/copy1" "$work/copy2"
+cp "$real_lib" "$work/copy1/libInkHit.so.1" && cp "$real_lib" "$work/copy2/libInkHit.so.1"
+"$work/two_copies_test" "$work/copy1/libInkHit.so.1" "$work/copy2/libInkHit.so.1" "$font" >&2 \
+  || fail "two copies of libInkHit in one process (two plugins)"
 
 step "with the Swift toolchain hidden: ldd, C, C++, HarfBuzz, Pango, signals, dlclose, curve-exact answers"
 # The toolchain's folder (ROOT/usr/bin/swift -> ROOT), or its runtime folders when it lives in /usr.
@@ -275,6 +286,8 @@ hidden "$work/harfbuzz_test" "$work/hb" > /dev/null 2>&1 || fail "harfbuzz_test 
 hidden "$work/signals_linked" state > "$work/hidden_signals.txt" || fail "signals_test with the toolchain hidden"
 diff "$work/signals_without.txt" "$work/hidden_signals.txt" >&2 || fail "signal dispositions with the toolchain hidden"
 hidden "$work/dlclose_test" "$lib" "$font" > /dev/null || fail "dlclose_test with the toolchain hidden"
+hidden "$work/two_copies_test" "$work/copy1/libInkHit.so.1" "$work/copy2/libInkHit.so.1" "$font" > /dev/null \
+  || fail "two copies of libInkHit with the toolchain hidden"
 (cd "$work" && hidden ./paragraph "$work/paragraph.png") > "$work/hidden_paragraph.out" || fail "paragraph.c with the toolchain hidden"
 cmp -s "$work/pango_paragraph.out" "$work/hidden_paragraph.out" || fail "paragraph.c answers otherwise with the toolchain hidden"
 hidden "$work/pango_cairo_test" > "$work/hidden_pango.log" 2>&1 || { cat "$work/hidden_pango.log" >&2; fail "pango_cairo_test with the toolchain hidden"; }

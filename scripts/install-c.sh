@@ -27,7 +27,9 @@
 # linked in from the toolchain's static archives (swiftc -static-stdlib: lib/swift_static/linux), and its
 # symbols are local to the library. What it loads is only the system's libc, libm, libstdc++, libgcc_s,
 # FreeType, HarfBuzz and FriBidi (readelf -d: NEEDED), and it has no RUNPATH, so the folder it lies in can be
-# moved anywhere (a program finds it through its own RUNPATH, e.g. $ORIGIN, or the loader's path).
+# moved anywhere (a program finds it through its own RUNPATH, e.g. $ORIGIN, or the loader's path). Only what the
+# code uses is linked in: the modules inside may import the standard library, Glibc and Dispatch; an import of
+# Foundation would bring Foundation and ICU in (tens of MB: scripts/c-abi-test.sh's size bound fails).
 #
 # SwiftPM builds the objects (`swift build -c CONFIG --product InkHitC`, exactly as any other build of the
 # package: nothing is compiled twice, and its development library .build/CONFIG/libInkHitC.so, linked against
