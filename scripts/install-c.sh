@@ -53,7 +53,7 @@
 #
 # Stripped. The library is installed without its symbol table and debug information (`objcopy --strip-debug
 # --strip-unneeded`), which are kept in PREFIX/lib/.debug/NAME.debug (`objcopy --only-keep-debug`) and named by
-# the library's .gnu_debuglink: gdb, perf and valgrind read them from there by themselves (the .debug folder beside
+# the library's .gnu_debuglink: gdb reads them from there by itself (the .debug folder beside
 # a library is one of gdb's standard places; ldconfig does not look into it). Sizes, release build: the README,
 # "Use it from C" (about 9 MB stripped; scripts/c-abi-test.sh fails above 12 MiB).
 set -euo pipefail
