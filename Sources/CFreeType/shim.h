@@ -14,5 +14,6 @@
 #include FT_COLOR_H
 #include FT_BITMAP_H
 #include FT_FONT_FORMATS_H
+#include FT_MODULE_H
 
 #endif

@@ -96,7 +96,9 @@ public func inkhit_builder_add_outline(_ builder: OpaquePointer?, _ cache: Opaqu
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let outlines = try optionalCache(cache)?.outlines
         let commands = try PathCommands(verbs: verbs, verbCount: verbCount, points: points, pointCount: pointCount)
-        indexOut?.pointee = try addCommands(box, outlines, key, commands, fill, transformIn)
+        // Not `indexOut?.pointee = try addCommands(…)`: optional chaining would skip the call when indexOut is NULL.
+        let k = try addCommands(box, outlines, key, commands, fill, transformIn)
+        indexOut?.pointee = k
     }
 }
 
@@ -117,7 +119,9 @@ public func inkhit_builder_add_path(_ builder: OpaquePointer?, _ cache: OpaquePo
         let commands = try PathCommands(verbs: verbs, verbCount: verbCount, points: points, pointCount: pointCount,
                                         weights: weights, weightCount: weightCount, conics: true,
                                         withStarts: flags & UInt32(INKHIT_PATH_START_POINTS) != 0)
-        indexOut?.pointee = try addCommands(box, outlines, key, commands, fill, transformIn)
+        // Not `indexOut?.pointee = try addCommands(…)`: optional chaining would skip the call when indexOut is NULL.
+        let k = try addCommands(box, outlines, key, commands, fill, transformIn)
+        indexOut?.pointee = k
     }
 }
 
