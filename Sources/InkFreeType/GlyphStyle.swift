@@ -1,7 +1,10 @@
 import InkGeometry
 
-/// How a renderer draws a glyph beyond its font's own outline: synthetic bold, synthetic oblique and
-/// hinting, with FreeType's semantics, so hits follow the ink the renderer drew.
+/// How a renderer draws a glyph beyond its font's own outline: synthetic bold (FreeType's, or a centred
+/// stroke as Skia's), synthetic oblique, hinting (with the renderer's rules for transformed glyphs and
+/// anisotropic sizes), CFF stem darkening, and where it snaps the glyph's origin, so hits follow the ink the
+/// renderer drew. InkFreeType's article "Hitting what the renderer drew" maps each renderer's settings onto
+/// these fields.
 ///
 /// ```swift
 /// let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -11,10 +14,12 @@ import InkGeometry
 /// try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
 /// ```
 ///
-/// The order is FreeType's (and cairo's): the outline is loaded (hinted or not) at the glyph's size,
-/// transformed by `matrix` (as `FT_Set_Transform` does inside `FT_Load_Glyph`: how cairo draws a font
-/// matrix's shape, such as fontconfig's synthetic slant), emboldened, then sheared by `oblique`. A plain style (`GlyphStyle()`) uses the exact unscaled outline; a style that
-/// hints or emboldens uses the outline FreeType hands a renderer at the glyph's size in layout px
+/// The order is FreeType's (and cairo's): the outline is loaded (hinted or not, darkened or not) at the
+/// glyph's size, transformed by `matrix` (as `FT_Set_Transform` does inside `FT_Load_Glyph`: how cairo draws a
+/// font matrix's shape, such as fontconfig's synthetic slant), emboldened (or stroked), then sheared by
+/// `oblique`; the origin is then rounded in view px (`originRounding`). A plain style (`GlyphStyle()`) uses the
+/// exact unscaled outline; a style that hints, emboldens or darkens uses the outline FreeType hands a renderer
+/// at the glyph's size in layout px
 /// (`FT_Set_Char_Size` at 72 dpi, 26.6 fixed point: points on a 1/64 px grid). Full hinting of a TrueType
 /// font that asks for it (`head` flags bit 3) runs its bytecode at the size rounded to whole pixels per em
 /// (a 12.5 px glyph is hinted as 13 px), as FreeType gives every renderer; unhinted and light outlines keep
@@ -29,7 +34,7 @@ public struct GlyphStyle: Sendable, Hashable {
         /// stem by about that much.
         case strength(x: Double, y: Double)
         /// `FT_GlyphSlot_Embolden`'s strength: 1/24 of the size in both directions, computed as FreeType does
-        /// (`FT_MulFix(units_per_EM, y_scale) / 24`).
+        /// (`FT_MulFix(units_per_EM, y_scale) / 24`). Like `strength`, the ink grows right and up only.
         case freeType
 
         /// The fill united with its outline stroked centred, `width` layout px wide at the glyph's size, corners
