@@ -122,7 +122,7 @@ public enum Stroking {
     ///   width, a tolerance ≤ 0, a miter limit that is not finite); `.tooManyEdges` when the band would need
     ///   more than `maxEdges` edges (counted from the curves' control points before anything is made).
     public static func band(of outline: some Sequence<PathElement>, width: Double, join: StrokeJoin, tolerance: Double,
-                            winding: Int? = nil, maxEdges: Int = 4_000_000) throws(StrokeError) -> StrokeBand {
+                            winding: Int? = nil, maxEdges: Int = 1_000_000) throws(StrokeError) -> StrokeBand {
         guard width.isFinite, width >= 0 else { throw .invalidArgument("the stroke width must be finite and ≥ 0 (got \(DecimalText.short(width)))") }
         guard tolerance.isFinite, tolerance > 0 else { throw .invalidArgument("the tolerance must be finite and > 0 (got \(DecimalText.short(tolerance)))") }
         if case .miter(let limit) = join, !limit.isFinite {

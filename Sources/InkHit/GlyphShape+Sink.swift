@@ -79,6 +79,9 @@ extension GlyphShape {
         public mutating func addConic(to p: Point, control c: Point, weight w: Double) {
             guard p.isFinite && c.isFinite && w.isFinite && w > 0 else { droppedNonFinite += 1; return }
             if p == current && c == current { return }
+            // Once the build has failed, no more work: a conic's halving is bounded (2^12 pieces), a path's
+            // conics are not.
+            if overflow || timedOut || cappedCurves > 0 { current = p; return }
             let half = tolerance / 2
             var pieces: [(control: Point, end: Point)] = []
             let conic = Conic.quads(from: current, control: c, to: p, weight: w, tolerance: half) { pieces.append(($0, $1)) }
