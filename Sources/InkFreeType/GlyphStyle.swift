@@ -164,7 +164,9 @@ public struct GlyphStyle: Sendable, Hashable {
     /// How the renderer snaps the glyph's origin in view (device) px before drawing it there (`none` by
     /// default): the origin is mapped by the placement's transform, rounded by this rule, and the glyph drawn
     /// from the rounded point with its shape unchanged (`GlyphPlacement.fontUnitsToView`). Glyphs only, never
-    /// decorations. See `OriginRounding` for each renderer's rule.
+    /// decorations. See `OriginRounding` for each renderer's rule. In an InkScene node the origin is rounded in
+    /// the node's frame without its translation (a node's region does not change when it moves): the device
+    /// rounding whenever the node's translation lies on the grid.
     public var originRounding: OriginRounding
     /// When the renderer leaves hinting off for a transformed glyph (`keep` by default).
     public var hintingUnderTransform: HintingUnderTransform
