@@ -120,12 +120,8 @@ final class FreeTypeFace: @unchecked Sendable {
         self.height = sfntMetrics?.height ?? Int(rec.height)
         self.isScalable = rec.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
         self.hasKerning = rec.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
-        let format = FT_Get_Font_Format(face).map { String(cString: $0) } ?? ""
-        self.hasPostScriptOutlines = format == "CFF" || format == "Type 1" || format == "CID Type 1"
-        self.strikes = (0..<max(0, Int(rec.num_fixed_sizes))).compactMap { i in
-            guard let sizes = rec.available_sizes else { return nil }
-            return BitmapStrike(xPixelsPerEm: Double(sizes[i].x_ppem) / 64, yPixelsPerEm: Double(sizes[i].y_ppem) / 64)
-        }
+        self.hasPostScriptOutlines = FreeTypeFace.hasPostScriptOutlines(face)
+        self.strikes = FreeTypeFace.strikes(rec)
         self.library = library
         self.face = face
         self.bytes = bytes
@@ -161,6 +157,21 @@ final class FreeTypeFace: @unchecked Sendable {
         }
         let a = Int(hhea.pointee.Ascender), d = Int(hhea.pointee.Descender), gap = Int(hhea.pointee.Line_Gap)
         return (upem, a, d, a - d + gap)
+    }
+
+    /// The face's bitmap strikes (`available_sizes`), in its order.
+    private static func strikes(_ rec: FT_FaceRec) -> [BitmapStrike] {
+        (0..<max(0, Int(rec.num_fixed_sizes))).compactMap { i in
+            guard let sizes = rec.available_sizes else { return nil }
+            return BitmapStrike(xPixelsPerEm: Double(sizes[i].x_ppem) / 64, yPixelsPerEm: Double(sizes[i].y_ppem) / 64)
+        }
+    }
+
+    /// True when FreeType reads `face` with a PostScript driver (`FT_Get_Font_Format`: "CFF", "Type 1",
+    /// "CID Type 1").
+    private static func hasPostScriptOutlines(_ face: FT_Face) -> Bool {
+        let format = FT_Get_Font_Format(face).map { String(cString: $0) } ?? ""
+        return format == "CFF" || format == "Type 1" || format == "CID Type 1"
     }
 
     /// Opens face `index`, or explains why not. Face indices are checked against the face count FreeType

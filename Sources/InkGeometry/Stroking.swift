@@ -164,75 +164,93 @@ struct StrokeContours {
     var achieved = 0.0
 
     init(_ outline: some Sequence<PathElement>, tolerance: Double, maxEdges: Int) throws(StrokeError) {
-        var current: StrokeContour? = nil
-        var at = Point.zero
-        var edges = 0
-        func count(_ n: Int) throws(StrokeError) {
-            edges += n
-            // Each edge makes a rectangle (4) and up to a wedge (≥ 3): refuse before making any.
-            if edges > maxEdges / 7 { throw .tooManyEdges(limit: maxEdges) }
-        }
-        func close(_ c: inout StrokeContour?) {
-            guard let k = c else { return }
-            var k2 = k
-            if at != k.start { k2.segments.append(StrokeSegment(points: [k.start], startTangent: k.start - at, endTangent: k.start - at)) }
-            if !k2.segments.isEmpty { contours.append(k2) }
-            at = k.start
-            c = nil
-        }
+        var reader = Reader(tolerance: tolerance, maxEdges: maxEdges)
         for e in outline {
             switch e {
             case .move(let p):
-                close(&current)
+                reader.close()
                 guard p.isFinite else { continue }
-                at = p
-                current = StrokeContour(start: p)
+                reader.at = p
+                reader.current = StrokeContour(start: p)
             case .close:
-                close(&current)
+                reader.close()
             case .line(let p):
-                guard p.isFinite, p != at else { continue }
-                if current == nil { current = StrokeContour(start: at) }
-                try count(1)
-                current!.segments.append(StrokeSegment(points: [p], startTangent: p - at, endTangent: p - at))
-                at = p
+                guard p.isFinite, p != reader.at else { continue }
+                try reader.segment([p], sub: nil, startTangent: p - reader.at, endTangent: p - reader.at)
             case .quad(let c, let p):
-                guard p.isFinite, c.isFinite, !(p == at && c == at) else { continue }
-                if current == nil { current = StrokeContour(start: at) }
-                let sub = Flattening.segmentCount(quad: at, c, p, tolerance: tolerance)
-                if sub.capped { throw .tooManyEdges(limit: maxEdges) }
-                try count(sub.count)
-                achieved = max(achieved, sub.error)
-                let p0 = at, inv = 1.0 / Double(sub.count)
-                var pts: [Point] = []
-                pts.reserveCapacity(sub.count)
-                for i in 1..<sub.count { pts.append(Flattening.evalQuad(p0, c, p, Double(i) * inv)) }
-                pts.append(p)
-                current!.segments.append(StrokeSegment(points: pts, startTangent: firstNonZero(c - p0, p - p0),
-                                                       endTangent: firstNonZero(p - c, p - p0)))
-                at = p
+                guard p.isFinite, c.isFinite, !(p == reader.at && c == reader.at) else { continue }
+                let p0 = reader.at
+                let sub = Flattening.segmentCount(quad: p0, c, p, tolerance: tolerance)
+                try reader.segment(sub, p, { Flattening.evalQuad(p0, c, p, $0) },
+                                   startTangent: firstNonZero(c - p0, p - p0), endTangent: firstNonZero(p - c, p - p0))
             case .cubic(let c1, let c2, let p):
-                guard p.isFinite, c1.isFinite, c2.isFinite, !(p == at && c1 == at && c2 == at) else { continue }
-                if current == nil { current = StrokeContour(start: at) }
-                let sub = Flattening.segmentCount(cubic: at, c1, c2, p, tolerance: tolerance)
-                if sub.capped { throw .tooManyEdges(limit: maxEdges) }
-                try count(sub.count)
-                achieved = max(achieved, sub.error)
-                let p0 = at, inv = 1.0 / Double(sub.count)
-                var pts: [Point] = []
-                pts.reserveCapacity(sub.count)
-                for i in 1..<sub.count { pts.append(Flattening.evalCubic(p0, c1, c2, p, Double(i) * inv)) }
-                pts.append(p)
-                current!.segments.append(StrokeSegment(points: pts, startTangent: firstNonZero(c1 - p0, c2 - p0, p - p0),
-                                                       endTangent: firstNonZero(p - c2, p - c1, p - p0)))
-                at = p
+                guard p.isFinite, c1.isFinite, c2.isFinite, !(p == reader.at && c1 == reader.at && c2 == reader.at) else { continue }
+                let p0 = reader.at
+                let sub = Flattening.segmentCount(cubic: p0, c1, c2, p, tolerance: tolerance)
+                try reader.segment(sub, p, { Flattening.evalCubic(p0, c1, c2, p, $0) },
+                                   startTangent: firstNonZero(c1 - p0, c2 - p0, p - p0), endTangent: firstNonZero(p - c2, p - c1, p - p0))
             }
         }
-        close(&current)
+        reader.close()
+        contours = reader.contours
+        achieved = reader.achieved
         for c in contours {
             var prev = c.start
             for s in c.segments { for p in s.points { area += prev.cross(p); prev = p } }
         }
         area /= 2
+    }
+
+    /// The outline read so far: the current point, the open contour, the closed ones, the edges counted.
+    private struct Reader {
+        let tolerance: Double
+        let maxEdges: Int
+        var contours: [StrokeContour] = []
+        var current: StrokeContour? = nil
+        var at = Point.zero
+        var edges = 0
+        var achieved = 0.0
+
+        init(tolerance: Double, maxEdges: Int) { self.tolerance = tolerance; self.maxEdges = maxEdges }
+
+        /// Counts `n` more edges; each makes a rectangle (4) and up to a wedge (≥ 3): refused before any is made.
+        mutating func count(_ n: Int) throws(StrokeError) {
+            edges += n
+            if edges > maxEdges / 7 { throw .tooManyEdges(limit: maxEdges) }
+        }
+
+        /// Appends a segment ending in `points` (its chord points), from the current point.
+        mutating func segment(_ points: [Point], sub: Flattening.Subdivision?, startTangent: Point, endTangent: Point) throws(StrokeError) {
+            if current == nil { current = StrokeContour(start: at) }
+            try count(points.count)
+            if let sub { achieved = max(achieved, sub.error) }
+            current!.segments.append(StrokeSegment(points: points, startTangent: startTangent, endTangent: endTangent))
+            at = points[points.count - 1]
+        }
+
+        /// Appends a curve cut as `sub` says, its points from `eval` at t in (0, 1], ending exactly at `end`.
+        mutating func segment(_ sub: Flattening.Subdivision, _ end: Point, _ eval: (Double) -> Point,
+                              startTangent: Point, endTangent: Point) throws(StrokeError) {
+            if sub.capped { throw .tooManyEdges(limit: maxEdges) }
+            try count(sub.count)
+            edges -= sub.count                          // counted once, in segment(_:sub:…) below
+            let inv = 1.0 / Double(sub.count)
+            var pts: [Point] = []
+            pts.reserveCapacity(sub.count)
+            for i in 1..<sub.count { pts.append(eval(Double(i) * inv)) }
+            pts.append(end)
+            try segment(pts, sub: sub, startTangent: startTangent, endTangent: endTangent)
+        }
+
+        /// Closes the open contour (with a line back to its start when it ends elsewhere).
+        mutating func close() {
+            guard let k = current else { return }
+            var closed = k
+            if at != k.start { closed.segments.append(StrokeSegment(points: [k.start], startTangent: k.start - at, endTangent: k.start - at)) }
+            if !closed.segments.isEmpty { contours.append(closed) }
+            at = k.start
+            current = nil
+        }
     }
 }
 

@@ -114,6 +114,13 @@ enum JobFields {
             }
             style.hinting = hinting
         }
+        return try rendererMembers(of: v, prefix, style)
+    }
+
+    /// `style`'s `"matrix"`, `"originRounding"`, `"hintingUnderTransform"`, `"ppem"`, `"stemDarkening"` and
+    /// `"alphaThreshold"` from `v` (see `style(of:_:base:)`).
+    static func rendererMembers(of v: JSONValue, _ prefix: String, _ base: GlyphStyle) throws(JobError) -> GlyphStyle {
+        var style = base
         if let m = v["matrix"], m != .null {
             let name = prefix + "matrix"
             guard case .array(let a) = m, a.count == 4 else {
