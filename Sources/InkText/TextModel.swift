@@ -126,6 +126,10 @@ public struct LayoutBudget: Sendable, Hashable {
     /// When the layout must give up (monotonic clock), checked between paragraphs, shaping items, lines and
     /// glyphs; nil for no deadline.
     public var deadline: ContinuousClock.Instant?
+    /// Test hook: when set, the layout engine's deadline counts as passed from its check number
+    /// `checksBeforeDeadline + 1` on (every place the engine checks its deadline counts one), whatever the
+    /// clock says, so a test can stop a layout at a chosen step and read where it stopped.
+    package var checksBeforeDeadline: Int? = nil
 
     /// A budget of `maxShapeBytes` bytes of shapes, ending at `deadline`.
     public init(maxShapeBytes: Int = .max, deadline: ContinuousClock.Instant? = nil) {
