@@ -68,6 +68,9 @@ extension SceneJob {
         (radius, points) = try JobFields.queries(of: v, limits: limits)
         items = []
         var seen = Set<String>()
+        // UTF-16 units of the text nodes so far: the text-length limit holds for the job, not for each node,
+        // and is checked as the nodes are read, before any layout is built.
+        var textUnits = 0
         // (value, parent item, where: "scene" or "… .children[k]")
         var stack: [(JSONValue, Int, String)] = [(root, -1, "scene")]
         while let (nv, parent, place) = stack.popLast() {
@@ -84,6 +87,10 @@ extension SceneJob {
                 item = try Self.item(nv, id: id, parent: parent, fonts: fonts, limits: limits)
             } catch {
                 throw .node(id: id, error)
+            }
+            if case .text(let t, _) = item.shape {
+                textUnits += t.text.utf16.count
+                guard textUnits <= limits.maxTextLength else { throw .sceneTextLength(limit: limits.maxTextLength, node: id) }
             }
             let me = items.count
             items.append(item)
