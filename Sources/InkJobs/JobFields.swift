@@ -75,7 +75,8 @@ enum JobFields {
         return .index(i)
     }
 
-    /// `"embolden"` (px, `[x, y]` px or `"freetype"`), `"oblique"` (a shear or `"freetype"`), `"hinting"`
+    /// `"embolden"` (px, `[x, y]` px, `"freetype"`, or `"none"`: not emboldened, where a number, even 0, asks
+    /// FreeType to embolden), `"oblique"` (a shear or `"freetype"`), `"hinting"`
     /// (`"none"`, `"light"`, `"full"`) and `"alphaThreshold"` (0 < t ≤ 1: the least alpha of a bitmap glyph
     /// that is ink) of an object (the job, or a font entry whose member names start with `prefix`), each
     /// replacing `base`'s when present and not null.
@@ -85,10 +86,11 @@ enum JobFields {
             let name = prefix + "embolden"
             switch e {
             case .string("freetype"): style.embolden = .freeType
+            case .string("none"): style.embolden = .none
             case .number: style.embolden = .uniform(try finite(e, name))
             case .array(let xy) where xy.count == 2:
                 style.embolden = .strength(x: try finite(xy[0], name + "[0]"), y: try finite(xy[1], name + "[1]"))
-            default: throw .wrongType(field: name, expected: "a number (px), [x, y] (px) or \"freetype\"", got: e.serialized.prefix(40) + "")
+            default: throw .wrongType(field: name, expected: "a number (px), [x, y] (px), \"freetype\" or \"none\"", got: e.serialized.prefix(40) + "")
             }
         }
         if let o = v["oblique"], o != .null {

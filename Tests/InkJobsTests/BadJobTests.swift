@@ -55,7 +55,7 @@ struct BadJobTests {
         ("unknown instance", job(#""fonts":[{"path":"\#(Fonts.interVariable)","instance":"Hairline"}]"#), "no named instance \"Hairline\""),
         ("instance index out of range", job(#""fonts":[{"path":"\#(Fonts.interVariable)","instance":99}]"#), "no named instance \"#99\""),
         ("instance wrong type", job(#""fonts":[{"path":"\#(Fonts.interVariable)","instance":true}]"#), "fonts[0].instance must be a string or an integer"),
-        ("embolden wrong type", job(#""embolden":"bold""#), "embolden must be a number (px), [x, y] (px) or \"freetype\""),
+        ("embolden wrong type", job(#""embolden":"bold""#), "embolden must be a number (px), [x, y] (px), \"freetype\" or \"none\""),
         ("embolden NaN-like", job(#""embolden":1e999"#), "embolden"),
         ("embolden beyond an em", job(#""embolden":50"#), "at most one em"),
         ("negative embolden beyond an em", job(#""fonts":[{"path":"\#(Fonts.sans)","embolden":[-41,0]}]"#), "at most one em"),
