@@ -149,7 +149,7 @@ enum JobFields {
     static func radius(of v: JSONValue) throws(JobError) -> Double {
         guard let rv = v["radius"], rv != .null else { return 0 }
         let r = try finite(rv, "radius")
-        guard r >= 0 else { throw .invalid(field: "\"radius\"", problem: "must be ≥ 0 (got \(r))") }
+        guard r >= 0 else { throw .invalid(field: "radius", problem: "must be ≥ 0 (got \(DecimalText.short(r)))") }
         return r
     }
 
@@ -183,7 +183,7 @@ enum JobFields {
     /// A finite number > 0.
     static func positive(_ v: JSONValue, _ name: String) throws(JobError) -> Double {
         let d = try finite(v, name)
-        guard d > 0 else { throw .invalid(field: name, problem: "must be > 0 (got \(d))") }
+        guard d > 0 else { throw .invalid(field: name, problem: "must be > 0 (got \(DecimalText.short(d)))") }
         return d
     }
 

@@ -61,7 +61,7 @@ extension TextJob {
         }
         if let m = v["maxLines"], m != .null {
             let n = try JobFields.int(m, "maxLines", default: 0)
-            guard n >= 1 else { throw .invalid(field: "\"maxLines\"", problem: "must be ≥ 1 (got \(n))") }
+            guard n >= 1 else { throw .invalid(field: "maxLines", problem: "must be ≥ 1 (got \(n))") }
             p.maxLines = n
         }
         if let a = try JobFields.string(v["alignment"], "\"alignment\"") {

@@ -238,8 +238,14 @@ public struct TextLayout: Sendable {
         try validate(style: style, paragraph: paragraph)
         let map = TextIndexMap(text)
         guard map.length <= maxLength else { throw .tooLong(length: map.length, limit: maxLength) }
-        for (i, l) in links.enumerated() where l.range.isEmpty || l.range.lowerBound < 0 || l.range.upperBound > map.length {
-            throw .linkOutOfRange(index: i, range: l.range, length: map.length)
+        for (i, l) in links.enumerated() {
+            if l.range.isEmpty || l.range.lowerBound < 0 || l.range.upperBound > map.length {
+                throw .linkOutOfRange(index: i, range: l.range, length: map.length)
+            }
+            try map.checkBoundaries(l.range, "links[\(i)]")
+        }
+        for (i, r) in runs.enumerated() where r.range.lowerBound >= 0 && r.range.upperBound <= map.length {
+            try map.checkBoundaries(r.range, "runs[\(i)]")
         }
         let attachmentAt = try validate(attachments: attachments, map: map)
         let styles = try StyleMap(runs: runs, base: style, length: map.length)

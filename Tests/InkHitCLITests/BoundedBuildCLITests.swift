@@ -290,6 +290,25 @@ struct UnknownMemberTests {
         #expect(!plain.err.contains("unknown member"))
     }
 
+    /// A member that fails the job is named by its error line, never by a warning that calls it ignored: an
+    /// exclusion's (it must be exactly one known shape) and a node shape's without a known shape. A member
+    /// beside a known shape is ignored, and the warning says so.
+    @Test func aMemberThatFailsTheJobIsNotCalledIgnored() async throws {
+        let s = try Scratch()
+        defer { s.remove() }
+        let exclusion = HostileCLITests.text("ex", "Hello", #","width":100,"exclusions":[{"elipse":[0,0,10,10]}]"#)
+        let shape = #"{"id":"sh","scene":{"id":"root","bounds":[0,0,10,10],"children":[{"id":"c","bounds":[0,0,5,5],"shape":{"elipse":true}}]},"points":[[1,1]]}"#
+        let extra = #"{"id":"ok","scene":{"id":"root","bounds":[0,0,10,10],"children":[{"id":"c","bounds":[0,0,5,5],"shape":{"ellipse":true,"colour":1}}]},"points":[[1,1]]}"#
+        let r = try await HostileCLITests.run(["query", try s.file("jobs.jsonl", [exclusion, shape, extra].joined(separator: "\n") + "\n")])
+        let lines = try r.lines.map { try Jobs.object($0) }
+        #expect(r.status == 1 && lines.count == 3, "\(r.summary)")
+        #expect((lines.first?["error"] as? String)?.contains(#"exclusions[0] has no known shape (rect, ellipse, path): "elipse""#) == true, "\(lines)")
+        #expect((lines.dropFirst().first?["error"] as? String)?.contains(#""shape" has no known shape (box, roundRect, ellipse, path, glyphs, text, mask): "elipse""#) == true, "\(lines)")
+        #expect(lines.last?["node"] as? String == "c", "\(lines)")
+        let warnings = r.err.split(separator: "\n").filter { $0.contains("unknown member") }
+        #expect(warnings == [#"ink-hit: job "ok": unknown member scene.children[0].shape.colour ignored"#], "\(r.err)")
+    }
+
     @Test(arguments: ["query", "layout", "render", "bench"])
     func strictMakesThemTheJobsErrorLine(_ sub: String) async throws {
         let s = try Scratch()

@@ -17,6 +17,9 @@ public struct ChildRun: Sendable {
     public var wallSeconds: Double
     /// Peak resident set, bytes.
     public var peakBytes: Int
+    /// Wall-clock seconds from spawn to the first complete line of standard output (polled every 2 ms), nil
+    /// when there was none.
+    public var firstLineSeconds: Double?
 
     /// User plus system CPU seconds.
     public var cpuSeconds: Double { userSeconds + systemSeconds }
@@ -47,8 +50,10 @@ public struct ChildRun: Sendable {
         var usage = rusage()
         var wstatus: Int32 = 0
         var killed = false
+        var firstLine: Double? = nil
         while true {
             let r = wait4(pid, &wstatus, WNOHANG, &usage)
+            if firstLine == nil && hasLine(stdout) { firstLine = monotonicSeconds() - start }
             if r == pid { break }
             if r < 0 && errno != EINTR { throw Failure(description: "wait4: \(String(cString: strerror(errno)))") }
             if !killed && monotonicSeconds() - start > timeout { kill(pid, SIGKILL); killed = true }
@@ -60,7 +65,18 @@ public struct ChildRun: Sendable {
         let status = signaled ? wstatus & 0x7F : (wstatus >> 8) & 0xFF
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
         return ChildRun(status: status, signaled: signaled, userSeconds: seconds(usage.ru_utime),
-                        systemSeconds: seconds(usage.ru_stime), wallSeconds: wall, peakBytes: Int(usage.ru_maxrss) * 1024)
+                        systemSeconds: seconds(usage.ru_stime), wallSeconds: wall, peakBytes: Int(usage.ru_maxrss) * 1024,
+                        firstLineSeconds: firstLine ?? (hasLine(stdout) ? wall : nil))
+    }
+
+    /// Whether the file at `path` holds a newline in its first 64 KiB.
+    static func hasLine(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let n = read(fd, &buffer, buffer.count)
+        return n > 0 && buffer[0..<n].contains(0x0A)
     }
 
     static func monotonicSeconds() -> Double {
