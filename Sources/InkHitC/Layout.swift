@@ -37,7 +37,7 @@ struct OffsetMap {
             return text.utf16.distance(from: text.utf16.startIndex, to: i)
         }
         let i = text.utf16.index(text.utf16.startIndex, offsetBy: o)
-        guard i == text.utf16.endIndex || !UTF16.isTrailSurrogate(text.utf16[i]) else {
+        guard !isInsideSurrogatePair(text.utf16, at: i) else {         // the layout's own rule
             throw CError(INKHIT_ERROR_INVALID_TEXT, "\(name) \(o) is between the two UTF-16 units of a character")
         }
         return o

@@ -5,7 +5,8 @@
  *     hostile_calls SCENARIO [FONT]     prints "STATUS_NAME WALL_SECONDS CPU_SECONDS MESSAGE", exits 0
  *
  * Each scenario makes one call that used to run for seconds or abort (add a glyph whose shape is hostile,
- * add an outline, snapshot a scene) and reports its status and how long it took.
+ * add an outline, snapshot a scene, lay out a million whitespace characters under a time limit) and reports
+ * its status and how long it took.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inkhit.h>
@@ -158,6 +159,34 @@ static int ellipses(int count, double size, double seconds) {
     return 0;
 }
 
+/* `count` copies of `unit` (UTF-8) laid out at 16 px, 300 px wide, under `seconds`: a run of whitespace in one
+ * line (spaces, tabs, U+3000) or one paragraph per newline. */
+static int layout_run(const char *path, const char *unit, size_t count, double seconds) {
+    inkhit_limits limits;
+    inkhit_limits_get(&limits);
+    limits.max_seconds_per_call = seconds;
+    inkhit_limits_set(&limits);
+    inkhit_font font;
+    if (inkhit_font_from_path(path, 0, &font) != INKHIT_OK) { fprintf(stderr, "%s\n", inkhit_last_error()); return 2; }
+    size_t n = strlen(unit);
+    char *text = malloc(n * count);
+    for (size_t k = 0; k < count; k++) memcpy(text + k * n, unit, n);
+    inkhit_layout_options options;
+    inkhit_layout_options_init(&options);
+    options.fonts = &font;
+    options.font_count = 1;
+    options.size = 16;
+    options.width = 300;
+    inkhit_layout layout = NULL;
+    instant start = now();
+    inkhit_status st = inkhit_layout_create_utf8(text, n * count, &options, &layout);
+    report(st, start);
+    inkhit_layout_release(layout);
+    inkhit_font_release(font);
+    free(text);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: hostile_calls SCENARIO [FONT]\n"); return 2; }
     const char *s = argv[1], *font = argc > 2 ? argv[2] : "";
@@ -171,6 +200,10 @@ int main(int argc, char **argv) {
     if (strcmp(s, "stroke-em-round") == 0) return add_stroked("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf", 14800);
     if (strcmp(s, "ellipses-1e7") == 0) return ellipses(20, 1e7, 0);
     if (strcmp(s, "ellipses-deadline") == 0) return ellipses(99999, 1, 0.5);
+    if (strcmp(s, "layout-spaces") == 0) return layout_run(font, " ", 1000000, 0.3);
+    if (strcmp(s, "layout-tabs") == 0) return layout_run(font, "\t", 1000000, 0.3);
+    if (strcmp(s, "layout-ideographic-spaces") == 0) return layout_run(font, "\xe3\x80\x80", 1000000, 0.3);
+    if (strcmp(s, "layout-newlines") == 0) return layout_run(font, "\n", 1000000, 0.3);
     fprintf(stderr, "unknown scenario %s\n", s);
     return 2;
 }
