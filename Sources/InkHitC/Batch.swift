@@ -206,7 +206,9 @@ public func inkhit_snapshot_hit_batch(_ snapshot: OpaquePointer?, _ points: Unsa
             let (first, count) = firstNonFinite(p, n)
             if first >= 0 { throw nonFiniteMessage(p, first, count, "nothing was answered: INKHIT_NON_FINITE_ERROR") }
         }
-        skippedOut?.pointee = box.withBorrowed { answerSnapshotBatch($0, p, n, radius, o) }
+        // Answered first, then the count stored (an optional-chained store would skip the answers for NULL).
+        let skipped = box.withBorrowed { answerSnapshotBatch($0, p, n, radius, o) }
+        skippedOut?.pointee = skipped
         return inkhit_status(INKHIT_OK)
     } catch {
         return error.report(function)

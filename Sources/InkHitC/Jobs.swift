@@ -181,7 +181,7 @@ public func inkhit_job_runner_run(_ runner: OpaquePointer?, _ text: UnsafePointe
         failedOut?.pointee = failed
         if outOfTime {
             throw CError(INKHIT_ERROR_LIMIT, "the call passed its time limit (inkhit_limits.max_seconds_per_call, "
-                         + "\(show(call.seconds ?? 0)) s) after \(jobs) job\(jobs == 1 ? "" : "s"); the lines after them were not run")
+                         + "\(show(call.seconds ?? 0)) s) after \(jobs) job\(jobs == 1 ? "" : "s"); the job lines after \(jobs == 1 ? "it" : "them") were not run")
         }
     }
 }
