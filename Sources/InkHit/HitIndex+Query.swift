@@ -409,3 +409,25 @@ extension HitIndex.Storage {
         }
     }
 }
+
+extension HitIndex {
+    /// Not API: the index's storage as an opaque pointer, not retained: for a handle registry that keeps the
+    /// index alive while it answers through `unsafeHit(storage:at:radius:)` and its siblings, so a query reaches
+    /// the storage with one load fewer than through the index (the C interface's single queries).
+    @_spi(InkInternals) public var unsafeStorage: UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(storage).toOpaque()
+    }
+
+    /// Not API: `hit(at:radius:)` of the index whose `unsafeStorage` is `storage`, which the caller keeps alive
+    /// for the call. Allocates nothing, retains nothing.
+    @_spi(InkInternals) public static func unsafeHit(storage: UnsafeMutableRawPointer, at point: Point, radius: Double) -> Hit? {
+        Unmanaged<Storage>.fromOpaque(storage)._withUnsafeGuaranteedRef { s in
+            radius > 0 ? s.bestHit(point.x, point.y, radius: radius) : s.inkHit(point.x, point.y)
+        }
+    }
+
+    /// Not API: `topmost(at:)` (-1: none) of the index whose `unsafeStorage` is `storage`, kept alive by the caller.
+    @_spi(InkInternals) public static func unsafeTopmost(storage: UnsafeMutableRawPointer, at point: Point) -> Int {
+        Unmanaged<Storage>.fromOpaque(storage)._withUnsafeGuaranteedRef { s in s.topmost(point.x, point.y) }
+    }
+}

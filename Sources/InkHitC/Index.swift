@@ -194,7 +194,7 @@ public func inkhit_builder_build(_ builder: OpaquePointer?, _ out: UnsafeMutable
         guard let out else { throw .null("out") }
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let (index, meta) = box.lock.withLock { (box.builder.build(), box.meta.prefix(box.builder.count)) }
-        try publish(IndexBox(index, meta: meta), .index, to: out)
+        try publish(IndexBox(index, meta: meta), .index, to: out, hot: index.unsafeStorage)
     }
 }
 
@@ -213,18 +213,18 @@ let missHit = inkhit_hit(hit: 0, inside: 0, placement: -1, distance: .nan)
     return inkhit_hit(hit: 1, inside: h.isInside ? 1 : 0, placement: Int64(h.placement), distance: h.distance)
 }
 
-/// `inkhit_index_hit` (inkhit.h). The hot path: one registry lookup (no lock, no retain), three comparisons,
-/// the Swift query, the answer stored; every failure goes to `indexHitFailed`, out of line, so this function
-/// saves no registers for messages it does not build.
+/// `inkhit_index_hit` (inkhit.h). The hot path: one registry lookup (no lock, no retain; the slot gives the
+/// index's storage directly: `lookupHot`), three comparisons, the Swift query, the answer stored; every failure
+/// goes to `indexHitFailed`, out of line, so this function saves no registers for messages it does not build.
 @_cdecl("inkhit_index_hit")
 public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                              _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
     let thread = ihr_current()
     defer { ihr_unprotect_in(thread) }
-    guard let out, let box = lookup(index, .index, as: IndexBox.self, in: thread), radiusIsValid(radius), x.isFinite, y.isFinite else {
+    guard let out, let storage = lookupHot(index, .index, in: thread), radiusIsValid(radius), x.isFinite, y.isFinite else {
         return indexHitFailed(index, x, y, radius, out)
     }
-    out.pointee = cHit(box.withBorrowed { $0.index.hit(at: Point(x, y), radius: radius) })
+    out.pointee = cHit(HitIndex.unsafeHit(storage: storage, at: Point(x, y), radius: radius))
     return inkhit_status(INKHIT_OK)
 }
 
@@ -249,11 +249,11 @@ public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Dou
     defer { ihr_unprotect_in(thread) }
     guard let insideOut else { return CError.null("inside_out").report("inkhit_index_contains") }
     insideOut.pointee = 0
-    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else {
+    guard let storage = lookupHot(index, .index, in: thread) else {
         return handleError(index, .index, "index").report("inkhit_index_contains")
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_contains") }
-    insideOut.pointee = box.withBorrowed { $0.index.contains(Point(x, y)) } ? 1 : 0
+    insideOut.pointee = HitIndex.unsafeTopmost(storage: storage, at: Point(x, y)) >= 0 ? 1 : 0
     return inkhit_status(INKHIT_OK)
 }
 
@@ -265,11 +265,11 @@ public func inkhit_index_topmost(_ index: OpaquePointer?, _ x: Double, _ y: Doub
     defer { ihr_unprotect_in(thread) }
     guard let placementOut else { return CError.null("placement_out").report("inkhit_index_topmost") }
     placementOut.pointee = -1
-    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else {
+    guard let storage = lookupHot(index, .index, in: thread) else {
         return handleError(index, .index, "index").report("inkhit_index_topmost")
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_topmost") }
-    placementOut.pointee = Int64(box.withBorrowed { $0.index.topmost(at: Point(x, y)) } ?? -1)
+    placementOut.pointee = Int64(HitIndex.unsafeTopmost(storage: storage, at: Point(x, y)))
     return inkhit_status(INKHIT_OK)
 }
 
