@@ -73,7 +73,9 @@
  *
  *   Bad arguments: every call checks its arguments; a negative or NaN radius is INKHIT_ERROR_INVALID_ARGUMENT
  *   in every query (JSON: an error line; Python: InvalidArgumentError; Swift queries, called by programmers
- *   on a path that throws nothing, count it as 0, as their doc comments say).
+ *   on a path that throws nothing, count it as 0, as their doc comments say). A NaN or infinite point is
+ *   INVALID_ARGUMENT in a single query (which writes a miss); a 1.2 batch answers it as a miss and counts it
+ *   (INKHIT_NON_FINITE_MISS) or refuses the batch (INKHIT_NON_FINITE_ERROR).
  *   The meaning of 0: in a size, budget or tolerance, 0 means the default, never "nothing" (tolerance 0:
  *   0.01; inkhit_shape_cache_create(0, ...): INKHIT_SHAPE_CACHE_DEFAULT_BYTES; max_shape_bytes_per_call 0:
  *   1 GiB). "No bound" and "keep nothing" are asked for by name: SIZE_MAX, UINT64_MAX, INFINITY,
