@@ -241,7 +241,7 @@ struct ContractTwelveTests {
             ok(inkhit_font_instance_name(inter, i, nil, 0, &length))
             var buffer = [CChar](repeating: 1, count: length + 1)
             ok(inkhit_font_instance_name(inter, i, &buffer, buffer.count, &length))
-            names.append(String(cString: buffer))
+            names.append(buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
             #expect(names[i].utf8.count == length)
         }
         #expect(names == swift.namedInstances.map { $0.name ?? "" })
@@ -251,7 +251,7 @@ struct ContractTwelveTests {
         var length = 0
         let bold = try #require(names.firstIndex(of: "Bold"))
         ok(inkhit_font_instance_name(inter, bold, &small, 3, &length))
-        #expect(length == 4 && String(cString: small) == "Bo")
+        #expect(length == 4 && small.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } == "Bo")
         var found = 0
         ok(inkhit_font_find_instance(inter, "bOLD", &found))
         #expect(found == bold)

@@ -82,6 +82,18 @@ public final class CABIPage: @unchecked Sendable {
                                    answers.baseAddress, nil)
     }
 
+    /// Points `range` once, one `inkhit_index_hit` call each.
+    public func single(radius: Double, _ range: Range<Int>) {
+        let index = self.index, pts = points, out = answers.baseAddress!
+        for i in range { _ = inkhit_index_hit(index, pts[i].x, pts[i].y, radius, out + i) }
+    }
+
+    /// Points `range` once, one `hit(at:radius:)` call each (as `PageQueries.single`).
+    public func swiftSingle(radius: Double, _ range: Range<Int>) {
+        let index = workload.index, pts = workload.pointBuffer, answers = workload.answers
+        for i in range { answers[i] = index.hit(at: pts[i], radius: radius) }
+    }
+
     /// The Swift counterparts, on the same workload.
     public func swiftSingle(radius: Double) { swift.single(radius: radius) }
     public func swiftBatch(radius: Double) { swift.rawBuffers(radius: radius) }
@@ -92,10 +104,47 @@ public struct CABIError: Error, CustomStringConvertible {
     init(_ s: String) { description = s }
 }
 
+/// The calling thread's CPU time, seconds (what a busy machine's other processes do not add to).
+func threadSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+}
+
 /// `ink-bench-summary cabi`: the four pairs at r = 0 and r = 3.5 as a Markdown table, ns per point. Rounds of
 /// the Swift and C forms alternate (three medians of each, the median of those), so a machine that slows
-/// down during the run slows both.
+/// down during the run slows both. Then the single query alone in `pairs` paired rounds (`pairedSingle`).
 public enum CABINumbers {
+    /// The single query through C and Swift in `pairs` pairs of short rounds (20,000 points each, the same
+    /// points for both, their order alternating from pair to pair), each round timed by the thread's CPU time:
+    /// the medians of each form's rounds and of the pairs' differences (C − Swift), ns per point. On a shared
+    /// machine the differences of adjacent rounds cancel most of what other processes do to both.
+    public static func pairedSingle(_ page: CABIPage, radius: Double, pairs: Int) -> (swift: Double, c: Double, difference: Double) {
+        let chunk = 20_000, n = page.points.count
+        var s: [Double] = [], c: [Double] = [], d: [Double] = []
+        page.single(radius: radius, 0..<chunk)
+        page.swiftSingle(radius: radius, 0..<chunk)
+        for k in 0..<pairs {
+            let lo = (k * chunk) % (n - chunk), range = lo..<(lo + chunk)
+            func time(_ body: () -> Void) -> Double {
+                let t0 = threadSeconds()
+                body()
+                return (threadSeconds() - t0) * 1e9 / Double(chunk)
+            }
+            var ts = 0.0, tc = 0.0
+            if k % 2 == 0 {
+                ts = time { page.swiftSingle(radius: radius, range) }
+                tc = time { page.single(radius: radius, range) }
+            } else {
+                tc = time { page.single(radius: radius, range) }
+                ts = time { page.swiftSingle(radius: radius, range) }
+            }
+            s.append(ts); c.append(tc); d.append(tc - ts)
+        }
+        func median(_ v: [Double]) -> Double { let w = v.sorted(); return w.count % 2 == 1 ? w[w.count / 2] : (w[w.count / 2 - 1] + w[w.count / 2]) / 2 }
+        return (median(s), median(c), median(d))
+    }
+
     public static func markdown(rounds: Int, seconds: Double) throws -> String {
         let page = try CABIPage(try Workloads.page())
         let n = Double(page.points.count)
@@ -120,6 +169,13 @@ public enum CABINumbers {
         }
         out += "\nTargets of the C interface: a single query at most 5 ns more through the C interface; a batch equal per point. "
         out += "The C index was checked equal to the Swift one on every point first.\n"
+        let pairs = max(61, 20 * rounds + 1)
+        out += "\n### Single queries in \(pairs) paired rounds of 20,000 points, thread CPU time, ns per point (median)\n\n"
+        out += "| query | Swift | through inkhit.h | difference (median of the pairs' differences) |\n|---|---|---|---|\n"
+        for (r, tag) in [(0.0, "r = 0"), (3.5, "r = 3.5")] {
+            let p = pairedSingle(page, radius: r, pairs: pairs)
+            out += "| single, \(tag) | \(fmt(p.swift)) | \(fmt(p.c)) | \(diff(p.difference)) |\n"
+        }
         return out
     }
 }

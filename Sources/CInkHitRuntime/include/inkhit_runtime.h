@@ -22,6 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The registry's globals are the library's own (never exported): declared hidden here too, so the inline
+ * lookups compiled into InkHitC address them relative to the code, without a load from the GOT. */
+#define IHR_INTERNAL __attribute__((visibility("hidden")))
+
 #define IHR_CHUNK_BITS 12u
 #define IHR_CHUNK_SIZE (1u << IHR_CHUNK_BITS)
 /** 16,384 chunks of 4,096 slots: 67,108,864 live handles at most. */
@@ -37,8 +41,8 @@ typedef struct ihr_slot {
 } ihr_slot;
 
 /** The first chunk (static) and the others (allocated when first needed; ihr_chunks[0] is unused). */
-extern ihr_slot ihr_chunk0[IHR_CHUNK_SIZE];
-extern ihr_slot *ihr_chunks[IHR_MAX_CHUNKS];
+extern ihr_slot ihr_chunk0[IHR_CHUNK_SIZE] IHR_INTERNAL;
+extern ihr_slot *ihr_chunks[IHR_MAX_CHUNKS] IHR_INTERNAL;
 
 /** The slot of slot number `slot`, or NULL when its chunk was never allocated. */
 static inline ihr_slot *ihr_slot_at(uint32_t slot) {
@@ -103,9 +107,9 @@ typedef struct ihr_thread {
 #endif
 
 /** The calling thread's record (NULL until its first protected call). */
-extern _Thread_local ihr_thread *ihr_self IHR_TLS_MODEL;
+extern _Thread_local ihr_thread *ihr_self IHR_TLS_MODEL IHR_INTERNAL;
 /** 1 when releases issue membarrier, so that announcing needs no fence. */
-extern int32_t ihr_asymmetric;
+extern int32_t ihr_asymmetric IHR_INTERNAL;
 
 /** Registers the calling thread (once per thread; records of ended threads are reused). */
 ihr_thread *_Nonnull ihr_register_thread(void);
