@@ -221,7 +221,7 @@ public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, 
                              _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
     let thread = ihr_current()
     defer { ihr_unprotect_in(thread) }
-    guard let out, let storage = lookupHot(index, .index, in: thread), radiusIsValid(radius), x.isFinite, y.isFinite else {
+    guard let out, let storage = lookupHot(index, .index, in: thread), queryIsValid(x, y, radius) else {
         return indexHitFailed(index, x, y, radius, out)
     }
     out.pointee = cHit(HitIndex.unsafeHit(storage: storage, at: Point(x, y), radius: radius))
