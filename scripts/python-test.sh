@@ -30,7 +30,7 @@ status=0
 "../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@" || status=$?
 # The binding fuzzer (tests/fuzz_binding.py: Hypothesis over the public API with hostile numbers and arrays) in a
 # process of its own under a 3 GB address-space cap, so an abort or an allocation past the cap fails it; a fixed set
-# of examples (INKHIT_FUZZ_EXAMPLES per test, default 150: ~30 s). Skipped when pytest arguments pick tests.
+# of examples (INKHIT_FUZZ_EXAMPLES per test, default 400: ~20 s here). Skipped when pytest arguments pick tests.
 if [ $# -eq 0 ]; then
   fuzz_start=$SECONDS
   prlimit --as=3000000000 "../$venv/bin/python" -m pytest -q -p no:cacheprovider tests/fuzz_binding.py || status=1

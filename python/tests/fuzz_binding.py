@@ -7,7 +7,7 @@ numpy's ValueError), which would mean a value went through unconverted.
 
 Not collected with the other tests (its name has no test_ prefix): scripts/python-test.sh runs it in a process of
 its own under an address-space cap (prlimit), so an abort or an allocation past the cap fails the run. Each call
-is held to 2 s by the library's per-call limits. INKHIT_FUZZ_EXAMPLES sets the examples per test (default 150:
+is held to 2 s by the library's per-call limits. INKHIT_FUZZ_EXAMPLES sets the examples per test (default 400:
 a few tens of seconds in all); INKHIT_FUZZ_RANDOM=1 draws other examples than CI's.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from inkhit import _native as N
 
 SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 INTER = "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf"
-EXAMPLES = int(os.environ.get("INKHIT_FUZZ_EXAMPLES", "150"))
+EXAMPLES = int(os.environ.get("INKHIT_FUZZ_EXAMPLES", "400"))
 
 #: The same examples every run (CI); INKHIT_FUZZ_RANDOM=1 draws new ones (a search, not a regression run).
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("INKHIT_FUZZ_RANDOM"),
