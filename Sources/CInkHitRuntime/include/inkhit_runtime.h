@@ -153,8 +153,23 @@ static inline void *_Nullable ihr_protect_in(ihr_thread *_Nonnull t, uintptr_t h
  *  object), protected with its object until `ihr_unprotect_in(t)`; NULL when the handle is not live and of
  *  `kind`. */
 static inline void *_Nullable ihr_protect_hot_in(ihr_thread *_Nonnull t, uintptr_t handle, uint32_t kind) {
-    void *hot = (void *)0;
-    return ihr_protect_slot(t, handle, kind, &hot) != (void *)0 ? hot : (void *)0;
+    /* ihr_protect_slot's steps, returning the hot pointer itself (never NULL in a live slot). */
+    ihr_slot *s = ihr_slot_at((uint32_t)handle);
+    uint64_t tag = ihr_tag(handle, kind);
+    if (s == NULL || kind == 0 || __atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) != tag) return NULL;
+    void *object = __atomic_load_n(&s->object, __ATOMIC_RELAXED);
+    void *hot = __atomic_load_n(&s->hot, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->hazard, object, __ATOMIC_RELAXED);
+    if (__builtin_expect(t->asymmetric, 1)) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    } else {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+    if (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) != tag) {
+        __atomic_store_n(&t->hazard, (void *)0, __ATOMIC_RELEASE);
+        return NULL;
+    }
+    return hot;
 }
 
 /** The object `handle` names when it is live and of `kind`, protected until `ihr_unprotect()` (which the
