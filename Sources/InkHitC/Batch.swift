@@ -26,13 +26,20 @@ enum NonFinitePolicy {
     }
 }
 
-/// Points answered per block: a block's points are checked for finiteness, then answered while still in cache.
-let batchBlock = 4096
+/// Points answered per block: a block's points are checked for finiteness, then answered while still in L1 (16 KiB).
+let batchBlock = 1024
 
-/// How many of `p[0 ..< n]` have a NaN or infinite coordinate.
+/// How many of `p[0 ..< n]` have a NaN or infinite coordinate: an exponent of all ones, tested on the bits
+/// (a loop the compiler vectorizes).
 @inline(__always) func nonFiniteCount(_ p: UnsafePointer<inkhit_point>, _ n: Int) -> Int {
+    let exponent: UInt64 = 0x7FF0_0000_0000_0000
     var k = 0
-    for i in 0..<n { k &+= p[i].x.isFinite && p[i].y.isFinite ? 0 : 1 }
+    UnsafeRawPointer(p).withMemoryRebound(to: UInt64.self, capacity: 2 * n) { bits in
+        for i in 0..<n {
+            let x = bits[2 * i] & exponent, y = bits[2 * i + 1] & exponent
+            k &+= (x == exponent || y == exponent) ? 1 : 0
+        }
+    }
     return k
 }
 

@@ -3,7 +3,7 @@ import Foundation
 import InkBenchSupport
 import InkFreeType
 import InkGeometry
-import InkHit
+@_spi(InkInternals) import InkHit
 
 /// The page workload through the C interface (inkhit.h), next to the same queries through the Swift API:
 /// what a C, C++ or Python caller of libInkHit pays per query beyond a Swift caller.
@@ -94,6 +94,18 @@ public final class CABIPage: @unchecked Sendable {
         for i in range { answers[i] = index.hit(at: pts[i], radius: radius) }
     }
 
+    /// Points `range` through `inkhit_index_hit_batch`.
+    public func batch(radius: Double, _ range: Range<Int>) {
+        _ = inkhit_index_hit_batch(index, points.baseAddress! + range.lowerBound, range.count, radius,
+                                   Int32(INKHIT_NON_FINITE_MISS.rawValue), answers.baseAddress! + range.lowerBound, nil)
+    }
+
+    /// Points `range` through `unsafeHits(for:radius:into:)` (as `PageQueries.rawBuffers`).
+    public func swiftBatch(radius: Double, _ range: Range<Int>) {
+        workload.index.unsafeHits(for: UnsafeBufferPointer(rebasing: workload.pointBuffer[range]), radius: radius,
+                                  into: UnsafeMutableBufferPointer(rebasing: workload.answers[range]))
+    }
+
     /// The Swift counterparts, on the same workload.
     public func swiftSingle(radius: Double) { swift.single(radius: radius) }
     public func swiftBatch(radius: Double) { swift.rawBuffers(radius: radius) }
@@ -120,10 +132,20 @@ public enum CABINumbers {
     /// the medians of each form's rounds and of the pairs' differences (C − Swift), ns per point. On a shared
     /// machine the differences of adjacent rounds cancel most of what other processes do to both.
     public static func pairedSingle(_ page: CABIPage, radius: Double, pairs: Int) -> (swift: Double, c: Double, difference: Double) {
+        paired(page, pairs: pairs, c: { page.single(radius: radius, $0) }, swift: { page.swiftSingle(radius: radius, $0) })
+    }
+
+    /// `pairedSingle` for the batch calls (`inkhit_index_hit_batch` and `unsafeHits` on the same 20,000 points).
+    public static func pairedBatch(_ page: CABIPage, radius: Double, pairs: Int) -> (swift: Double, c: Double, difference: Double) {
+        paired(page, pairs: pairs, c: { page.batch(radius: radius, $0) }, swift: { page.swiftBatch(radius: radius, $0) })
+    }
+
+    static func paired(_ page: CABIPage, pairs: Int, c cForm: (Range<Int>) -> Void,
+                       swift swiftForm: (Range<Int>) -> Void) -> (swift: Double, c: Double, difference: Double) {
         let chunk = 20_000, n = page.points.count
         var s: [Double] = [], c: [Double] = [], d: [Double] = []
-        page.single(radius: radius, 0..<chunk)
-        page.swiftSingle(radius: radius, 0..<chunk)
+        cForm(0..<chunk)
+        swiftForm(0..<chunk)
         for k in 0..<pairs {
             let lo = (k * chunk) % (n - chunk), range = lo..<(lo + chunk)
             func time(_ body: () -> Void) -> Double {
@@ -133,11 +155,11 @@ public enum CABINumbers {
             }
             var ts = 0.0, tc = 0.0
             if k % 2 == 0 {
-                ts = time { page.swiftSingle(radius: radius, range) }
-                tc = time { page.single(radius: radius, range) }
+                ts = time { swiftForm(range) }
+                tc = time { cForm(range) }
             } else {
-                tc = time { page.single(radius: radius, range) }
-                ts = time { page.swiftSingle(radius: radius, range) }
+                tc = time { cForm(range) }
+                ts = time { swiftForm(range) }
             }
             s.append(ts); c.append(tc); d.append(tc - ts)
         }
@@ -170,11 +192,13 @@ public enum CABINumbers {
         out += "\nTargets of the C interface: a single query at most 5 ns more through the C interface; a batch equal per point. "
         out += "The C index was checked equal to the Swift one on every point first.\n"
         let pairs = max(61, 20 * rounds + 1)
-        out += "\n### Single queries in \(pairs) paired rounds of 20,000 points, thread CPU time, ns per point (median)\n\n"
+        out += "\n### In \(pairs) paired rounds of 20,000 points, thread CPU time, ns per point (median)\n\n"
         out += "| query | Swift | through inkhit.h | difference (median of the pairs' differences) |\n|---|---|---|---|\n"
         for (r, tag) in [(0.0, "r = 0"), (3.5, "r = 3.5")] {
             let p = pairedSingle(page, radius: r, pairs: pairs)
             out += "| single, \(tag) | \(fmt(p.swift)) | \(fmt(p.c)) | \(diff(p.difference)) |\n"
+            let b = pairedBatch(page, radius: r, pairs: pairs)
+            out += "| batch, \(tag) | \(fmt(b.swift)) | \(fmt(b.c)) | \(diff(b.difference)) |\n"
         }
         return out
     }
