@@ -152,7 +152,8 @@
  * caller's size covers, and refuses (INKHIT_ERROR_INVALID_ARGUMENT) a size it does not know — one that is not
  * the size of a version of the struct, unless it is larger than its own version's and every byte past that is
  * zero (a newer header's fields left unset) — so a struct is never read as another version and no field is
- * dropped. A PATCH release changes no declaration. So a program built against header MAJOR.MINOR runs with every library MAJOR.n, n >= MINOR:
+ * dropped. A PATCH release changes no declaration. So a program built against header MAJOR.MINOR runs with
+ * every library MAJOR.n, n >= MINOR:
  *
  *     uint32_t v = inkhit_version();      // the same MAJOR, and a MINOR at least the header's
  *     if (v / 10000 != INKHIT_VERSION_MAJOR || v / 100 < INKHIT_VERSION / 100) { ... refuse to run ... }
@@ -750,7 +751,8 @@ inkhit_status inkhit_font_instance_count(inkhit_font font, size_t *count_out);
  *  gives no name has the name ""). Owns: `name[0 ..< capacity]` and `*length_out` are written (0 on error).
  *  Threads: any. Errors: NULL_ARGUMENT (font, length_out; name with capacity > 0), INVALID_HANDLE,
  *  INVALID_ARGUMENT (instance or capacity beyond the address space), FONT (no such instance). Since 1.2. */
-inkhit_status inkhit_font_instance_name(inkhit_font font, size_t instance, char *name, size_t capacity, size_t *length_out);
+inkhit_status inkhit_font_instance_name(inkhit_font font, size_t instance, char *name, size_t capacity,
+                                        size_t *length_out);
 
 /** The number (0-based) of the named instance called `name` (UTF-8, NUL-terminated; compared ASCII
  *  case-insensitively, as a job's "instance": "semibold italic" finds "SemiBold Italic") into `*instance_out`.
@@ -925,9 +927,9 @@ inkhit_status inkhit_builder_add_shaped(inkhit_builder builder, inkhit_shape_cac
  *  inkhit_builder_add_glyphs_numbered says: its placements are *first_out ..< *first_out + *added_out.
  *  Owns: as inkhit_builder_add_run. Threads: any; the batch runs under the builder's lock.
  *  Errors: as inkhit_builder_add_run. Since 1.2. */
-inkhit_status inkhit_builder_add_run_numbered(inkhit_builder builder, inkhit_shape_cache cache, const inkhit_glyph_run *run,
-                                              const inkhit_run_glyph *glyphs, size_t count, size_t *first_out,
-                                              size_t *added_out);
+inkhit_status inkhit_builder_add_run_numbered(inkhit_builder builder, inkhit_shape_cache cache,
+                                              const inkhit_glyph_run *run, const inkhit_run_glyph *glyphs, size_t count,
+                                              size_t *first_out, size_t *added_out);
 
 /** As inkhit_builder_add_shaped, and writes the first placement's number to `*first_out` (unless NULL), as
  *  inkhit_builder_add_glyphs_numbered says. Owns: as inkhit_builder_add_shaped. Threads: any; the batch runs
@@ -1140,8 +1142,9 @@ typedef struct inkhit_layout_options {
 
 /** Fills the fields of version 1.0 of `*options` with the defaults (no fonts: set `fonts` and
  *  `font_count`) and sets `struct_size` to the size of version 1.0's struct (since 1.2; 1.1 set 0), so the
- *  fields after it are not read: what a program built against 1.0 calls. Programs built against this header call it through the macro below, which fills
- *  every field. Owns: `*options` is the caller's, written. Threads: any. Errors: NULL_ARGUMENT. */
+ *  fields after it are not read: what a program built against 1.0 calls. Programs built against this header
+ *  call it through the macro below, which fills every field. Owns: `*options` is the caller's, written.
+ *  Threads: any. Errors: NULL_ARGUMENT. */
 inkhit_status inkhit_layout_options_init(inkhit_layout_options *options);
 
 /** Fills `*options` with the defaults, `size` bytes of it: `size` is sizeof(inkhit_layout_options) as the
@@ -1159,8 +1162,9 @@ inkhit_status inkhit_layout_options_init_sized(inkhit_layout_options *options, s
  *  during the call; the layout keeps its fonts and cache alive. Threads: any.
  *  Errors: NULL_ARGUMENT (text with length > 0, options, out, a NULL font or array with a count > 0);
  *  INVALID_HANDLE (a font, the cache); INVALID_TEXT (not UTF-8, an offset inside a character);
- *  INVALID_ARGUMENT (a struct_size this library does not know, no fonts, size, width, origin, transform, tolerance, line height, paragraph spacing
- *  or indent out of range, unknown alignment, direction, underline or exclusion kind); LAYOUT (a link,
+ *  INVALID_ARGUMENT (a struct_size this library does not know, no fonts, size, width, origin, transform,
+ *  tolerance, line height, paragraph spacing or indent out of range, unknown alignment, direction, underline
+ *  or exclusion kind); LAYOUT (a link,
  *  attachment or run out of range, not on U+FFFC, a run naming an unknown font, a bad exclusion); GLYPH, FONT,
  *  SHAPE, PLACEMENT (a glyph that cannot be placed: the message names it); LIMIT. */
 inkhit_status inkhit_layout_create_utf8(const char *text, size_t length, const inkhit_layout_options *options,
@@ -1686,7 +1690,8 @@ typedef struct inkhit_job_runner_options {
     size_t max_text_length;
     /** Most links plus attachments per text job (--max-links). Default 100000. */
     size_t max_links;
-    /** Most styled runs plus exclusions per text job or scene text shape (--max-runs-and-exclusions). Default 100000. */
+    /** Most styled runs plus exclusions per text job or scene text shape (--max-runs-and-exclusions).
+     *  Default 100000. */
     size_t max_runs_and_exclusions;
     /** Most nodes per scene job (--max-nodes). Default 100000. */
     size_t max_nodes;
