@@ -13,7 +13,7 @@ import InkText
 public func inkhit_layout_options_init(_ options: UnsafeMutablePointer<inkhit_layout_options>?) -> inkhit_status {
     call("inkhit_layout_options_init") { () throws(CError) in
         guard let options else { throw .null("options") }
-        writeDefaults(options, bytes: LayoutOptionsLayout.size10, structSize: 0)
+        writeDefaults(options, bytes: LayoutOptionsLayout.size10, structSize: UInt32(LayoutOptionsLayout.size10))
     }
 }
 
@@ -47,7 +47,7 @@ struct OffsetMap {
 private func makeLayout(_ text: String, isUTF8: Bool, length: Int,
                         _ optionsIn: UnsafePointer<inkhit_layout_options>?) throws(CError) -> LayoutBox {
     guard let optionsIn else { throw .null("options") }
-    let o = readOptions(optionsIn)
+    let o = try readOptions(optionsIn)
     let fontHandles = try buffer(o.fonts, o.font_count, "options->fonts", countName: "options->font_count")
     guard !fontHandles.isEmpty else { throw .argument("options->font_count is 0: a layout needs at least one font") }
     var fonts: [Font] = []
