@@ -89,10 +89,21 @@ class Variation(Structure):
     _fields_ = [("tag", c_uint32), ("value", c_float)]
 
 
+class OriginRoundingAxis(Structure):
+    _fields_ = [("grid", c_double), ("bias", c_double)]
+
+
+class OriginRounding(Structure):
+    _fields_ = [("x", OriginRoundingAxis), ("y", OriginRoundingAxis)]
+
+
 class GlyphStyle(Structure):
     _fields_ = [("struct_size", c_size_t), ("embolden", c_int32), ("hinting", c_int32), ("embolden_x", c_double),
                 ("embolden_y", c_double), ("matrix_xx", c_double), ("matrix_xy", c_double), ("matrix_yx", c_double),
-                ("matrix_yy", c_double), ("oblique", c_double), ("alpha_threshold", c_double)]
+                ("matrix_yy", c_double), ("oblique", c_double), ("alpha_threshold", c_double),
+                ("stroke_width", c_double), ("stroke_join", c_int32), ("hinting_under_transform", c_int32),
+                ("miter_limit", c_double), ("origin_rounding", OriginRounding), ("ppem", c_int32),
+                ("stem_darkening", c_int32)]
 
 
 class GlyphRun(Structure):
@@ -262,7 +273,7 @@ _FUNCTIONS = {
     "inkhit_builder_add_shaped": [_handle, _handle, _P(GlyphRun), c_void_p, c_void_p, c_size_t, _P(Point),
                                   _P(c_size_t)],
     "inkhit_builder_set_tag": [_handle, c_size_t, c_uint64],
-    "inkhit_glyph_style_init": [_P(GlyphStyle)],
+    "inkhit_glyph_style_init_sized": [_P(GlyphStyle), c_size_t],
     "inkhit_glyph_run_init": [_P(GlyphRun)],
     "inkhit_index_hit": [_handle, c_double, c_double, c_double, _P(Hit)],
     "inkhit_index_hits": [_handle, c_void_p, c_size_t, c_double, c_void_p],

@@ -208,7 +208,7 @@ class GlyphStyle:
         if self._c:
             return self._c[0]
         s = N.GlyphStyle()
-        _call(N.lib.inkhit_glyph_style_init, ctypes.byref(s))
+        _call(N.lib.inkhit_glyph_style_init_sized, ctypes.byref(s), ctypes.sizeof(s))
         s.embolden, s.embolden_x, s.embolden_y = _embolden(self.embolden)
         s.oblique = _FREETYPE_OBLIQUE if self.oblique == "freetype" else C.number(self.oblique, "GlyphStyle.oblique")
         s.hinting = C.choice(self.hinting, _HINTING, "GlyphStyle.hinting")
