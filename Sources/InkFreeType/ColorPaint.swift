@@ -168,7 +168,8 @@ struct ColrV1: Sendable {
         var path: [Int] = []
         var visited = 0
 
-        /// Longer than a screen: one `case` per COLRv1 paint format, each a few lines.
+        /// Visits `paint` under `t` (the paint's font units → the glyph's), clipped by `clips`: one `case` per
+        /// kind of COLRv1 paint; the transform paints' own transforms are read by `transform(of:format:)`.
         mutating func visit(_ paint: Int, _ t: AffineTransform, _ clips: [[Point]], insideGlyph: Bool,
                             fillBox: Rect) throws(WalkError) {
             visited += 1
@@ -178,48 +179,26 @@ struct ColrV1: Sendable {
             path.append(paint)
             defer { path.removeLast() }
             let d = table
-            func broken(_ what: String) -> WalkError { .broken("its paint at byte \(paint) of the COLR table \(what)") }
-            guard let format = d.u8(paint) else { throw broken("lies outside the table") }
-            /// The child paint at the Offset24 `at` bytes into this paint.
-            func child(_ at: Int) throws(WalkError) -> Int {
-                guard let off = d.u24(paint + at), off > 0, paint + off < d.data.count else {
-                    throw broken("points outside the table")
-                }
-                return paint + off
-            }
-            func number(_ v: Double?) throws(WalkError) -> Double {
-                guard let v else { throw broken("is cut short") }
-                return v
-            }
-            func transformed(_ m: AffineTransform, _ at: Int) throws(WalkError) {
-                let n = m.concatenating(t)
-                guard n.isFinite, max(abs(n.a), abs(n.b), abs(n.c), abs(n.d), abs(n.tx), abs(n.ty)) <= 16_777_216 else {
-                    throw broken("transforms beyond ±2²⁴ font units")
-                }
-                try visit(try child(at), n, clips, insideGlyph: insideGlyph, fillBox: fillBox)
-            }
-            func around(_ m: AffineTransform, _ cx: Double, _ cy: Double) -> AffineTransform {
-                AffineTransform.translation(-cx, -cy).concatenating(m).concatenating(.translation(cx, cy))
-            }
+            guard let format = d.u8(paint) else { throw broken(paint, "lies outside the table") }
             switch format {
             case 1:                                                    // PaintColrLayers
-                guard let n = d.u8(paint + 1), let first = d.u32(paint + 2) else { throw broken("is cut short") }
-                guard d.layerList > 0, first + n <= d.layerCount else { throw broken("names layers beyond the layer list") }
+                guard let n = d.u8(paint + 1), let first = d.u32(paint + 2) else { throw broken(paint, "is cut short") }
+                guard d.layerList > 0, first + n <= d.layerCount else { throw broken(paint, "names layers beyond the layer list") }
                 for i in first..<(first + n) {
                     guard let off = d.u32(d.layerList + 4 + 4 * i), off > 0, d.layerList + off < d.data.count else {
-                        throw broken("has a layer outside the table")
+                        throw broken(paint, "has a layer outside the table")
                     }
                     try visit(d.layerList + off, t, clips, insideGlyph: insideGlyph, fillBox: fillBox)
                 }
             case 2...9:                                                // solid and gradient fills
-                if (4...9).contains(format) { _ = try child(1) }       // the color line must be there
+                if (4...9).contains(format) { _ = try child(paint, 1) }   // the color line must be there
                 if !insideGlyph { try add(ColorPiece(source: .fill(fillBox), transform: .identity, clips: clips)) }
             case 10:                                                   // PaintGlyph
-                guard let g = d.u16(paint + 4) else { throw broken("is cut short") }
+                guard let g = d.u16(paint + 4) else { throw broken(paint, "is cut short") }
                 if !insideGlyph { try add(ColorPiece(source: .glyph(GlyphID(UInt32(g))), transform: t, clips: clips)) }
-                try visit(try child(1), t, clips, insideGlyph: true, fillBox: fillBox)
+                try visit(try child(paint, 1), t, clips, insideGlyph: true, fillBox: fillBox)
             case 11:                                                   // PaintColrGlyph
-                guard let g = d.u16(paint + 1) else { throw broken("is cut short") }
+                guard let g = d.u16(paint + 1) else { throw broken(paint, "is cut short") }
                 let glyph = GlyphID(UInt32(g))
                 guard let root = d.rootPaint(of: glyph) else { return }   // no paint: draws nothing
                 var inner = clips
@@ -227,44 +206,73 @@ struct ColrV1: Sendable {
                 do { box = try d.clipBox(of: glyph) } catch { throw .broken(error.text) }
                 if let box { inner.append(ColrV1.quad(box, t)) }
                 try visit(root, t, inner, insideGlyph: insideGlyph, fillBox: fillBox)
+            case 12...31:                                              // transform, translate, scale, rotate, skew
+                let n = try transform(of: paint, format: format).concatenating(t)
+                guard n.isFinite, max(abs(n.a), abs(n.b), abs(n.c), abs(n.d), abs(n.tx), abs(n.ty)) <= 16_777_216 else {
+                    throw broken(paint, "transforms beyond ±2²⁴ font units")
+                }
+                try visit(try child(paint, 1), n, clips, insideGlyph: insideGlyph, fillBox: fillBox)
+            case 32:                                                   // PaintComposite: the union of both
+                guard d.u8(paint + 4) != nil else { throw broken(paint, "is cut short") }
+                try visit(try child(paint, 1), t, clips, insideGlyph: insideGlyph, fillBox: fillBox)
+                try visit(try child(paint, 5), t, clips, insideGlyph: insideGlyph, fillBox: fillBox)
+            default:
+                throw broken(paint, "has unknown format \(format)")
+            }
+        }
+
+        /// The transform a transform paint (formats 12–31) applies to its child paint, in font units.
+        func transform(of paint: Int, format: Int) throws(WalkError) -> AffineTransform {
+            let d = table
+            func number(_ v: Double?) throws(WalkError) -> Double {
+                guard let v else { throw broken(paint, "is cut short") }
+                return v
+            }
+            func int16(_ at: Int) throws(WalkError) -> Double { try number(d.i16(paint + at).map(Double.init)) }
+            func around(_ m: AffineTransform, _ cx: Double, _ cy: Double) -> AffineTransform {
+                AffineTransform.translation(-cx, -cy).concatenating(m).concatenating(.translation(cx, cy))
+            }
+            switch format {
             case 12, 13:                                               // PaintTransform, PaintVarTransform
-                guard let at = d.u24(paint + 4), at > 0 else { throw broken("has no transform") }
+                guard let at = d.u24(paint + 4), at > 0 else { throw broken(paint, "has no transform") }
                 let m = paint + at
                 let v = [d.fixed(m), d.fixed(m + 4), d.fixed(m + 8), d.fixed(m + 12), d.fixed(m + 16), d.fixed(m + 20)]
-                guard v.allSatisfy({ $0 != nil }) else { throw broken("has a transform outside the table") }
+                guard v.allSatisfy({ $0 != nil }) else { throw broken(paint, "has a transform outside the table") }
                 // Affine2x3 is xx, yx, xy, yy, dx, dy: x' = xx·x + xy·y + dx, y' = yx·x + yy·y + dy.
-                try transformed(AffineTransform(a: v[0]!, b: v[1]!, c: v[2]!, d: v[3]!, tx: v[4]!, ty: v[5]!), 1)
+                return AffineTransform(a: v[0]!, b: v[1]!, c: v[2]!, d: v[3]!, tx: v[4]!, ty: v[5]!)
             case 14, 15:                                               // PaintTranslate
-                try transformed(.translation(Double(try number(d.i16(paint + 4).map(Double.init))),
-                                             try number(d.i16(paint + 6).map(Double.init))), 1)
+                return .translation(try int16(4), try int16(6))
             case 16...23:                                              // PaintScale and its variants
                 let uniform = format >= 20, centred = format == 18 || format == 19 || format >= 22
                 let sx = try number(d.f2dot14(paint + 4))
                 let sy = uniform ? sx : try number(d.f2dot14(paint + 6))
-                let c = paint + (uniform ? 6 : 8)
+                let c = uniform ? 6 : 8
                 let m = AffineTransform.scale(sx, sy)
-                try transformed(centred ? around(m, try number(d.i16(c).map(Double.init)), try number(d.i16(c + 2).map(Double.init))) : m, 1)
+                return centred ? around(m, try int16(c), try int16(c + 2)) : m
             case 24...27:                                              // PaintRotate, around a center
                 // Counter-clockwise, 180° per 1.0.
                 let (co, si) = Self.circle(try number(d.f2dot14(paint + 4)))
                 let m = AffineTransform(a: co, b: si, c: -si, d: co, tx: 0, ty: 0)
-                try transformed(format >= 26 ? around(m, try number(d.i16(paint + 6).map(Double.init)),
-                                                      try number(d.i16(paint + 8).map(Double.init))) : m, 1)
-            case 28...31:                                              // PaintSkew, around a center
+                return format >= 26 ? around(m, try int16(6), try int16(8)) : m
+            default:                                                   // 28…31, PaintSkew, around a center
                 // x' = x − tan(xSkew)·y, y' = y + tan(ySkew)·x (the angles counter-clockwise, 180° per 1.0).
                 let (cx, sx) = Self.circle(try number(d.f2dot14(paint + 4)))
                 let (cy, sy) = Self.circle(try number(d.f2dot14(paint + 6)))
-                guard cx != 0, cy != 0 else { throw broken("skews by 90°") }
+                guard cx != 0, cy != 0 else { throw broken(paint, "skews by 90°") }
                 let m = AffineTransform(a: 1, b: sy / cy, c: -sx / cx, d: 1, tx: 0, ty: 0)
-                try transformed(format >= 30 ? around(m, try number(d.i16(paint + 8).map(Double.init)),
-                                                      try number(d.i16(paint + 10).map(Double.init))) : m, 1)
-            case 32:                                                   // PaintComposite: the union of both
-                guard d.u8(paint + 4) != nil else { throw broken("is cut short") }
-                try visit(try child(1), t, clips, insideGlyph: insideGlyph, fillBox: fillBox)
-                try visit(try child(5), t, clips, insideGlyph: insideGlyph, fillBox: fillBox)
-            default:
-                throw broken("has unknown format \(format)")
+                return format >= 30 ? around(m, try int16(8), try int16(10)) : m
             }
+        }
+
+        /// The error of a paint the walk cannot read.
+        func broken(_ paint: Int, _ what: String) -> WalkError { .broken("its paint at byte \(paint) of the COLR table \(what)") }
+
+        /// The child paint at the Offset24 `at` bytes into `paint`.
+        func child(_ paint: Int, _ at: Int) throws(WalkError) -> Int {
+            guard let off = table.u24(paint + at), off > 0, paint + off < table.data.count else {
+                throw broken(paint, "points outside the table")
+            }
+            return paint + off
         }
 
         mutating func add(_ piece: ColorPiece) throws(WalkError) {

@@ -159,107 +159,112 @@ extension FontError {
         }
     }
 
-    /// The name (as in `FT_Err_<name>`) and a short meaning of a FreeType error code: the one table of
-    /// FreeType errors, values from `freetype/fterrdef.h` (FreeType 2.12).
-    /// Longer than a screen: one `switch` row per FreeType error code, a table rather than steps.
+    /// The name (as in `FT_Err_<name>`) and a short meaning of a FreeType error code, looked up in
+    /// `freeTypeErrors`; `Unknown_Error` for a code FreeType does not define.
     static func freeTypeErrorInfo(_ code: Int32) -> (name: String, meaning: String) {
-        switch code {
-        case 0x00: return ("Ok", "no error")
-        case 0x01: return ("Cannot_Open_Resource", "cannot open resource")
-        case 0x02: return ("Unknown_File_Format", "unknown file format")
-        case 0x03: return ("Invalid_File_Format", "broken file (the font data is corrupt or truncated)")
-        case 0x04: return ("Invalid_Version", "invalid FreeType version")
-        case 0x05: return ("Lower_Module_Version", "module version is too low")
-        case 0x06: return ("Invalid_Argument", "invalid argument")
-        case 0x07: return ("Unimplemented_Feature", "feature not implemented by FreeType")
-        case 0x08: return ("Invalid_Table", "broken table in the font")
-        case 0x09: return ("Invalid_Offset", "broken offset within a font table")
-        case 0x0A: return ("Array_Too_Large", "array allocation size too large")
-        case 0x0B: return ("Missing_Module", "missing FreeType module")
-        case 0x0C: return ("Missing_Property", "missing property")
-        case 0x10: return ("Invalid_Glyph_Index", "invalid glyph index")
-        case 0x11: return ("Invalid_Character_Code", "invalid character code")
-        case 0x12: return ("Invalid_Glyph_Format", "unsupported glyph image format")
-        case 0x13: return ("Cannot_Render_Glyph", "cannot render this glyph format")
-        case 0x14: return ("Invalid_Outline", "invalid outline")
-        case 0x15: return ("Invalid_Composite", "invalid composite glyph")
-        case 0x16: return ("Too_Many_Hints", "too many hints")
-        case 0x17: return ("Invalid_Pixel_Size", "invalid pixel size")
-        case 0x18: return ("Invalid_SVG_Document", "invalid SVG document")
-        case 0x20: return ("Invalid_Handle", "invalid object handle")
-        case 0x21: return ("Invalid_Library_Handle", "invalid library handle")
-        case 0x22: return ("Invalid_Driver_Handle", "invalid module handle")
-        case 0x23: return ("Invalid_Face_Handle", "invalid face handle")
-        case 0x24: return ("Invalid_Size_Handle", "invalid size handle")
-        case 0x25: return ("Invalid_Slot_Handle", "invalid glyph slot handle")
-        case 0x26: return ("Invalid_CharMap_Handle", "invalid charmap handle")
-        case 0x27: return ("Invalid_Cache_Handle", "invalid cache manager handle")
-        case 0x28: return ("Invalid_Stream_Handle", "invalid stream handle")
-        case 0x30: return ("Too_Many_Drivers", "too many modules")
-        case 0x31: return ("Too_Many_Extensions", "too many extensions")
-        case 0x40: return ("Out_Of_Memory", "out of memory")
-        case 0x41: return ("Unlisted_Object", "unlisted object")
-        case 0x51: return ("Cannot_Open_Stream", "cannot open stream")
-        case 0x52: return ("Invalid_Stream_Seek", "invalid stream seek (the font data is truncated?)")
-        case 0x53: return ("Invalid_Stream_Skip", "invalid stream skip (the font data is truncated?)")
-        case 0x54: return ("Invalid_Stream_Read", "invalid stream read (the font data is truncated?)")
-        case 0x55: return ("Invalid_Stream_Operation", "read past the end of the data (a truncated font?)")
-        case 0x56: return ("Invalid_Frame_Operation", "invalid frame operation")
-        case 0x57: return ("Nested_Frame_Access", "nested frame access")
-        case 0x58: return ("Invalid_Frame_Read", "invalid frame read (the font data is truncated?)")
-        case 0x60: return ("Raster_Uninitialized", "raster uninitialized")
-        case 0x61: return ("Raster_Corrupted", "raster corrupted")
-        case 0x62: return ("Raster_Overflow", "raster overflow")
-        case 0x63: return ("Raster_Negative_Height", "negative height while rastering")
-        case 0x70: return ("Too_Many_Caches", "too many registered caches")
-        case 0x80: return ("Invalid_Opcode", "invalid TrueType opcode")
-        case 0x81: return ("Too_Few_Arguments", "too few arguments (TrueType bytecode)")
-        case 0x82: return ("Stack_Overflow", "stack overflow (TrueType bytecode)")
-        case 0x83: return ("Code_Overflow", "code overflow (TrueType bytecode)")
-        case 0x84: return ("Bad_Argument", "bad argument (TrueType bytecode)")
-        case 0x85: return ("Divide_By_Zero", "division by zero (TrueType bytecode)")
-        case 0x86: return ("Invalid_Reference", "invalid reference (TrueType bytecode)")
-        case 0x87: return ("Debug_OpCode", "found debug opcode")
-        case 0x88: return ("ENDF_In_Exec_Stream", "found ENDF opcode in execution stream")
-        case 0x89: return ("Nested_DEFS", "nested DEFS")
-        case 0x8A: return ("Invalid_CodeRange", "invalid code range")
-        case 0x8B: return ("Execution_Too_Long", "execution context too long")
-        case 0x8C: return ("Too_Many_Function_Defs", "too many function definitions")
-        case 0x8D: return ("Too_Many_Instruction_Defs", "too many instruction definitions")
-        case 0x8E: return ("Table_Missing", "a required SFNT table is missing")
-        case 0x8F: return ("Horiz_Header_Missing", "horizontal header (hhea) table missing")
-        case 0x90: return ("Locations_Missing", "locations (loca) table missing")
-        case 0x91: return ("Name_Table_Missing", "name table missing")
-        case 0x92: return ("CMap_Table_Missing", "character map (cmap) table missing")
-        case 0x93: return ("Hmtx_Table_Missing", "horizontal metrics (hmtx) table missing")
-        case 0x94: return ("Post_Table_Missing", "PostScript (post) table missing")
-        case 0x95: return ("Invalid_Horiz_Metrics", "invalid horizontal metrics")
-        case 0x96: return ("Invalid_CharMap_Format", "invalid character map (cmap) format")
-        case 0x97: return ("Invalid_PPem", "invalid ppem value")
-        case 0x98: return ("Invalid_Vert_Metrics", "invalid vertical metrics")
-        case 0x99: return ("Could_Not_Find_Context", "could not find context")
-        case 0x9A: return ("Invalid_Post_Table_Format", "invalid PostScript (post) table format")
-        case 0x9B: return ("Invalid_Post_Table", "invalid PostScript (post) table")
-        case 0x9C: return ("DEF_In_Glyf_Bytecode", "found FDEF or IDEF opcode in glyf bytecode")
-        case 0x9D: return ("Missing_Bitmap", "missing bitmap in strike")
-        case 0x9E: return ("Missing_SVG_Hooks", "SVG hooks have not been set")
-        case 0xA0: return ("Syntax_Error", "opcode syntax error (CFF/Type 1)")
-        case 0xA1: return ("Stack_Underflow", "argument stack underflow (CFF/Type 1)")
-        case 0xA2: return ("Ignore", "ignore")
-        case 0xA3: return ("No_Unicode_Glyph_Name", "no Unicode glyph name found")
-        case 0xA4: return ("Glyph_Too_Big", "glyph too big for hinting")
-        case 0xB0: return ("Missing_Startfont_Field", "`STARTFONT' field missing (BDF)")
-        case 0xB1: return ("Missing_Font_Field", "`FONT' field missing (BDF)")
-        case 0xB2: return ("Missing_Size_Field", "`SIZE' field missing (BDF)")
-        case 0xB3: return ("Missing_Fontboundingbox_Field", "`FONTBOUNDINGBOX' field missing (BDF)")
-        case 0xB4: return ("Missing_Chars_Field", "`CHARS' field missing (BDF)")
-        case 0xB5: return ("Missing_Startchar_Field", "`STARTCHAR' field missing (BDF)")
-        case 0xB6: return ("Missing_Encoding_Field", "`ENCODING' field missing (BDF)")
-        case 0xB7: return ("Missing_Bbx_Field", "`BBX' field missing (BDF)")
-        case 0xB8: return ("Bbx_Too_Big", "`BBX' too big (BDF)")
-        case 0xB9: return ("Corrupted_Font_Header", "font header corrupted or missing fields")
-        case 0xBA: return ("Corrupted_Font_Glyphs", "font glyphs corrupted or missing fields")
-        default: return ("Unknown_Error", "unknown FreeType error")
+        guard let row = freeTypeErrors.first(where: { $0.code == code }) else {
+            return ("Unknown_Error", "unknown FreeType error")
         }
+        return (row.name, row.meaning)
     }
+
+    /// The one table of FreeType errors: code, name (as in `FT_Err_<name>`) and a short meaning, values from
+    /// `freetype/fterrdef.h` (FreeType 2.12), in code order.
+    static let freeTypeErrors: [(code: Int32, name: String, meaning: String)] = [
+        (0x00, "Ok", "no error"),
+        (0x01, "Cannot_Open_Resource", "cannot open resource"),
+        (0x02, "Unknown_File_Format", "unknown file format"),
+        (0x03, "Invalid_File_Format", "broken file (the font data is corrupt or truncated)"),
+        (0x04, "Invalid_Version", "invalid FreeType version"),
+        (0x05, "Lower_Module_Version", "module version is too low"),
+        (0x06, "Invalid_Argument", "invalid argument"),
+        (0x07, "Unimplemented_Feature", "feature not implemented by FreeType"),
+        (0x08, "Invalid_Table", "broken table in the font"),
+        (0x09, "Invalid_Offset", "broken offset within a font table"),
+        (0x0A, "Array_Too_Large", "array allocation size too large"),
+        (0x0B, "Missing_Module", "missing FreeType module"),
+        (0x0C, "Missing_Property", "missing property"),
+        (0x10, "Invalid_Glyph_Index", "invalid glyph index"),
+        (0x11, "Invalid_Character_Code", "invalid character code"),
+        (0x12, "Invalid_Glyph_Format", "unsupported glyph image format"),
+        (0x13, "Cannot_Render_Glyph", "cannot render this glyph format"),
+        (0x14, "Invalid_Outline", "invalid outline"),
+        (0x15, "Invalid_Composite", "invalid composite glyph"),
+        (0x16, "Too_Many_Hints", "too many hints"),
+        (0x17, "Invalid_Pixel_Size", "invalid pixel size"),
+        (0x18, "Invalid_SVG_Document", "invalid SVG document"),
+        (0x20, "Invalid_Handle", "invalid object handle"),
+        (0x21, "Invalid_Library_Handle", "invalid library handle"),
+        (0x22, "Invalid_Driver_Handle", "invalid module handle"),
+        (0x23, "Invalid_Face_Handle", "invalid face handle"),
+        (0x24, "Invalid_Size_Handle", "invalid size handle"),
+        (0x25, "Invalid_Slot_Handle", "invalid glyph slot handle"),
+        (0x26, "Invalid_CharMap_Handle", "invalid charmap handle"),
+        (0x27, "Invalid_Cache_Handle", "invalid cache manager handle"),
+        (0x28, "Invalid_Stream_Handle", "invalid stream handle"),
+        (0x30, "Too_Many_Drivers", "too many modules"),
+        (0x31, "Too_Many_Extensions", "too many extensions"),
+        (0x40, "Out_Of_Memory", "out of memory"),
+        (0x41, "Unlisted_Object", "unlisted object"),
+        (0x51, "Cannot_Open_Stream", "cannot open stream"),
+        (0x52, "Invalid_Stream_Seek", "invalid stream seek (the font data is truncated?)"),
+        (0x53, "Invalid_Stream_Skip", "invalid stream skip (the font data is truncated?)"),
+        (0x54, "Invalid_Stream_Read", "invalid stream read (the font data is truncated?)"),
+        (0x55, "Invalid_Stream_Operation", "read past the end of the data (a truncated font?)"),
+        (0x56, "Invalid_Frame_Operation", "invalid frame operation"),
+        (0x57, "Nested_Frame_Access", "nested frame access"),
+        (0x58, "Invalid_Frame_Read", "invalid frame read (the font data is truncated?)"),
+        (0x60, "Raster_Uninitialized", "raster uninitialized"),
+        (0x61, "Raster_Corrupted", "raster corrupted"),
+        (0x62, "Raster_Overflow", "raster overflow"),
+        (0x63, "Raster_Negative_Height", "negative height while rastering"),
+        (0x70, "Too_Many_Caches", "too many registered caches"),
+        (0x80, "Invalid_Opcode", "invalid TrueType opcode"),
+        (0x81, "Too_Few_Arguments", "too few arguments (TrueType bytecode)"),
+        (0x82, "Stack_Overflow", "stack overflow (TrueType bytecode)"),
+        (0x83, "Code_Overflow", "code overflow (TrueType bytecode)"),
+        (0x84, "Bad_Argument", "bad argument (TrueType bytecode)"),
+        (0x85, "Divide_By_Zero", "division by zero (TrueType bytecode)"),
+        (0x86, "Invalid_Reference", "invalid reference (TrueType bytecode)"),
+        (0x87, "Debug_OpCode", "found debug opcode"),
+        (0x88, "ENDF_In_Exec_Stream", "found ENDF opcode in execution stream"),
+        (0x89, "Nested_DEFS", "nested DEFS"),
+        (0x8A, "Invalid_CodeRange", "invalid code range"),
+        (0x8B, "Execution_Too_Long", "execution context too long"),
+        (0x8C, "Too_Many_Function_Defs", "too many function definitions"),
+        (0x8D, "Too_Many_Instruction_Defs", "too many instruction definitions"),
+        (0x8E, "Table_Missing", "a required SFNT table is missing"),
+        (0x8F, "Horiz_Header_Missing", "horizontal header (hhea) table missing"),
+        (0x90, "Locations_Missing", "locations (loca) table missing"),
+        (0x91, "Name_Table_Missing", "name table missing"),
+        (0x92, "CMap_Table_Missing", "character map (cmap) table missing"),
+        (0x93, "Hmtx_Table_Missing", "horizontal metrics (hmtx) table missing"),
+        (0x94, "Post_Table_Missing", "PostScript (post) table missing"),
+        (0x95, "Invalid_Horiz_Metrics", "invalid horizontal metrics"),
+        (0x96, "Invalid_CharMap_Format", "invalid character map (cmap) format"),
+        (0x97, "Invalid_PPem", "invalid ppem value"),
+        (0x98, "Invalid_Vert_Metrics", "invalid vertical metrics"),
+        (0x99, "Could_Not_Find_Context", "could not find context"),
+        (0x9A, "Invalid_Post_Table_Format", "invalid PostScript (post) table format"),
+        (0x9B, "Invalid_Post_Table", "invalid PostScript (post) table"),
+        (0x9C, "DEF_In_Glyf_Bytecode", "found FDEF or IDEF opcode in glyf bytecode"),
+        (0x9D, "Missing_Bitmap", "missing bitmap in strike"),
+        (0x9E, "Missing_SVG_Hooks", "SVG hooks have not been set"),
+        (0xA0, "Syntax_Error", "opcode syntax error (CFF/Type 1)"),
+        (0xA1, "Stack_Underflow", "argument stack underflow (CFF/Type 1)"),
+        (0xA2, "Ignore", "ignore"),
+        (0xA3, "No_Unicode_Glyph_Name", "no Unicode glyph name found"),
+        (0xA4, "Glyph_Too_Big", "glyph too big for hinting"),
+        (0xB0, "Missing_Startfont_Field", "`STARTFONT' field missing (BDF)"),
+        (0xB1, "Missing_Font_Field", "`FONT' field missing (BDF)"),
+        (0xB2, "Missing_Size_Field", "`SIZE' field missing (BDF)"),
+        (0xB3, "Missing_Fontboundingbox_Field", "`FONTBOUNDINGBOX' field missing (BDF)"),
+        (0xB4, "Missing_Chars_Field", "`CHARS' field missing (BDF)"),
+        (0xB5, "Missing_Startchar_Field", "`STARTCHAR' field missing (BDF)"),
+        (0xB6, "Missing_Encoding_Field", "`ENCODING' field missing (BDF)"),
+        (0xB7, "Missing_Bbx_Field", "`BBX' field missing (BDF)"),
+        (0xB8, "Bbx_Too_Big", "`BBX' too big (BDF)"),
+        (0xB9, "Corrupted_Font_Header", "font header corrupted or missing fields"),
+        (0xBA, "Corrupted_Font_Glyphs", "font glyphs corrupted or missing fields"),
+    ]
 }

@@ -91,69 +91,76 @@ extension ShapeCache where Key == FontGlyph {
     public func shape(font: Font, glyph: GlyphID, rendering: OutlineRendering = .exact,
                       viewTolerance: Double = HitIndex.defaultTolerance, maxScale: Double) throws(FontError) -> GlyphShape {
         let pxPerEm = maxScale * Double(font.unitsPerEm)
-        // A glyph's first sight decides its ink and, for an exact outline, draws it into a sink straight from
-        // FreeType's arrays, in one load (the shape is then made from the sink).
-        let ink: GlyphInk
-        var drawn: GlyphShape.Sink? = nil
-        if let known = font.face.knownInk(of: glyph) {
-            ink = known
-        } else {
-            let t = viewTolerance / maxScale
-            var sink = GlyphShape.Sink(tolerance: t.isNormal && t > 0 ? Self.toleranceClass(t) : 1, limits: limits)
-            let (k, isDrawn) = try font.face.firstSight(glyph: glyph, rendering: rendering,
-                                                        maxPoints: Font.defaultMaximumPoints, into: &sink)
-            ink = k
-            if isDrawn { drawn = sink }
+        let invalid = { (t: Double) in FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance(t)) }
+        if let ink = font.face.knownInk(of: glyph), ink != .outline {
+            return try regionShape(font: font, glyph: glyph, ink: ink, rendering: rendering, viewTolerance: viewTolerance,
+                                   maxScale: maxScale)
         }
-        let key = FontGlyph(font: font, glyph: glyph, ink: ink, rendering: rendering, viewPxPerEm: pxPerEm)
-        guard ink == .outline else {
-            let r = key.rendering
-            return try shape(for: key, viewTolerance: viewTolerance, maxScale: maxScale,
-                             invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
-                (tolerance, fastDistance) throws(FontError) -> GlyphShape in
-                let region = try InkRegion.make(font: font, glyph: glyph, ink: ink, rendering: r, viewPxPerEm: pxPerEm,
-                                                tolerance: tolerance, maxEdges: limits.maxEdges)
-                do throws(ShapeError) {
-                    return try GlyphShape(polygon: region.polygon, tolerance: region.tolerance, fillRule: .nonZero,
-                                          limits: limits, fastDistance: fastDistance)
-                } catch {
-                    throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
-                }
+        // An outline glyph, or a glyph not seen yet: the outline route, whose load also decides a new glyph's ink
+        // (an outline's key does not depend on the size).
+        let key = FontGlyph(font: font, glyph: glyph, ink: .outline, rendering: rendering, viewPxPerEm: pxPerEm)
+        var otherInk: GlyphInk? = nil
+        let shape = try shapeIfMade(for: key, viewTolerance: viewTolerance, maxScale: maxScale, invalid: invalid) {
+            (tolerance, fastDistance) throws(FontError) -> GlyphShape? in
+            switch try outlineShape(font: font, glyph: glyph, rendering: rendering, tolerance: tolerance,
+                                    fastDistance: fastDistance, pxPerEm: pxPerEm) {
+            case .shape(let shape): return shape
+            case .other(let ink): otherInk = ink; return nil
             }
         }
-        return try shape(for: key, viewTolerance: viewTolerance,
-                         maxScale: maxScale, invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
-            (tolerance, fastDistance) throws(FontError) -> GlyphShape in
-            if let drawn, drawn.tolerance == tolerance {
-                do throws(ShapeError) {
-                    return try GlyphShape(drawn: drawn, limits: limits, fastDistance: fastDistance)
-                } catch {
-                    throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
-                }
-            }
-            return try outlineShape(font: font, glyph: glyph, rendering: rendering, tolerance: tolerance,
-                                    fastDistance: fastDistance, pxPerEm: pxPerEm)
+        if let shape { return shape }
+        // First sight of a glyph whose ink is not an outline (`otherInk` is then set).
+        return try regionShape(font: font, glyph: glyph, ink: otherInk ?? .outline, rendering: rendering,
+                               viewTolerance: viewTolerance, maxScale: maxScale)
+    }
+
+    /// What the outline route made: a shape, or nothing for a glyph whose ink turned out to be another kind.
+    private enum OutlineRoute {
+        case shape(GlyphShape)
+        case other(GlyphInk)
+    }
+
+    /// The outline route, the one way from FreeType to a polygon: the glyph's outline loaded as `rendering`
+    /// says and drawn into the shape's sink in place (`FreeTypeFace.drawOutline`), flattened within `tolerance`
+    /// font units; a stroked style (fake bold as Skia draws it) adds its stroke's band, filled together with the
+    /// outline.
+    private func outlineShape(font: Font, glyph: GlyphID, rendering: OutlineRendering, tolerance: Double,
+                              fastDistance: Double, pxPerEm: Double) throws(FontError) -> OutlineRoute {
+        var sink = GlyphShape.Sink(tolerance: tolerance, limits: limits)
+        let drawn = try font.face.drawOutline(glyph: glyph, rendering: rendering, maxPoints: Font.defaultMaximumPoints,
+                                              copy: rendering.strokeWidth > 0, into: &sink)
+        guard drawn.ink == .outline else { return .other(drawn.ink) }
+        if let outline = drawn.outline,
+           let band = try outline.strokeBand(rendering, unitsPerEm: font.unitsPerEm, tolerance: tolerance,
+                                             maxEdges: limits.maxEdges, glyph: glyph, pxPerEm: pxPerEm) {
+            band.draw(into: &sink)
+            sink.noteApproximation(within: band.tolerance)
+        }
+        do throws(ShapeError) {
+            return .shape(try GlyphShape(drawn: sink, limits: limits, fastDistance: fastDistance))
+        } catch {
+            throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
         }
     }
 
-    /// The shape of an outline glyph loaded as `rendering` says, flattened within `tolerance` font units; a
-    /// stroked style (fake bold as Skia draws it) adds its stroke's band, filled together with the outline.
-    private func outlineShape(font: Font, glyph: GlyphID, rendering: OutlineRendering, tolerance: Double,
-                              fastDistance: Double, pxPerEm: Double) throws(FontError) -> GlyphShape {
-        let outline = try font.outline(glyph: glyph, rendering: rendering)
-        let band = try outline.strokeBand(rendering, unitsPerEm: font.unitsPerEm, tolerance: tolerance,
-                                          maxEdges: limits.maxEdges, glyph: glyph, pxPerEm: pxPerEm)
-        do throws(ShapeError) {
-            return try GlyphShape(tolerance: tolerance, limits: limits, fastDistance: fastDistance) { sink in
-                sink.reserveCapacity(vertices: 2 * outline.points.count + 2 * outline.contourCount + (band?.edgeCount ?? 0))
-                outline.decompose(into: &sink)
-                if let band {
-                    band.draw(into: &sink)
-                    sink.noteApproximation(within: band.tolerance)
-                }
+    /// The shape of a glyph whose ink is not an outline (`GlyphInk`): the union of its color layers, the pixel
+    /// staircase of its bitmap from the strike `maxScale × unitsPerEm` view px per em prefers (exact), or its box.
+    private func regionShape(font: Font, glyph: GlyphID, ink: GlyphInk, rendering: OutlineRendering,
+                             viewTolerance: Double, maxScale: Double) throws(FontError) -> GlyphShape {
+        let pxPerEm = maxScale * Double(font.unitsPerEm)
+        let key = FontGlyph(font: font, glyph: glyph, ink: ink, rendering: rendering, viewPxPerEm: pxPerEm)
+        let r = key.rendering
+        return try shape(for: key, viewTolerance: viewTolerance, maxScale: maxScale,
+                         invalid: { FontError.shape(glyph: glyph, pxPerEm: pxPerEm, .invalidTolerance($0)) }) {
+            (tolerance, fastDistance) throws(FontError) -> GlyphShape in
+            let region = try InkRegion.make(font: font, glyph: glyph, ink: ink, rendering: r, viewPxPerEm: pxPerEm,
+                                            tolerance: tolerance, maxEdges: limits.maxEdges)
+            do throws(ShapeError) {
+                return try GlyphShape(polygon: region.polygon, tolerance: region.tolerance, fillRule: .nonZero,
+                                      limits: limits, fastDistance: fastDistance)
+            } catch {
+                throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
             }
-        } catch {
-            throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
         }
     }
 

@@ -5,11 +5,13 @@ import InkGeometry
 // The FreeType calls and pointers of InkFreeType live in this file and, for color glyphs (COLR layers,
 // bitmap strikes, color tables), in FreeTypeFace+Color.swift.
 
-/// FreeType's outline arrays read in place (unscaled loads: points are font units).
+/// FreeType's outline arrays read in place, in font units: an unscaled load's points times 1, a hinted one's
+/// (26.6 px at its char size) times em / char size (`FreeTypeFace.outlineScale`).
 struct FreeTypePoints: OutlinePointSource {
     let points: UnsafeMutablePointer<FT_Vector>
     let tags: UnsafeMutablePointer<CChar>
-    @inline(__always) func point(_ i: Int) -> Point { Point(Double(points[i].x), Double(points[i].y)) }
+    let scale: Double
+    @inline(__always) func point(_ i: Int) -> Point { Point(Double(points[i].x) * scale, Double(points[i].y) * scale) }
     @inline(__always) func tag(_ i: Int) -> UInt8 {
         UInt8(truncatingIfNeeded: tags[i]) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit)
     }
@@ -303,44 +305,60 @@ final class FreeTypeFace: @unchecked Sendable {
         }
     }
 
-    /// A glyph's first sight, for the shape cache: its ink, decided and remembered, and, when it is an exact
-    /// plain outline (no hinting or emboldening), that outline drawn into `sink` straight from FreeType's
-    /// arrays (checked by `GlyphOutline`'s rules first; nothing is copied). Returns nil for the drawing when the
-    /// ink was already known, is not an outline, or `rendering` is not exact (the caller then loads the outline
-    /// the usual way).
-    func firstSight(glyph: GlyphID, rendering: OutlineRendering, maxPoints: Int,
-                    into sink: inout GlyphShape.Sink) throws(FontError) -> (GlyphInk, Bool) {
+    /// The one route from FreeType to a shape's polygon (`FontShapeCache`): the glyph's outline as `rendering`
+    /// loads it, drawn into `sink` straight from FreeType's arrays (checked by `GlyphOutline`'s rules first;
+    /// nothing is copied), in font units. On the glyph's first sight the same load also decides its ink (in
+    /// `classify`'s order, then remembered): one FreeType load for a new glyph. A glyph whose ink is not an
+    /// outline is not drawn; its ink is returned. With `copy`, the outline is also returned as a `GlyphOutline`
+    /// (what a stroked style's band is made from).
+    func drawOutline(glyph: GlyphID, rendering: OutlineRendering, maxPoints: Int, copy: Bool,
+                     into sink: inout GlyphShape.Sink) throws(FontError) -> (ink: GlyphInk, outline: GlyphOutline?) {
         try checkRange(glyph)
-        return try lock.withLock { () throws(FontError) -> (GlyphInk, Bool) in
-            if let k = color.kinds[glyph.rawValue] { return (k, false) }
-            // The order of `classify`: color data first, then an outline with points from one load.
-            if isScalable && !hasColorLayers(glyph),
-               FT_Load_Glyph(face, FT_UInt(glyph.rawValue), FreeTypeFace.loadFlags) == 0,
-               let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE,
-               slot.pointee.outline.n_points > 0 {
+        return try lock.withLock { () throws(FontError) -> (ink: GlyphInk, outline: GlyphOutline?) in
+            var loaded: FT_Outline? = nil
+            if let k = color.kinds[glyph.rawValue] {
+                guard k == .outline else { return (k, nil) }
+            } else if isScalable && !hasColorLayers(glyph),
+                      FT_Load_Glyph(face, FT_UInt(glyph.rawValue), FreeTypeFace.loadFlags) == 0,
+                      let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE,
+                      slot.pointee.outline.n_points > 0 {
+                // The order of `classify`: color data first, then an outline with points from one load — the
+                // outline drawn below when the rendering is exact.
                 color.kinds[glyph.rawValue] = .outline
-                guard rendering.isExact else { return (.outline, false) }
-                try drawInPlace(slot.pointee.outline, glyph: glyph, maxPoints: maxPoints, into: &sink)
-                return (.outline, true)
+                if rendering.isExact { loaded = slot.pointee.outline }
+            } else {
+                let k = try classify(glyph)
+                color.kinds[glyph.rawValue] = k
+                guard k == .outline else { return (k, nil) }
             }
-            let k = try classify(glyph)
-            color.kinds[glyph.rawValue] = k
-            return (k, false)
+            let outline: FT_Outline
+            if let loaded { outline = loaded } else { outline = try loadOutline(glyph, rendering) }
+            try drawInPlace(outline, glyph: glyph, rendering: rendering, maxPoints: maxPoints, into: &sink)
+            guard copy else { return (.outline, nil) }
+            return (.outline, try copyOutline(outline, glyph: glyph, maxPoints: maxPoints, rendering: rendering))
         }
     }
 
-    /// Draws the outline FreeType left in the glyph slot (font units, unscaled) into `sink` without copying it,
-    /// after the checks `GlyphOutline` makes. Call with `lock` held.
-    private func drawInPlace(_ outline: FT_Outline, glyph: GlyphID, maxPoints: Int,
+    /// Font units per unit of the outline FreeType loads for `rendering`: 1 for an unscaled (exact) load, and
+    /// em / char size for a hinted or emboldened one (loaded in 26.6 px at the char size).
+    private func outlineScale(_ rendering: OutlineRendering) -> Double {
+        rendering.isExact ? 1 : Double(unitsPerEm) / Double(rendering.charSize64)
+    }
+
+    /// Draws the outline FreeType left in the glyph slot into `sink`, in font units, without copying it, after
+    /// the checks `GlyphOutline` makes (an outline without points draws nothing). Call with `lock` held.
+    private func drawInPlace(_ outline: FT_Outline, glyph: GlyphID, rendering: OutlineRendering, maxPoints: Int,
                              into sink: inout GlyphShape.Sink) throws(FontError) {
         let n = Int(outline.n_points), contours = Int(outline.n_contours)
         guard n >= 0, contours >= 0 else {
             throw .brokenOutline(glyph: glyph, reason: "FreeType reports \(n) points and \(contours) contours")
         }
         guard n <= maxPoints else { throw .tooManyPoints(glyph: glyph, count: n, limit: maxPoints) }
+        if n == 0 && contours == 0 { return }
         guard let rawPoints = outline.points, let rawTags = outline.tags, let rawEnds = outline.contours else {
             throw .brokenOutline(glyph: glyph, reason: "FreeType returned an outline without point arrays")
         }
+        if n == 0 { throw .brokenOutline(glyph: glyph, reason: "\(contours) contours but no points") }
         let ends = UnsafeBufferPointer(start: rawEnds, count: contours).lazy.map { Int($0) }
         let mask = GlyphOutline.onCurveBit | GlyphOutline.cubicBit
         if let problem = GlyphOutline.contourEndProblem(count: n, contourEnds: ends)
@@ -348,13 +366,14 @@ final class FreeTypeFace: @unchecked Sendable {
             throw .brokenOutline(glyph: glyph, reason: problem)
         }
         sink.reserveCapacity(vertices: 2 * n + 2 * contours)
-        OutlineWalk(source: FreeTypePoints(points: rawPoints, tags: rawTags)).all(contourEnds: ends, into: &sink)
+        let source = FreeTypePoints(points: rawPoints, tags: rawTags, scale: outlineScale(rendering))
+        OutlineWalk(source: source).all(contourEnds: ends, into: &sink)
     }
 
     /// The outline FreeType left in the glyph slot, copied out in font units and checked. Call with `lock` held.
     private func copyOutline(_ outline: FT_Outline, glyph: GlyphID, maxPoints: Int,
                              rendering: OutlineRendering) throws(FontError) -> GlyphOutline {
-        let k = rendering.isExact ? 1 : Double(unitsPerEm) / Double(rendering.charSize64)
+        let k = outlineScale(rendering)
         let n = Int(outline.n_points), contours = Int(outline.n_contours)
         guard n >= 0, contours >= 0 else {
             throw .brokenOutline(glyph: glyph, reason: "FreeType reports \(n) points and \(contours) contours")
@@ -383,7 +402,7 @@ final class FreeTypeFace: @unchecked Sendable {
     /// `Rect.empty` for an outline without points.
     func controlBox(glyph: GlyphID, rendering: OutlineRendering = .exact) throws(FontError) -> Rect {
         try checkRange(glyph)
-        let k = rendering.isExact ? 1 : Double(unitsPerEm) / Double(rendering.charSize64)
+        let k = outlineScale(rendering)
         return try lock.withLock { () throws(FontError) -> Rect in
             var outline = try loadOutline(glyph, rendering)
             guard outline.n_points > 0 else { return .empty }

@@ -86,6 +86,54 @@ extension HitIndex {
     }
 }
 
+extension HitIndex {
+    /// Not API: the batch query into a sink. Answers `hit(at:radius:)` for `points[0 ..< count]` (view px),
+    /// point `i`'s answer going to `sink` as `HitSink` says, in the same staged loops as
+    /// `hits(for:radius:into:)`. A negative or NaN radius counts as 0; non-finite points are misses.
+    /// Allocates nothing. Specialized in this module for the stock sinks (`OptionalHits`, `HitRecords`); a
+    /// sink of another module is called through its protocol witness per answer.
+    ///
+    /// - Precondition: `points` holds `count` points, valid for the call.
+    @_spi(InkInternals)
+    @_specialize(where S == OptionalHits)
+    @_specialize(where S == HitRecords)
+    public func unsafeHits<S: HitSink>(for points: UnsafePointer<Point>, count: Int, radius: Double, into sink: inout S) {
+        let s = storage
+        withExtendedLifetime(s) {
+            if let raster = s.raster, count > 0, radius <= s.preparedRadius {
+                // The staged batches (HitIndex+Pipeline.swift).
+                if radius > 0 {
+                    s.nearStaged(points, count, radius: radius, raster: raster) { i, h in
+                        if let h { sink.hit(i, h) } else { sink.miss(i, at: points[i]) }
+                    }
+                } else {
+                    s.inkStaged(points, count, raster: raster, distances: true, clear: { i in
+                        sink.miss(i, at: points[i])           // every point starts as a miss, in order
+                    }, emit: { i, q, d in
+                        sink.hit(i, Hit(placement: q, distance: -d, isInside: true))
+                    })
+                }
+            } else {
+                for i in 0..<count {
+                    let x = points[i].x, y = points[i].y
+                    let h = radius > 0 ? s.bestHit(x, y, radius: radius) : s.inkHit(x, y)
+                    if let h { sink.hit(i, h) } else { sink.miss(i, at: points[i]) }
+                }
+            }
+        }
+    }
+
+    /// Not API: `unsafeHits(for:count:radius:into:)` writing records (`HitRecords`): the C interface's and
+    /// numpy's answer layouts. Allocates nothing.
+    ///
+    /// - Precondition: `points` holds `count` points and the records `count` records, valid for the call.
+    @_spi(InkInternals)
+    public func unsafeHits(for points: UnsafePointer<Point>, count: Int, radius: Double, into records: HitRecords) {
+        var sink = records
+        unsafeHits(for: points, count: count, radius: radius, into: &sink)
+    }
+}
+
 /// The buffers of one `unsafeConcurrentHits` call, shared by its parts on other threads. Sendable by contract
 /// (`@unchecked`): the points are only read; the answer slots are split into `parts` contiguous,
 /// non-overlapping ranges, and part `k` writes only range `k`; the caller keeps both buffers valid until

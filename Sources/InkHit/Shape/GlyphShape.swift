@@ -62,30 +62,22 @@ public final class GlyphShape: @unchecked Sendable {
 
     /// The polygon (`PolygonStore`), made with the shape.
     let polygon: PolygonStore
-    /// What the full form is built with.
-    private let limits: ShapeLimits
-    private let fastDistance: Double?
-    /// Guards `full`, `builds` and `fullFailed` (one of a few locks shared by all shapes: a lock per shape
-    /// would cost an allocation per glyph, and promotions are rare).
-    private var promotionLock: Lock { GlyphShape.promotionLocks[Int(bitPattern: UInt(bitPattern: ObjectIdentifier(self).hashValue) &>> 6) & 63] }
-    private static let promotionLocks = (0..<64).map { _ in Lock() }
-    /// The lean form (`LeanForm`), built by the first index that reads it (or the shape's own first query).
-    private var lean: LeanForm?
+    /// What the forms are built with.
+    let limits: ShapeLimits
+    /// How far around the box the full form answers distances from near lists, shape units (nil: 30 % of the
+    /// box's longer side).
+    let fastDistance: Double?
     /// What `byteCount` counts for the lean form before it is built (budgets see it from the start).
-    private let leanEstimate: Int
-    /// The full form (`FullForm`), built when the shape is placed by its second index.
-    private var full: FullForm?
-    /// Index builds that placed this shape so far.
-    private var builds = 0
-    private var fullFailed = false
-    /// The cache holding this shape, told the bytes of its full form when it gains one.
-    private var ledger: ShapeLedger?
+    let leanEstimate: Int
+    /// The forms built so far, the index builds that placed the shape and the account its forms are charged
+    /// to (GlyphShape+Forms.swift); read and written under `formLock` only.
+    var forms = FormSlots()
 
     /// Bytes of storage this shape holds: its polygon, its lean form (counted from the start, as estimated
     /// until an index builds it) and, once it has one, its full form (not the raster stamps cached for
     /// indexes, which `StampCache` bounds).
     public var byteCount: Int {
-        let (l, f) = promotionLock.withLock { (lean, full) }
+        let (l, f) = formLock.withLock { (forms.lean, forms.full) }
         return 128 + polygon.byteCount + (l?.byteCount ?? leanEstimate) + (f?.byteCount ?? 0)
     }
 
@@ -187,7 +179,7 @@ public final class GlyphShape: @unchecked Sendable {
     }
 
     /// The designated initializer: a shape of `Float` vertices (contours closed by a copy of their first
-    /// vertex, starting at `contours`), with its lean form.
+    /// vertex, starting at `contours`); its forms are built when an index (or its own first query) needs them.
     private init(verts: [Float], contours: [UInt32], tolerance: Double, fillRule: FillRule, limits: ShapeLimits,
                  fastDistance: Double?) throws(ShapeError) {
         polygon = try PolygonStore(verts: verts, contourStarts: contours, limits: limits)
@@ -216,261 +208,5 @@ public final class GlyphShape: @unchecked Sendable {
             s.closeSubpath()
         }
         return s.path
-    }
-}
-
-// MARK: - Promotion
-
-extension GlyphShape {
-    /// The form an index build should read, counting the build: a shape's first index reads its lean form,
-    /// built then if it has none; from its second on, the shape is worth its full form, which is built then.
-    /// Both are built once, under the shape's lock (concurrent builds wait rather than build twice), and read by
-    /// every later index. Shapes without edges, and shapes whose full form cannot be built within their limits,
-    /// keep the lean form. Never called on the query path.
-    func formForBuild(_ forms: ShapeForms = .whenReused) -> ShapeForm {
-        // Decide under the lock; build outside it (a form of a big shape takes a while, and the lock is shared
-        // by other shapes); publish under it. Two builds racing on one shape may both build a form: the first
-        // published wins, the other is dropped.
-        let (wantFull, current) = promotionLock.withLock { () -> (Bool, ShapeForm?) in
-            builds += 1
-            let wantFull = forms != .lean && full == nil && !fullFailed && (builds >= 2 || forms == .full)
-                && polygon.edgeCount > 0
-            if forms != .lean, let full { return (false, .full(full)) }
-            if !wantFull, let lean { return (false, .lean(lean)) }
-            return (wantFull, nil)
-        }
-        if let current { return current }
-        if wantFull {
-            let built: FullForm?
-            do throws(ShapeError) { built = try FullForm(edges: polygon.edges, limits: limits, fastDistance: fastDistance) }
-            catch { built = nil }
-            let published = promotionLock.withLock { () -> FullForm? in
-                if full == nil, let built {
-                    full = built
-                    ledger?.add(built.byteCount)
-                } else if built == nil {
-                    fullFailed = true
-                }
-                return full
-            }
-            if let published { return .full(published) }
-        }
-        return .lean(leanForm())
-    }
-
-    /// The lean form, built if the shape has none yet (outside the lock, published under it). A grid beyond the
-    /// shape's limits, or past the build's deadline, falls back to a single cell: exact, slower to query,
-    /// never larger than the budget the shape was made within.
-    func leanForm() -> LeanForm {
-        if let lean = promotionLock.withLock({ lean }) { return lean }
-        let built: LeanForm
-        do throws(ShapeError) {
-            built = try LeanBuilder(polygon: polygon, limits: limits).build()
-        } catch {
-            built = (try? LeanBuilder(polygon: polygon, limits: limits, singleCell: true).build())
-                ?? { preconditionFailure("a single-cell lean form is built whatever the limits and the time") }()
-        }
-        return promotionLock.withLock {
-            if let lean { return lean }
-            lean = built
-            ledger?.add(built.byteCount - leanEstimate)
-            return built
-        }
-    }
-
-    /// The form the shape's own queries read (`contains`, `distance(to:)`): the full one if it has it, else the
-    /// lean one, built on the first such query.
-    var queryForm: ShapeForm {
-        if let full = promotionLock.withLock({ full }) { return .full(full) }
-        return .lean(leanForm())
-    }
-
-    /// The full form if the shape has one.
-    var currentFull: FullForm? { promotionLock.withLock { full } }
-
-    /// Not API: gives the shape its full form now, as a second index would. For tests and benchmarks that
-    /// compare the two forms.
-    @_spi(InkInternals) public func promote() { _ = formForBuild(.full) }
-
-    /// Not API: whether the shape has its full form.
-    @_spi(InkInternals) public var hasFullForm: Bool { currentFull != nil }
-
-    /// Not API: whether the shape has its lean form (built by its first index).
-    @_spi(InkInternals) public var hasLeanForm: Bool { promotionLock.withLock { lean != nil } }
-
-    /// Not API: makes the shape report the bytes of a full form it gains to `ledger` (nil: to nobody). A
-    /// `ShapeCache` calls it when it stores and when it evicts the shape.
-    @usableFromInline func report(to ledger: ShapeLedger?) {
-        promotionLock.withLock { self.ledger = ledger }
-    }
-
-}
-
-/// The form of a shape an index reads.
-enum ShapeForm {
-    case lean(LeanForm)
-    case full(FullForm)
-}
-
-/// Bytes of full forms gained by the shapes of one cache since it last looked (`ShapeCache`): shapes add,
-/// the cache takes.
-@usableFromInline final class ShapeLedger: @unchecked Sendable {
-    private let lock = Lock()
-    private var pending = 0
-    @usableFromInline init() {}
-    func add(_ n: Int) { lock.withLock { pending += n } }
-    @usableFromInline func take() -> Int { lock.withLock { defer { pending = 0 }; return pending } }
-}
-
-/// Limits on the work and memory one shape may take. Exceeding one is a typed error, never a crash.
-public struct ShapeLimits: Sendable, Hashable {
-    /// Most polygon edges (after flattening) per shape.
-    public var maxEdges: Int
-    /// Most grid cells along one axis of a shape's grid.
-    public var maxCellsPerAxis: Int
-    /// Most bytes one shape's storage may take (edges, grid, crossing and near lists).
-    public var maxBytes: Int
-    /// `maxCellsPerAxis` is clamped to 2...1024 (a grid needs two cells to cover a glyph box), `maxEdges`
-    /// to 0...2³¹ − 1 (edge and list indices are 32-bit).
-    public init(maxEdges: Int = 1_000_000, maxCellsPerAxis: Int = 192, maxBytes: Int = 256 << 20) {
-        self.maxEdges = max(0, min(maxEdges, Int(Int32.max)))
-        self.maxCellsPerAxis = max(2, min(maxCellsPerAxis, 1024))
-        self.maxBytes = max(0, maxBytes)
-    }
-    /// 1,000,000 edges, 192 cells per axis, 256 MiB.
-    public static let `default` = ShapeLimits()
-}
-
-/// Why a shape could not be built.
-public enum ShapeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The flattening tolerance (shape units) is not finite and > 0.
-    case invalidTolerance(Double)
-    /// An outline point is NaN or infinite.
-    case nonFiniteCoordinate
-    /// An outline coordinate does not fit a 32-bit float.
-    case coordinateOutOfRange
-    /// This many curves would need more than `Flattening.maxSegmentsPerCurve` segments.
-    case toleranceNotMet(curves: Int)
-    /// The outline has more edges than `ShapeLimits.maxEdges` after flattening.
-    case tooManyEdges(limit: Int)
-    /// The shape's storage would exceed `ShapeLimits.maxBytes`.
-    case tooLarge(limit: Int)
-    /// The build passed the time limit of `BuildDeadline` and gave up.
-    case timeLimit
-
-    /// A sentence for a user.
-    public var description: String {
-        switch self {
-        case .invalidTolerance(let t): return "flattening tolerance must be finite and > 0 (got \(t))"
-        case .nonFiniteCoordinate: return "outline has a NaN or infinite coordinate"
-        case .coordinateOutOfRange: return "outline coordinate does not fit a 32-bit float"
-        case .toleranceNotMet(let n):
-            return "\(n) curve(s) would need more than \(Flattening.maxSegmentsPerCurve) segments to meet the tolerance"
-        case .tooManyEdges(let l): return "outline has more than \(l) edges after flattening"
-        case .tooLarge(let l): return "the shape's grid would take more than \(l) bytes (ShapeLimits.maxBytes)"
-        case .timeLimit: return "the shape's build passed its time limit"
-        }
-    }
-}
-
-/// A stored edge, shape units.
-struct FEdge: Sendable {
-    var x0: Float, y0: Float, x1: Float, y1: Float
-}
-
-/// An edge of a winding cell's crossing list, in canonical direction (smaller x first, then smaller y, so an
-/// edge and its reverse make exactly opposite decisions), with what the cell's reference point makes
-/// constant: the edge's original direction (`sign`) and the side of the edge line the reference point is on.
-struct CrossEdge: Sendable {
-    var ax: Float, ay: Float, bx: Float, by: Float
-    /// +1 when the edge runs a → b as stored in the polygon, −1 when it was reversed.
-    var sign: Int16
-    /// 1 when the reference point lies strictly left of a → b (cross product > 0), else 0.
-    var refLeft: Int16
-
-    init(_ e: FEdge, refX rx: Double, refY ry: Double) {
-        var ax = e.x0, ay = e.y0, bx = e.x1, by = e.y1
-        sign = 1
-        if ax > bx || (ax == bx && ay > by) { swap(&ax, &bx); swap(&ay, &by); sign = -1 }
-        self.ax = ax; self.ay = ay; self.bx = bx; self.by = by
-        let ex = Double(bx) - Double(ax), ey = Double(by) - Double(ay)
-        refLeft = ex * (ry - Double(ay)) - ey * (rx - Double(ax)) > 0 ? 1 : 0
-    }
-}
-
-/// An edge prepared for distance queries: start, direction and 1/|direction|² (no division per query).
-struct NearEdge: Sendable {
-    var ax: Float, ay: Float, ex: Float, ey: Float, invLen2: Float
-    init(_ e: FEdge) {
-        ax = e.x0; ay = e.y0
-        ex = e.x1 - e.x0; ey = e.y1 - e.y0
-        let l2 = Double(ex) * Double(ex) + Double(ey) * Double(ey)
-        let inv = Float(1 / l2)
-        // Edges so long that 1/length² is not a normal Float (beyond ~1e19 units) divide at query time.
-        invLen2 = (l2 > 0 && inv.isNormal) ? inv : -1
-    }
-}
-
-/// A near-list entry: an edge of `prepared` and (a hair less than) its distance from the centre of the
-/// 2×2 block of cells the list belongs to — the corner shared by the block's four cells. For a point p,
-/// `centerDistance − |p − centre|` is a lower bound on the edge's distance from p.
-struct NearRef: Sendable {
-    var edge: UInt32
-    var centerDistance: Float
-}
-
-/// One grid cell of a shape.
-struct ShapeCell: Sendable {
-    /// Reference point (boundary cells): a point of the cell, away from every edge, whose winding is `winding`.
-    var refX: Float = 0, refY: Float = 0
-    var crossStart: UInt32 = 0
-    var nearStart: UInt32 = 0
-    /// Lower bound on the distance from any point of the cell to the outline (0 for boundary cells).
-    var lower: Float = 0
-    var crossCount: UInt32 = 0
-    var nearCount: UInt32 = 0
-    /// Winding number at the reference point (boundary cells) or of the whole cell (others).
-    var winding: Int32 = 0
-    /// 0 = no edge meets the cell, 1 = edges meet the cell.
-    var isBoundary: Bool = false
-    /// True when `near` lists every edge that can be nearest to a point of the cell.
-    var hasNear: Bool = false
-}
-
-/// The part of a cell the winding test reads (16 bytes).
-struct HotCell: Sendable {
-    var refX: Float, refY: Float
-    var crossStart: UInt32
-    var winding: Int32
-}
-
-/// The part of a cell distance queries read.
-struct ColdCell: Sendable {
-    var nearStart: UInt32, nearEnd: UInt32
-    var lower: Float
-    var hasNear: Bool
-}
-
-/// Geometry of a shape's grid (shape units).
-struct ShapeGrid: Sendable {
-    var originX: Double = 0, originY: Double = 0
-    var cellSize: Double = 1
-    var invCell: Double = 1
-    var nx: Int = 0, ny: Int = 0
-    /// Margin in cells on every side of the glyph box; the winding grid is the `wx × wy` cells starting
-    /// at cell (margin, margin), i.e. at `winding origin = origin + margin * cellSize`.
-    var margin: Int = 0
-    var wx: Int = 0, wy: Int = 0
-    /// The winding grid's corner: exactly the glyph box's (the lean form's too, so a placement's anchor, and
-    /// with it every point mapped into the shape, is the same whichever form an index reads); `origin` is it
-    /// moved out by the margin, to within rounding.
-    var windingOriginX: Double = 0, windingOriginY: Double = 0
-}
-
-extension GlyphShape {
-    /// Not API: the lean form's winding grid (cells per axis) and its crossing-list entries. For benchmarks.
-    @_spi(InkInternals) public var leanGridStats: (wx: Int, wy: Int, entries: Int) {
-        let l = leanForm()
-        return (l.wx, l.wy, l.cross.count)
     }
 }

@@ -49,16 +49,16 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
         @usableFromInline var order: [Entry] = []
         @usableFromInline var head = 0
         @usableFromInline var bytes = 0
-        /// Where the cached shapes report the bytes of the full forms they gain later (`GlyphShape`), so
-        /// `bytes` counts them too.
-        @usableFromInline let ledger = ShapeLedger()
+        /// What the cached shapes owe for the forms they publish after they were stored (`ShapeAccount`):
+        /// settled into `bytes` whenever the cache counts them.
+        @usableFromInline let account = ShapeAccount()
         /// Room for a page of distinct glyphs from the start (a cache filled from empty would otherwise grow
         /// its table several times while the first page is laid out).
         @usableFromInline init() { shapes.reserveCapacity(128); order.reserveCapacity(128) }
 
-        /// Bytes of the cached shapes now, full forms gained since the last look included.
+        /// Bytes of the cached shapes now, forms built since the last count included.
         @inlinable mutating func currentBytes() -> Int {
-            bytes += ledger.take()
+            bytes += account.settle()
             return bytes
         }
 
@@ -67,12 +67,12 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
         @inlinable mutating func store(_ shape: GlyphShape, _ entry: Entry, maxBytes: Int) -> GlyphShape {
             if let existing = shapes[entry] { return existing }
             let size = shape.byteCount
-            bytes += ledger.take()
+            bytes += account.settle()
             while bytes + size > maxBytes && head < order.count {
                 let old = order[head]
                 head += 1
                 if let s = shapes.removeValue(forKey: old) {
-                    s.report(to: nil)                        // first, so no later promotion is counted for it
+                    s.chargeForms(to: nil)                   // first, so no form it builds later is counted
                     bytes -= s.byteCount
                 }
             }
@@ -81,7 +81,7 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
             shapes[entry] = shape
             order.append(entry)
             bytes += size
-            shape.report(to: ledger)
+            shape.chargeForms(to: account)
             return shape
         }
     }
@@ -141,6 +141,27 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
     public func shape<E: Error>(for key: Key, viewTolerance: Double, maxScale: Double, fillRule: FillRule = .nonZero,
                                 invalid: (_ tolerance: Double) -> E,
                                 make: (_ tolerance: Double, _ fastDistance: Double) throws(E) -> GlyphShape) throws(E) -> GlyphShape {
+        try lookUpOrMake(key, viewTolerance: viewTolerance, maxScale: maxScale, fillRule: fillRule, invalid: invalid) {
+            (tolerance, fastDistance) throws(E) -> GlyphShape? in try make(tolerance, fastDistance)
+        }.unsafelyUnwrapped                               // `make` returns a shape or throws
+    }
+
+    /// `shape(for:viewTolerance:maxScale:fillRule:invalid:make:)` for a `make` that may find, once it looks,
+    /// that the key has no shape of its kind to make (nil: nothing is stored, and nil is returned). For
+    /// InkFreeType, whose outline route finds out a glyph's ink from the load that draws it.
+    @inlinable
+    package func shapeIfMade<E: Error>(for key: Key, viewTolerance: Double, maxScale: Double, fillRule: FillRule = .nonZero,
+                                       invalid: (_ tolerance: Double) -> E,
+                                       make: (_ tolerance: Double, _ fastDistance: Double) throws(E) -> GlyphShape?) throws(E) -> GlyphShape? {
+        try lookUpOrMake(key, viewTolerance: viewTolerance, maxScale: maxScale, fillRule: fillRule, invalid: invalid, make: make)
+    }
+
+    /// The cached shape for `key` in the class of `viewTolerance / maxScale`, else the one `make` makes for that
+    /// class (stored unless nil).
+    @inlinable
+    func lookUpOrMake<E: Error>(_ key: Key, viewTolerance: Double, maxScale: Double, fillRule: FillRule,
+                                invalid: (_ tolerance: Double) -> E,
+                                make: (_ tolerance: Double, _ fastDistance: Double) throws(E) -> GlyphShape?) throws(E) -> GlyphShape? {
         let t = viewTolerance / maxScale
         guard viewTolerance.isFinite, viewTolerance > 0, t.isNormal, t > 0 else { throw invalid(t) }
         let exact = Entry(key: key, toleranceExponent: nil, fillRule: fillRule)
@@ -149,7 +170,7 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
         if let s = table.withLock({ $0.shapes[entry] ?? $0.shapes[exact] }) { return s }
         // The class serves scales from viewTolerance / (2·class) up: size the margin for the smallest.
         let cls = Self.toleranceClass(t)
-        let shape = try make(cls, fastDistancePx * 2 * cls / viewTolerance)
+        guard let shape = try make(cls, fastDistancePx * 2 * cls / viewTolerance) else { return nil }
         if shape.tolerance == 0 { entry = exact }
         let budget = maxBytes
         return table.withLock { $0.store(shape, entry, maxBytes: budget) }
@@ -161,4 +182,21 @@ public final class ShapeCache<Key: Hashable & Sendable>: Sendable {
     public var byteCount: Int { table.withLock { $0.currentBytes() } }
     /// Drops every cached shape (indexes that hold shapes keep them alive).
     public func removeAll() { table.withLock { $0 = Table() } }
+}
+
+/// What a `ShapeCache` is owed by the shapes it holds for the forms they built after it stored them. A shape's
+/// `byteCount` grows when an index builds its lean or full form (`GlyphShape`), and a cache's budget counts
+/// those bytes too. The exchange is explicit and has three steps:
+/// - the cache names its account when it stores a shape (`GlyphShape.chargeForms(to:)`), and names none when it
+///   evicts it;
+/// - the shape charges the account in the one place it publishes a form (GlyphShape+Forms.swift);
+/// - the cache settles the account (`settle()`) whenever it counts its bytes: before it evicts, and in `byteCount`.
+@usableFromInline final class ShapeAccount: @unchecked Sendable {
+    private let lock = Lock()
+    private var owed = 0
+    @usableFromInline init() {}
+    /// Adds the bytes of a form a shape just published.
+    func charge(_ bytes: Int) { lock.withLock { owed += bytes } }
+    /// The bytes charged since the last settlement (the account is then clear).
+    @usableFromInline func settle() -> Int { lock.withLock { defer { owed = 0 }; return owed } }
 }

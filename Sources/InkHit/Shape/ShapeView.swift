@@ -122,51 +122,10 @@ struct ShapeView: @unchecked Sendable {
     }
 
     /// Winding number at (x, y) in winding cell `c`: the cell's reference winding plus the signed crossings
-    /// of the segment from the reference point to (x, y) with the cell's edges (no branch per edge).
+    /// of the segment from the reference point to (x, y) with the cell's edges (no branch per edge), by the
+    /// form's own test (LeanForm+Query.swift, FullForm+Query.swift).
     @inline(__always) func winding(hotCell c: Int, _ x: Double, _ y: Double) -> Int32 {
-        if isLean { return leanWinding(hotCell: c, x, y) }
-        let cell = hot[c]
-        var k = Int(cell.crossStart)
-        let end = Int(hot[c + 1].crossStart)
-        var w = cell.winding
-        let rx = Double(cell.refX), ry = Double(cell.refY)
-        let dx = x - rx, dy = y - ry
-        while k < end {
-            let e = cross[k]
-            k += 1
-            let ax = Double(e.ax), ay = Double(e.ay), bx = Double(e.bx), by = Double(e.by)
-            // Sides of the edge's ends relative to the path line r → q (on the line counts as "not left"),
-            // and of q relative to the edge line (r's side is stored).
-            let sa = dx * (ay - ry) - dy * (ax - rx) > 0
-            let sb = dx * (by - ry) - dy * (bx - rx) > 0
-            let qLeft = (bx - ax) * (y - ay) - (by - ay) * (x - ax) > 0
-            let crosses = (sa != sb) && (qLeft != (e.refLeft != 0))
-            let s = Int32(e.sign)
-            w &+= crosses ? (qLeft ? s : -s) : 0
-        }
-        return w
-    }
-
-    /// Squared distance from (x, y) to edge `e` (shape units).
-    @inline(__always) static func dist2(_ x: Double, _ y: Double, _ e: FEdge) -> Double {
-        let ax = Double(e.x0), ay = Double(e.y0)
-        let abx = Double(e.x1) - ax, aby = Double(e.y1) - ay
-        let apx = x - ax, apy = y - ay
-        let len2 = abx * abx + aby * aby
-        var t = (apx * abx + apy * aby) / len2
-        t = t < 0 ? 0 : (t > 1 ? 1 : t)
-        let qx = apx - abx * t, qy = apy - aby * t
-        return qx * qx + qy * qy
-    }
-
-    /// Squared distance from (x, y) to a prepared edge (shape units).
-    @inline(__always) static func dist2(_ x: Double, _ y: Double, _ e: NearEdge) -> Double {
-        let apx = x - Double(e.ax), apy = y - Double(e.ay)
-        let ex = Double(e.ex), ey = Double(e.ey)
-        let inv = e.invLen2 > 0 ? Double(e.invLen2) : 1 / max(ex * ex + ey * ey, .leastNormalMagnitude)
-        let t = clamp01((apx * ex + apy * ey) * inv)
-        let qx = apx - ex * t, qy = apy - ey * t
-        return qx * qx + qy * qy
+        isLean ? leanWinding(hotCell: c, x, y) : fullWinding(hotCell: c, x, y)
     }
 
     /// Whether the outline is certainly farther than `bound` (shape units) from (x, y): the glyph box first
@@ -200,43 +159,7 @@ struct ShapeView: @unchecked Sendable {
     @inline(__always) func distance(cell c: Int, _ x: Double, _ y: Double, bound: Double) -> Double {
         if edgeCount == 0 { return .infinity }
         if isBeyond(cell: c, x, y, bound: bound) { return .infinity }
-        guard let cold else { return leanDistance(x, y, bound: bound) }
-        if c >= 0 && cold[c].hasNear {
-            // Near edges come sorted by their distance from the block centre (the far corner of the block's
-            // first cell); minus |p − centre| that bounds the distance from p: stop at the first edge whose
-            // bound cannot reach `best`.
-            let cell = cold[c]
-            var k = Int(cell.nearStart)
-            let end = Int(cell.nearEnd)
-            let cx = originX + Double((Int((x - originX) * invCell) & ~1) &+ 1) * cellSize
-            let cy = originY + Double((Int((y - originY) * invCell) & ~1) &+ 1) * cellSize
-            let pc = ((x - cx) * (x - cx) + (y - cy) * (y - cy)).squareRoot() * (1 + 1e-12)
-            var best2 = bound < .infinity ? bound * bound : .infinity
-            var found = false
-            // No branch per entry but the loops' own (random points make every other test a coin toss):
-            // entries within |p − centre| of the centre cannot be excluded; beyond, the bound decides.
-            while k < end {
-                let e = near[k]
-                if Double(e.centerDistance) > pc { break }
-                let d2 = Self.dist2(x, y, prepared[Int(e.edge)])
-                found = found || d2 <= best2
-                best2 = d2 < best2 ? d2 : best2
-                k += 1
-            }
-            while k < end {
-                let e = near[k]
-                let lo = Double(e.centerDistance) - pc
-                if lo * lo > best2 { break }
-                let d2 = Self.dist2(x, y, prepared[Int(e.edge)])
-                found = found || d2 <= best2
-                best2 = d2 < best2 ? d2 : best2
-                k += 1
-            }
-            return found ? best2.squareRoot() : .infinity
-        }
-        var best2 = Double.infinity
-        for k in 0..<edgeCount { best2 = min(best2, Self.dist2(x, y, prepared[k])) }
-        return best2.squareRoot()
+        return isLean ? leanDistance(x, y, bound: bound) : fullDistance(cell: c, x, y, bound: bound)
     }
 
     /// Exact view-space distance to the outline under a general linear map `(la, lb, lc, ld)` (shape → view,
@@ -263,35 +186,41 @@ struct ShapeView: @unchecked Sendable {
         }
         return best2.squareRoot()
     }
-}
 
-extension GlyphShape {
-    /// Whether the point (shape units) is on the ink: the winding number of the stored polygon there is ink
-    /// by `fillRule`. Non-finite points are not.
-    public func contains(_ p: Point) -> Bool {
-        guard p.isFinite else { return false }
-        return withExtendedLifetime(self) { ShapeView(self, form: queryForm).contains(p.x, p.y) }
-    }
-
-    /// Winding number of the stored polygon at `p` (shape units); 0 for non-finite points.
-    public func winding(at p: Point) -> Int {
-        guard p.isFinite else { return 0 }
-        return withExtendedLifetime(self) { Int(ShapeView(self, form: queryForm).windingNumber(p.x, p.y)) }
-    }
-
-    /// Unsigned distance (shape units) from `p` to the stored polygon's outline; ∞ for an empty shape
-    /// or a non-finite point.
-    public func distance(to p: Point) -> Double {
-        guard p.isFinite else { return .infinity }
-        return withExtendedLifetime(self) {
-            let v = ShapeView(self, form: queryForm)
-            return v.distance(cell: v.cellIndex(p.x, p.y), p.x, p.y, bound: .infinity)
+    /// Calls `body` with every edge of the view's form, in polygon order.
+    @inline(__always) func forEachEdge(_ body: (FEdge) -> Void) {
+        if !isLean {
+            for k in 0..<edgeCount { body(edges[k]) }
+            return
+        }
+        let v = verts, cs = contours
+        var done = 0, c = 0
+        while done < edgeCount {
+            let lo = Int(cs[c]), hi = Int(cs[c + 1]) - 1
+            for i in lo..<hi { body(FEdge(x0: v[2 * i], y0: v[2 * i + 1], x1: v[2 * i + 2], y1: v[2 * i + 3])) }
+            done += hi - lo
+            c += 1
         }
     }
+}
 
-    /// Signed distance (shape units) from `p` to the stored polygon's outline: negative on the ink.
-    public func signedDistance(to p: Point) -> Double {
-        let d = distance(to: p)
-        return contains(p) ? -d : d
+/// Calls `body` with the index of every in-grid cell at Chebyshev distance exactly `r` from (i, j).
+@inline(__always)
+func forEachRingCell(_ i: Int, _ j: Int, _ r: Int, _ nx: Int, _ ny: Int, _ body: (Int) -> Void) {
+    if r == 0 {
+        if i >= 0 && i < nx && j >= 0 && j < ny { body(j * nx + i) }
+        return
+    }
+    let xlo = max(0, i - r), xhi = min(nx - 1, i + r)
+    if xlo <= xhi {
+        // Bottom and top rows.
+        if j - r >= 0 && j - r < ny { let b = (j - r) * nx; for x in xlo...xhi { body(b + x) } }
+        if j + r >= 0 && j + r < ny { let b = (j + r) * nx; for x in xlo...xhi { body(b + x) } }
+    }
+    // Left and right columns, corners excluded.
+    let ylo = max(0, j - r + 1), yhi = min(ny - 1, j + r - 1)
+    if ylo <= yhi {
+        if i - r >= 0 && i - r < nx { for y in ylo...yhi { body(y * nx + i - r) } }
+        if i + r >= 0 && i + r < nx { for y in ylo...yhi { body(y * nx + i + r) } }
     }
 }

@@ -108,7 +108,7 @@ struct ScratchBuffer<Element>: ~Copyable {
 }
 
 extension Arena {
-    /// The scratch of a lean build's windings (`GlyphShape+Lean.swift`): `rows + 1` zeroed row starts, and x
+    /// The scratch of a lean build's windings (`Windings`, LeanForm+Windings.swift): `rows + 1` zeroed row starts, and x
     /// and sign per crossing.
     struct WindingScratch {
         let arena: Arena

@@ -1,12 +1,12 @@
 import InkGeometry
 
-/// Builds the per-shape grid: cell classes, crossing lists with reference windings, distance lower bounds
-/// and near lists. Build-time only; every result is copied into the shape's own storage.
+/// Builds a full form's grid (`FullForm`): cell classes, crossing lists with reference windings, distance lower
+/// bounds and near lists. Build-time only; every result is copied into the form's own storage.
 ///
 /// The build runs in four phases, each a method: `binEdges` (which edges meet which cells),
 /// `referenceWindings`, `ringDistances` (distance lower bounds from the nearest boundary cell) and
 /// `nearLists` (per 2×2 block, every edge that can be nearest to a point of the block).
-struct ShapeGridBuilder {
+struct FullBuilder {
     let edges: [FEdge]
     let limits: ShapeLimits
     /// Distance margin around the box, shape units (nil: 30 % of the longer side).
@@ -320,26 +320,5 @@ struct ShapeGridBuilder {
     private func cellRect(_ g: ShapeGrid, _ i: Int, _ j: Int) -> Rect {
         Rect(minX: g.originX + Double(i) * g.cellSize, minY: g.originY + Double(j) * g.cellSize,
              maxX: g.originX + Double(i + 1) * g.cellSize, maxY: g.originY + Double(j + 1) * g.cellSize)
-    }
-}
-
-/// Calls `body` with the index of every in-grid cell at Chebyshev distance exactly `r` from (i, j).
-@inline(__always)
-func forEachRingCell(_ i: Int, _ j: Int, _ r: Int, _ nx: Int, _ ny: Int, _ body: (Int) -> Void) {
-    if r == 0 {
-        if i >= 0 && i < nx && j >= 0 && j < ny { body(j * nx + i) }
-        return
-    }
-    let xlo = max(0, i - r), xhi = min(nx - 1, i + r)
-    if xlo <= xhi {
-        // Bottom and top rows.
-        if j - r >= 0 && j - r < ny { let b = (j - r) * nx; for x in xlo...xhi { body(b + x) } }
-        if j + r >= 0 && j + r < ny { let b = (j + r) * nx; for x in xlo...xhi { body(b + x) } }
-    }
-    // Left and right columns, corners excluded.
-    let ylo = max(0, j - r + 1), yhi = min(ny - 1, j + r - 1)
-    if ylo <= yhi {
-        if i - r >= 0 && i - r < nx { for y in ylo...yhi { body(y * nx + i - r) } }
-        if i + r >= 0 && i + r < nx { for y in ylo...yhi { body(y * nx + i + r) } }
     }
 }

@@ -5,8 +5,8 @@ import InkGeometry
 /// cell and near lists per 2×2 block (every edge that can be nearest to a point of the block, sorted), every
 /// edge prepared for distance queries, and the raster stamps of the indexes that place it.
 ///
-/// It is built for shapes that come back (`GlyphShape.promotion`): its build costs a few times a lean one and
-/// its storage ten times, and it answers touch radii several times faster.
+/// It is built for shapes that come back (the form choice, `ShapeForms.whenReused`): its build costs a few times
+/// a lean one and its storage ten times, and it answers touch radii several times faster.
 final class FullForm: @unchecked Sendable {
     private let arena: Arena
     let edges: UnsafeMutableBufferPointer<FEdge>
@@ -29,7 +29,7 @@ final class FullForm: @unchecked Sendable {
 
     /// The full form of the polygon `list` (shape units, `FEdge`s in polygon order).
     init(edges list: [FEdge], limits: ShapeLimits, fastDistance: Double?) throws(ShapeError) {
-        let built = try ShapeGridBuilder(edges: list, limits: limits, margin: fastDistance).build()
+        let built = try FullBuilder(edges: list, limits: limits, margin: fastDistance).build()
         grid = built.grid
 
         // Winding cells cover the glyph box only (the margin is for distances); their crossing lists are

@@ -83,20 +83,4 @@ extension ShapeView {
         }
         return found ? best2.squareRoot() : .infinity
     }
-
-    /// Calls `body` with every edge of the view's form, in polygon order.
-    @inline(__always) func forEachEdge(_ body: (FEdge) -> Void) {
-        if !isLean {
-            for k in 0..<edgeCount { body(edges[k]) }
-            return
-        }
-        let v = verts, cs = contours
-        var done = 0, c = 0
-        while done < edgeCount {
-            let lo = Int(cs[c]), hi = Int(cs[c + 1]) - 1
-            for i in lo..<hi { body(FEdge(x0: v[2 * i], y0: v[2 * i + 1], x1: v[2 * i + 2], y1: v[2 * i + 3])) }
-            done += hi - lo
-            c += 1
-        }
-    }
 }
