@@ -18,6 +18,19 @@ public func inkhit_builder_create(_ tol: Double, _ out: UnsafeMutablePointer<Opa
     }
 }
 
+/// `inkhit_transform_validate` (inkhit.h): the builder's own checks of a transform (`HitIndex.Builder.validate`).
+@_cdecl("inkhit_transform_validate")
+public func inkhit_transform_validate(_ t: UnsafePointer<inkhit_transform>?) -> inkhit_status {
+    call("inkhit_transform_validate") { () throws(CError) in
+        guard let t else { throw .null("transform") }
+        let m = AffineTransform(a: t.pointee.a, b: t.pointee.b, c: t.pointee.c, d: t.pointee.d, tx: t.pointee.tx,
+                                ty: t.pointee.ty)
+        do throws(HitIndexError) { try HitIndex.Builder().validate(transform: m) } catch {
+            throw CError(INKHIT_ERROR_PLACEMENT, "transform \(describe(t.pointee)): \(error.reason)")
+        }
+    }
+}
+
 /// A C placement as a `GlyphPlacement`, every number checked finite first (`name` prefixes messages).
 func glyphPlacement(_ p: inkhit_glyph_placement, _ name: String) throws(CError) -> GlyphPlacement {
     guard p.font != nil else { throw .null("\(name)font") }

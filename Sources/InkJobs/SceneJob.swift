@@ -114,7 +114,7 @@ extension SceneJob {
             var out: [Double] = []
             for (k, x) in xs.enumerated() {
                 let d = try JobFields.finite(x, "\(name)[\(k)]")
-                guard abs(d) <= 1e9 else { throw .invalid(field: "\(name)[\(k)]", problem: "\(DecimalText.short(d)) is out of range (±1e9 px)") }
+                guard ViewSpace.contains(d) else { throw .invalid(field: "\(name)[\(k)]", problem: "\(DecimalText.short(d)) is out of range (\(ViewSpace.limitText))") }
                 out.append(d)
             }
             return out

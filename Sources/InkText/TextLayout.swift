@@ -288,8 +288,9 @@ public struct TextLayout: Sendable {
                   a.cornerRadius.isFinite, a.cornerRadius >= 0 else {
                 throw .invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius must be finite, width ≥ 0, height ≥ 0")
             }
-            guard a.width <= 1e9, abs(a.ascent) <= 1e9, abs(a.descent) <= 1e9, a.cornerRadius <= 1e9 else {
-                throw .invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius beyond ±1e9 px are out of range")
+            guard a.width <= ViewSpace.limit, ViewSpace.contains(a.ascent), ViewSpace.contains(a.descent),
+                  a.cornerRadius <= ViewSpace.limit else {
+                throw .invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius beyond \(ViewSpace.limitText) are out of range")
             }
             if attachmentAt[a.at] != nil { throw .invalidAttachment(index: i, reason: "two attachments at offset \(a.at)") }
             attachmentAt[a.at] = i

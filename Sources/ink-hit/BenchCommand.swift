@@ -89,7 +89,7 @@ struct Bench: ParsableCommand {
                         reps += 1
                         elapsed = now() - start
                     } while elapsed < seconds
-                    medians.append(elapsed * 1e9 / Double(reps * points.count))
+                    medians.append(elapsed / Double(reps * points.count) * 1_000_000_000)    // ns per point
                 }
             }
             medians.sort()

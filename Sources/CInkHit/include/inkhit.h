@@ -184,7 +184,7 @@ extern "C" {
 /* ================================================================================================ */
 
 #define INKHIT_VERSION_MAJOR 1
-#define INKHIT_VERSION_MINOR 2
+#define INKHIT_VERSION_MINOR 3
 #define INKHIT_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH of this header. */
 #define INKHIT_VERSION (INKHIT_VERSION_MAJOR * 10000 + INKHIT_VERSION_MINOR * 100 + INKHIT_VERSION_PATCH)
@@ -228,7 +228,7 @@ enum {
      *  bytes than the shape limits, coordinates beyond a 32-bit float. */
     INKHIT_ERROR_SHAPE = 8,
     /** The index refused a placement: a singular transform, a scale beyond 1e-30...1e30, coordinates
-     *  beyond +-1e9 view px, a glyph drawn below 1e-6 or above 1e9 view px per em. */
+     *  beyond +-INKHIT_VIEW_LIMIT view px, a glyph drawn below 1e-6 or above INKHIT_VIEW_LIMIT view px per em. */
     INKHIT_ERROR_PLACEMENT = 9,
     /** Text that cannot be laid out as asked: a link range outside the text or empty, an attachment not
      *  on a U+FFFC or sharing one, invalid attachment sizes. */
@@ -279,6 +279,19 @@ typedef struct inkhit_transform {
 
 /** The identity transform, as an initializer: `inkhit_transform t = INKHIT_TRANSFORM_IDENTITY;`. */
 #define INKHIT_TRANSFORM_IDENTITY {1.0, 0.0, 0.0, 1.0, 0.0, 0.0}
+
+/** The view range, px: every view coordinate a placement, a layout, a scene node or an exclusion reaches lies
+ *  within +-INKHIT_VIEW_LIMIT, and a glyph is drawn at most INKHIT_VIEW_LIMIT view px per em; beyond it the
+ *  call is refused (INKHIT_ERROR_PLACEMENT, INVALID_ARGUMENT or LAYOUT, as each function says), never clamped.
+ *  Swift's ViewSpace.limit, Python's inkhit.VIEW_LIMIT. Since 1.3. */
+#define INKHIT_VIEW_LIMIT 1e9
+
+/** Whether an index places shapes with `transform` (shape units -> view px): INKHIT_OK when it is finite, not
+ *  singular (its least scale at least 1e-12 of its largest) and its scales lie within 1e-30...1e30; otherwise
+ *  INKHIT_ERROR_PLACEMENT with the reason inkhit_builder_add_* would give. The library's one check of a
+ *  transform: an adapter calls it once for its renderer's transform before it adds anything.
+ *  Owns: nothing (reads *transform). Threads: any. Errors: NULL_ARGUMENT, PLACEMENT. Since 1.3. */
+inkhit_status inkhit_transform_validate(const inkhit_transform *transform);
 
 /** An axis-aligned rectangle [min_x, max_x] x [min_y, max_y]; empty when min_x > max_x or min_y > max_y. */
 typedef struct inkhit_rect {
@@ -1220,7 +1233,7 @@ enum {
 typedef struct inkhit_exclusion {
     /** INKHIT_EXCLUSION_*. */
     int32_t kind;
-    /** RECT and ELLIPSE: finite, min <= max, within +-1e9 px. */
+    /** RECT and ELLIPSE: finite, min <= max, within +-INKHIT_VIEW_LIMIT px. */
     inkhit_rect rect;
     /** PATH: SVG path data (M L H V C S Q T Z, absolute or relative; no arcs), not NUL-terminated. */
     const char *path;

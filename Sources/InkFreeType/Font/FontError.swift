@@ -42,7 +42,7 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The glyph's outline could not be made into a shape at the placement's scale (`pxPerEm`: view px per
     /// em, the size times the transform's largest scale).
     case shape(glyph: GlyphID, pxPerEm: Double, ShapeError)
-    /// The index refused the placement (a singular transform, coordinates beyond ±1e9 view px, …).
+    /// The index refused the placement (a singular transform, coordinates beyond `ViewSpace.limit`, …).
     case placement(HitIndexError)
     /// Variations were asked of a font that has no variation axes.
     case notVariable
@@ -170,7 +170,7 @@ extension FontError {
 
     /// The one table of FreeType errors: code, name (as in `FT_Err_<name>`) and a short meaning, values from
     /// `freetype/fterrdef.h` (FreeType 2.12), in code order.
-    static let freeTypeErrors: [(code: Int32, name: String, meaning: String)] = [
+    package static let freeTypeErrors: [(code: Int32, name: String, meaning: String)] = [
         (0x00, "Ok", "no error"),
         (0x01, "Cannot_Open_Resource", "cannot open resource"),
         (0x02, "Unknown_File_Format", "unknown file format"),

@@ -284,7 +284,7 @@ struct ColrV1: Sendable {
         /// must not leave 6e-17 shears behind).
         static func circle(_ halfTurns: Double) -> (Double, Double) {
             let q = halfTurns * 2
-            if q == q.rounded(), abs(q) < 1e9 {
+            if q == q.rounded(), abs(q) < Double(Int32.max) {
                 switch ((Int(q) % 4) + 4) % 4 {
                 case 0: return (1, 0)
                 case 1: return (0, 1)

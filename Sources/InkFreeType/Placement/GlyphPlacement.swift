@@ -84,7 +84,7 @@ public struct GlyphPlacement: Sendable, Hashable {
     public static let minimumViewPxPerEm = 1e-6
 
     /// Checks what the font cannot: the size is finite and > 0, the origin finite, and the glyph drawn at
-    /// 1e-6 … 1e9 view px per em (the index's view range).
+    /// `minimumViewPxPerEm` … `ViewSpace.limit` view px per em (the index's view range).
     ///
     /// - Throws: `FontError.invalidPlacement`, `.glyphOutOfRange`.
     public func validate() throws(FontError) {
@@ -105,9 +105,9 @@ public struct GlyphPlacement: Sendable, Hashable {
             throw .invalidPlacement(reason: "\(DecimalText.short(em)) view px per em (size × transform scale) is too small "
                                     + "(the least is \(DecimalText.short(Self.minimumViewPxPerEm)))")
         }
-        guard em <= 1e9 else {
+        guard em <= ViewSpace.limit else {
             throw .invalidPlacement(reason: "\(DecimalText.short(em)) view px per em (size × transform scale) is beyond "
-                                    + "the ±1e9 px view range")
+                                    + "the \(ViewSpace.limitText) view range")
         }
     }
 

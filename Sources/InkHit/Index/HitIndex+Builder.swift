@@ -79,23 +79,43 @@ extension HitIndex {
                                  singularValues sv: SingularValues) throws(HitIndexError) -> Int {
             let k = items.count
             guard k < Self.maxPlacements else { throw .tooManyPlacements(limit: Self.maxPlacements) }
-            guard transform.isFinite else { throw .nonFiniteTransform(placement: k) }
-            guard sv.isMaxWithinScaleRange else { throw .scaleOutOfRange(placement: k, scale: sv.max) }
-            guard sv.isPlaceable else { throw .singularTransform(placement: k) }
-            guard sv.isMinWithinScaleRange else { throw .scaleOutOfRange(placement: k, scale: sv.min) }
-            guard let inverse = transform.inverted(singularValues: sv) else { throw .scaleOutOfRange(placement: k, scale: sv.max) }
+            let inverse = try Self.inverse(of: transform, singularValues: sv, placement: k)
             let inView = shape.tolerance * sv.max
             if inView > tolerance * (1 + 1e-9) {
                 throw .shapeTooCoarse(placement: k, shapeTolerance: inView, required: tolerance)
             }
             if !shape.bounds.isEmpty {
                 let box = shape.bounds.applying(transform)
-                guard box.minX >= -1e9, box.maxX <= 1e9, box.minY >= -1e9, box.maxY <= 1e9 else {
+                guard ViewSpace.contains(box) else {
                     throw .coordinateOutOfRange(placement: k)
                 }
             }
             items.append(Item(shape: shape, transform: transform, inverse: inverse, singularValues: sv))
             return k
+        }
+
+        /// Checks `transform` (shape units → view px) as `add(_:transform:)` does before it looks at the shape:
+        /// finite, not singular (`SingularValues.isPlaceable`: its least scale at least
+        /// `AffineTransform.minScaleRatio` of its largest), and its scales within `AffineTransform.scaleLimit`.
+        /// For an adapter that checks a renderer's transform once before it adds anything (the C interface's
+        /// `inkhit_transform_validate`).
+        ///
+        /// - Throws: `.nonFiniteTransform`, `.singularTransform`, `.scaleOutOfRange`, naming the placement the
+        ///   next `add` would make (`count`).
+        public func validate(transform: AffineTransform) throws(HitIndexError) {
+            guard transform.isFinite else { throw .nonFiniteTransform(placement: items.count) }
+            _ = try Self.inverse(of: transform, singularValues: transform.singularValues, placement: items.count)
+        }
+
+        /// The transform's checks, and its inverse: the one rule for every placement's transform.
+        private static func inverse(of transform: AffineTransform, singularValues sv: SingularValues,
+                                    placement k: Int) throws(HitIndexError) -> AffineTransform {
+            guard transform.isFinite else { throw .nonFiniteTransform(placement: k) }
+            guard sv.isMaxWithinScaleRange else { throw .scaleOutOfRange(placement: k, scale: sv.max) }
+            guard sv.isPlaceable else { throw .singularTransform(placement: k) }
+            guard sv.isMinWithinScaleRange else { throw .scaleOutOfRange(placement: k, scale: sv.min) }
+            guard let inverse = transform.inverted(singularValues: sv) else { throw .scaleOutOfRange(placement: k, scale: sv.max) }
+            return inverse
         }
 
         /// Builds the immutable index (the builder can go on collecting for another).

@@ -15,7 +15,7 @@ public enum HitIndexError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The shape was flattened for `shapeTolerance` view px under this transform, coarser than the builder's
     /// `required` tolerance.
     case shapeTooCoarse(placement: Int, shapeTolerance: Double, required: Double)
-    /// The placed shape reaches beyond ±1e9 view px.
+    /// The placed shape reaches beyond `ViewSpace.limit` (view px).
     case coordinateOutOfRange(placement: Int)
     /// More placements than `HitIndex.Builder.maxPlacements`.
     case tooManyPlacements(limit: Int)
@@ -38,7 +38,7 @@ public enum HitIndexError: Error, Sendable, Hashable, CustomStringConvertible {
         case .singularTransform: return "transform is singular (collapses the glyph to a line or point)"
         case .shapeTooCoarse(_, let s, let r):
             return "shape flattened at \(s) px in view space, index requires \(r) px; flatten it finer"
-        case .coordinateOutOfRange: return "view coordinates beyond ±1e9 px"
+        case .coordinateOutOfRange: return "view coordinates beyond \(ViewSpace.limitText)"
         case .scaleOutOfRange(_, let s):
             return "transform scales by \(DecimalText.short(s)), out of range (scales must lie within 1e-30 … 1e30)"
         case .tooManyPlacements(let l): return "more than \(l) placements"
