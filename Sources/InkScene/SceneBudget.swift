@@ -99,7 +99,7 @@ extension Regions {
 
     /// The edges of a rounded rectangle's polygon (see `roundRect(_:radius:viewTolerance:maxScale:)`).
     static func roundRectEdges(radius rad: Double, viewTolerance: Double, maxScale: Double) -> Int {
-        RoundedRect.edges(radius: rad, viewTolerance: viewTolerance, maxScale: maxScale)
+        RoundRect.edges(radius: rad, viewTolerance: viewTolerance, maxScale: maxScale)
     }
 
     /// The edges a path flattens to within `tolerance` local px, counted from its curves' control polygons

@@ -12,8 +12,9 @@ public struct TextHit: Sendable, Hashable {
         /// A box fallback mode (character or line boxes) decided.
         case box
     }
-    /// Index into `TextLayout.glyphs` (nil for attachments, decorations and line boxes).
-    public var glyph: Int?
+    /// The placement hit: an index into `TextLayout.glyphs` (nil for attachments, decorations and line boxes).
+    /// A position in the layout's list of placed glyphs, not a glyph id.
+    public var placement: Int?
     /// UTF-16 range of the character under the point (NSRange-compatible offsets): inside a ligature, the
     /// component under the point; on the ellipsis, the truncated range.
     public var utf16: Range<Int>
@@ -28,13 +29,20 @@ public struct TextHit: Sendable, Hashable {
     /// Tag of the attachment hit, nil when the hit is on text.
     public var attachment: String?
     /// The decoration hit (underline, strikethrough, overline), nil when the hit is on a glyph or an
-    /// attachment. On a decoration, `glyph` is nil and the character is the one whose advance on that
+    /// attachment. On a decoration, `placement` is nil and the character is the one whose advance on that
     /// line holds the point's x (or the nearest one).
     public var decoration: TextDecoration.Kind?
     /// Signed distance to the hit outline (or box), view px, negative inside.
     public var distance: Double
     /// Ink, radius or box: how the hit was decided.
     public var kind: Kind
+
+    /// The 1.0 name of `placement` (it holds a placement, never a glyph id).
+    @available(*, deprecated, renamed: "placement")
+    public var glyph: Int? {
+        get { placement }
+        set { placement = newValue }
+    }
 }
 
 /// Where a caret goes for a point: an insertion offset and which side it sticks to.
@@ -144,7 +152,7 @@ extension TextLayout {
                 let line = lines[gl.line]
                 let r = Rect(minX: gl.x, minY: line.box.minY, maxX: gl.x + gl.advance, maxY: line.baseline + (line.box.maxY - line.baseline))
                 if r.contains(l) {
-                    return makeHit(glyph: gi, range: gl.utf16, line: gl.line, attachment: nil, distance: 0, kind: .box)
+                    return makeHit(placement: gi, range: gl.utf16, line: gl.line, attachment: nil, distance: 0, kind: .box)
                 }
             }
         }
@@ -153,13 +161,13 @@ extension TextLayout {
 
     func attachmentHit(_ a: Hit) -> TextHit {
         let pa = attachments[a.placement]
-        return makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
+        return makeHit(placement: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
                        attachment: pa.attachment.tag, distance: a.distance, kind: a.isInside ? .ink : .radius)
     }
 
     func glyphHit(_ h: Hit, at point: Point) -> TextHit {
         let gi = inkGlyph[h.placement]
-        return makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line,
+        return makeHit(placement: gi, range: component(of: gi, at: point), line: glyphs[gi].line,
                        attachment: nil, distance: h.distance, kind: h.isInside ? .ink : .radius)
     }
 
@@ -170,13 +178,13 @@ extension TextLayout {
         case .ink: return nil
         case .characterBoxes:
             for c in charBoxes where c.box.contains(l) {
-                return makeHit(glyph: glyphIndex(at: c.utf16.lowerBound), range: c.utf16, line: c.line, attachment: nil,
+                return makeHit(placement: glyphIndex(at: c.utf16.lowerBound), range: c.utf16, line: c.line, attachment: nil,
                                distance: 0, kind: .box)
             }
             return nil
         case .lineBoxes:
             for (li, line) in lines.enumerated() where line.box.contains(l) {
-                return makeHit(glyph: nil, range: line.utf16, line: li, attachment: nil, distance: 0, kind: .box)
+                return makeHit(placement: nil, range: line.utf16, line: li, attachment: nil, distance: 0, kind: .box)
             }
             return nil
         }
@@ -189,7 +197,7 @@ extension TextLayout {
         let d = decorations[k]
         let x = layoutPoint(point)?.x ?? d.rect.minX
         let range = character(onLine: d.line, atX: x, point: point) ?? d.utf16
-        return makeHit(glyph: nil, range: range, line: d.line, attachment: nil, distance: distance,
+        return makeHit(placement: nil, range: range, line: d.line, attachment: nil, distance: distance,
                        kind: isInside ? .ink : .radius, decoration: d.kind)
     }
 
@@ -226,18 +234,18 @@ extension TextLayout {
         let hit: TextHit
         switch linkItem[h.placement] {
         case .glyph(let gi):
-            hit = makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
+            hit = makeHit(placement: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
                           distance: h.distance, kind: h.isInside ? .ink : .radius)
         case .attachment(let ai):
             let pa = attachments[ai]
-            hit = makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
+            hit = makeHit(placement: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
                           attachment: pa.attachment.tag, distance: h.distance, kind: h.isInside ? .ink : .radius)
         case .decoration(let di, let x0, let x1):
             // The character under the point within the linked part of the stroke.
             let d = decorations[di]
             let x = layoutPoint(point)?.x ?? x0
             let range = character(onLine: d.line, atX: x, point: point, within: x0...x1.nextDown) ?? d.utf16
-            hit = makeHit(glyph: nil, range: range, line: d.line, attachment: nil, distance: h.distance,
+            hit = makeHit(placement: nil, range: range, line: d.line, attachment: nil, distance: h.distance,
                           kind: h.isInside ? .ink : .radius, decoration: d.kind)
         }
         guard let l = linkMap.lastLink(overlapping: hit.utf16) else { return nil }
@@ -246,8 +254,8 @@ extension TextLayout {
 
     /// Not API: the answer for glyph `gi` hit at `point` (in this layout's view space) at signed `distance`,
     /// as `hit(at:)` gives it (the component under the point, its link), for InkScene's text leaves.
-    @_spi(InkInternals) public func textHit(glyph gi: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
-        makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
+    @_spi(InkInternals) public func textHit(placement gi: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
+        makeHit(placement: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
                 distance: distance, kind: isInside ? .ink : .radius)
     }
 
@@ -406,13 +414,13 @@ extension TextLayout {
         return graphemePart(min(parts - 1, Int(f * Double(parts))), first: first, of: g.utf16)
     }
 
-    func makeHit(glyph: Int?, range: Range<Int>, line: Int, attachment: String?, distance: Double,
+    func makeHit(placement glyph: Int?, range: Range<Int>, line: Int, attachment: String?, distance: Double,
                  kind: TextHit.Kind, decoration: TextDecoration.Kind? = nil) -> TextHit {
         // The ellipsis stands for cut text: it is not part of a link. (A decoration's character is the
         // ellipsis only when its range is the truncated one: cut text is never on a line.)
         let isEllipsis = glyph.map { glyphs[$0].isEllipsis } ?? (truncated.map { $0 == range && decoration != nil } ?? false)
         let link = isEllipsis ? nil : linkMap.lastLink(overlapping: range).map { links[$0].tag }
-        return TextHit(glyph: glyph, utf16: range, utf8: map.utf8Range(range), character: map.grapheme(at: range.lowerBound),
+        return TextHit(placement: glyph, utf16: range, utf8: map.utf8Range(range), character: map.grapheme(at: range.lowerBound),
                        line: line, link: link, attachment: attachment, decoration: decoration, distance: distance, kind: kind)
     }
 }
@@ -456,7 +464,7 @@ extension TextLayout {
     /// Not API: the answer for attachment `k` hit at signed `distance` (view px), as `hit(at:)` gives it.
     @_spi(InkInternals) public func attachmentHit(_ k: Int, distance: Double, isInside: Bool) -> TextHit {
         let pa = attachments[k]
-        return makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
+        return makeHit(placement: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
                        attachment: pa.attachment.tag, distance: distance, kind: isInside ? .ink : .radius)
     }
 }

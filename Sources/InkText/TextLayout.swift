@@ -345,7 +345,7 @@ public struct TextLayout: Sendable {
     }
 
     /// A (rounded) box as a shape in layout px, its corners circular arcs flattened for `viewTolerance`
-    /// under a transform of largest scale `maxScale` (`RoundedRect`, as scene regions; a box without
+    /// under a transform of largest scale `maxScale` (`RoundRect`, as scene regions; a box without
     /// rounding is exact).
     ///
     /// - Throws: `.invalidAttachment` when the box does not fit the index's `Float` coordinates or its
@@ -355,7 +355,7 @@ public struct TextLayout: Sendable {
         let rad = min(cornerRadius, r.width / 2, r.height / 2)
         do throws(ShapeError) {
             guard r.width > 0, r.height > 0 else { return try GlyphShape(polygon: Polygon(contours: [])) }
-            return try RoundedRect.shape(r, radius: max(0, rad), viewTolerance: viewTolerance, maxScale: maxScale)
+            return try RoundRect.shape(r, radius: max(0, rad), viewTolerance: viewTolerance, maxScale: maxScale)
         } catch {
             throw .invalidAttachment(index: attachment, reason: "its box cannot be hit-tested: \(error)")
         }

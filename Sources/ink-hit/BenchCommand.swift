@@ -38,7 +38,7 @@ struct Bench: ParsableCommand {
         switch parsed {
         case .scene(let job):
             let snapshot = try runner.snapshot(job, for: line)
-            return { r, sink in for k in r { sink &+= snapshot.hit(at: job.points[k], radius: job.radius)?.glyph ?? 0 } }
+            return { r, sink in for k in r { sink &+= snapshot.hit(at: job.points[k], radius: job.radius)?.placement ?? 0 } }
         case .text(let job):
             let layout = try runner.layout(job, for: line)
             return { r, sink in for k in r { sink &+= layout.hit(at: job.points[k], radius: job.radius)?.utf16.lowerBound ?? 0 } }

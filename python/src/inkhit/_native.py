@@ -185,7 +185,7 @@ class LayoutDecoration(Structure):
 
 class TextHit(Structure):
     _fields_ = [("hit", c_int32), ("kind", c_int32)] + [
-        (n, c_int64) for n in ("glyph", "link", "attachment", "utf16_start", "utf16_end", "utf8_start", "utf8_end",
+        (n, c_int64) for n in ("placement", "link", "attachment", "utf16_start", "utf16_end", "utf8_start", "utf8_end",
                                "character", "line")] + [("distance", c_double)]
 
 
@@ -215,7 +215,7 @@ class NodeShape(Structure):
 
 class SceneHit(Structure):
     _fields_ = [("hit", c_int32), ("inside", c_int32), ("node", c_uint64), ("depth", c_int64), ("local", Point),
-                ("distance", c_double), ("glyph", c_int64), ("text", TextHit)]
+                ("distance", c_double), ("placement", c_int64), ("text", TextHit)]
 
 
 #: void (*inkhit_job_emit_func)(void *user_data, const char *line, size_t length)

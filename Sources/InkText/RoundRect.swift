@@ -12,7 +12,7 @@ import InkGeometry
 /// shapes in InkScene): each corner a circular arc flattened into chords, as many as the tolerance needs, so
 /// the polygon lies within the tolerance of the exact arc (the chords are inside it; the shape reports how far).
 @_spi(InkInternals)
-public enum RoundedRect {
+public enum RoundRect {
     /// Chords for an arc of `angle` radians and `radius` view px so that no point of the arc is farther
     /// than `tolerance` view px from them: the count (at least one per quarter turn, at most 100,000) and the
     /// largest distance they leave (the sagitta, ≤ `tolerance`; the radius itself when the radius is within
