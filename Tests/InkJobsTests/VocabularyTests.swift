@@ -10,11 +10,7 @@ import Testing
 /// python/tests/test_api_names.py), and every public attribute of the Python answer types. A name added without
 /// a row, a row naming what does not exist, or a word renamed in one layer only fails here.
 struct VocabularyTests {
-    static let root: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
+    static let root = SourceScan.root
 
     /// The rows of every table in docs/vocabulary.md, or of those under the `## ` headings whose title starts with
     /// one of `sections`: each row's cells (0: the concept), header and rule rows left out.
@@ -183,7 +179,7 @@ struct VocabularyTests {
             if parts.count == 2 {
                 #expect(try Self.fields(of: parts[0], in: header).contains(parts[1]), "inkhit.h: \(parts[0]) has no field \(parts[1])")
             } else {
-                #expect(Self.containsWord(item, in: header), "inkhit.h has no \(item)")
+                #expect(SourceScan.containsWord(item, in: header), "inkhit.h has no \(item)")
             }
             checked += 1
         }
@@ -195,7 +191,7 @@ struct VocabularyTests {
     /// `typealias`, `var`, `let`, `func`, `case`); every public member of `Hit`, `TextHit` and `SceneHit` is named,
     /// or listed as a spelling before 1.3.
     @Test func everySwiftNameExistsInTheSources() throws {
-        let declared = try Self.swiftDeclarations()
+        let declared = try SourceScan.declarations(in: ["Sources"]).names
         var checked = 0
         for item in Self.codeItems(try Self.column(1, sections: Self.layerTables)) {
             var name = item
@@ -266,46 +262,6 @@ struct VocabularyTests {
             checked += 1
         }
         #expect(checked >= 20, "\(checked) JSON inputs checked")
-    }
-
-    /// Whether `word` occurs in `text` as a whole identifier.
-    static func containsWord(_ word: String, in text: String) -> Bool {
-        var from = text.startIndex
-        while let r = text.range(of: word, range: from..<text.endIndex) {
-            let before = r.lowerBound == text.startIndex ? " " : text[text.index(before: r.lowerBound)]
-            let after = r.upperBound == text.endIndex ? " " : text[r.upperBound]
-            if !(before.isLetter || before.isNumber || before == "_") && !(after.isLetter || after.isNumber || after == "_") {
-                return true
-            }
-            from = r.upperBound
-        }
-        return false
-    }
-
-    /// The names declared in Sources' Swift files: types (`struct`, `class`, `enum`, `protocol`, `actor`,
-    /// `typealias`), members (`var`, `let`, `func`, `init`) and enum cases (each of `case a, b(x: T)`).
-    static func swiftDeclarations() throws -> Set<String> {
-        var out: Set<String> = ["init"]
-        let sources = Self.root + "/Sources"
-        let files = FileManager.default.enumerator(atPath: sources)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
-        let keywords = ["struct", "class", "enum", "protocol", "actor", "typealias", "var", "let", "func", "case"]
-        for file in files {
-            let text = try String(contentsOfFile: sources + "/" + file, encoding: .utf8)
-            for line in text.split(separator: "\n") {
-                let words = line.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == ":" || $0 == "<" || $0 == "{" || $0 == "=" })
-                for (k, w) in words.enumerated() where keywords.contains(String(w)) && k + 1 < words.count {
-                    out.insert(String(words[k + 1]).trimmingCharacters(in: CharacterSet(charactersIn: ",`")))
-                    // `case a, b, c`: every name of the list.
-                    if w == "case", let rest = line.range(of: "case ") {
-                        for name in line[rest.upperBound...].split(separator: ",") {
-                            let n = name.trimmingCharacters(in: .whitespaces).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-                            if !n.isEmpty { out.insert(String(n)) }
-                        }
-                    }
-                }
-            }
-        }
-        return out
     }
 
     /// The public properties of `public struct name` in `file` (its own body, not nested types'), without the

@@ -42,23 +42,23 @@ struct ShapeView: @unchecked Sendable {
     /// `FillRule` as a mask on the winding number: ink where `w & windingMask != 0` (−1: nonzero, 1: even-odd).
     let windingMask: Int32
 
-    var wx: Int { Int(wx16) }
-    var wy: Int { Int(wy16) }
-    var nx: Int { Int(nx16) }
-    var ny: Int { Int(ny16) }
-    var edgeCount: Int { Int(edgeCount32) }
-    var minX: Double { Double(minX32) }
-    var minY: Double { Double(minY32) }
-    var maxX: Double { Double(maxX32) }
-    var maxY: Double { Double(maxY32) }
+    @inline(__always) var wx: Int { Int(wx16) }
+    @inline(__always) var wy: Int { Int(wy16) }
+    @inline(__always) var nx: Int { Int(nx16) }
+    @inline(__always) var ny: Int { Int(ny16) }
+    @inline(__always) var edgeCount: Int { Int(edgeCount32) }
+    @inline(__always) var minX: Double { Double(minX32) }
+    @inline(__always) var minY: Double { Double(minY32) }
+    @inline(__always) var maxX: Double { Double(maxX32) }
+    @inline(__always) var maxY: Double { Double(maxY32) }
     /// True for a view of a lean form.
-    var isLean: Bool { cold == nil }
-    var cross: UnsafePointer<CrossEdge> { crossRaw.assumingMemoryBound(to: CrossEdge.self) }
-    var prepared: UnsafePointer<NearEdge> { preparedRaw.assumingMemoryBound(to: NearEdge.self) }
-    var edges: UnsafePointer<FEdge> { edgesRaw.assumingMemoryBound(to: FEdge.self) }
-    var leanCross: UnsafePointer<UInt32> { crossRaw.assumingMemoryBound(to: UInt32.self) }
-    var verts: UnsafePointer<Float> { edgesRaw.assumingMemoryBound(to: Float.self) }
-    var contours: UnsafePointer<UInt32> { preparedRaw.assumingMemoryBound(to: UInt32.self) }
+    @inline(__always) var isLean: Bool { cold == nil }
+    @inline(__always) var cross: UnsafePointer<CrossEdge> { crossRaw.assumingMemoryBound(to: CrossEdge.self) }
+    @inline(__always) var prepared: UnsafePointer<NearEdge> { preparedRaw.assumingMemoryBound(to: NearEdge.self) }
+    @inline(__always) var edges: UnsafePointer<FEdge> { edgesRaw.assumingMemoryBound(to: FEdge.self) }
+    @inline(__always) var leanCross: UnsafePointer<UInt32> { crossRaw.assumingMemoryBound(to: UInt32.self) }
+    @inline(__always) var verts: UnsafePointer<Float> { edgesRaw.assumingMemoryBound(to: Float.self) }
+    @inline(__always) var contours: UnsafePointer<UInt32> { preparedRaw.assumingMemoryBound(to: UInt32.self) }
 
     /// A view of `s` in `form`.
     init(_ s: GlyphShape, form: ShapeForm) {
@@ -149,6 +149,9 @@ struct ShapeView: @unchecked Sendable {
 
     /// `distance(cell:_:_:bound:)` of the view at `v`, read in place (calling the method on `v.pointee`
     /// from a call that is not inlined copies the whole view first).
+    /// Out of line on purpose: the query loops that call it stay small enough for their own accessors to be
+    /// inlined (callgrind: inlined into the staged batch, it made the view's accessors calls).
+    @inline(never)
     static func distance(_ v: UnsafeMutablePointer<ShapeView>, cell c: Int, _ x: Double, _ y: Double,
                          bound: Double) -> Double {
         v.pointee.distance(cell: c, x, y, bound: bound)
