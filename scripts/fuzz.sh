@@ -46,7 +46,9 @@ SANITIZER=${SANITIZER:-address}
 case $SANITIZER in address|thread) ;; *) echo "fuzz: SANITIZER=$SANITIZER is not supported (address, thread)" >&2; exit 2 ;; esac
 CFLAGS=${CFLAGS:--O1 -g -fsanitize=$SANITIZER,fuzzer-no-link}
 read -r -a ENGINE <<<"${LIB_FUZZING_ENGINE:--fsanitize=fuzzer}"
-SWIFTFLAGS=(-O -g -parse-as-library -swift-version 6)
+# -package-name: the modules are one package (their `package` members, test hooks among them, are seen by each
+# other as SwiftPM builds them).
+SWIFTFLAGS=(-O -g -parse-as-library -swift-version 6 -package-name InkHit)
 FUZZ=(-sanitize=fuzzer,"$SANITIZER")
 # The geometry core runs hot loops over every edge and cell: edge coverage without comparison tracing keeps
 # it ~3x faster under instrumentation (the parsers above it keep full `-sanitize=fuzzer` tracing).

@@ -137,7 +137,9 @@ struct LayerUnion {
         if sink.base.base.base.droppedNonFinite > 0 { throw shapeError(.nonFiniteCoordinate) }
         if sink.base.cappedCurves > 0 { throw shapeError(.toleranceNotMet(curves: sink.base.cappedCurves)) }
         achieved = max(achieved, sink.base.achievedTolerance)
-        return sink.base.base.base.base.result.contours
+        let contours = sink.base.base.base.base.result.contours
+        WorkMeter.count(contours.reduce(0) { $0 + $1.count }, .outlinePoints)
+        return contours
     }
 
     /// Adds the layer's segments to the work, refusing before anything is flattened: a bound from the

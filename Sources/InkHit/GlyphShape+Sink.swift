@@ -23,6 +23,9 @@ extension GlyphShape {
         private var current = Point.zero
         private var pendingMove = true
         private var segments = 0
+        /// Polyline points made (evaluated and stored) so far: the work that counting bounds
+        /// (`GlyphShape+Testing.swift` shows it to tests).
+        private(set) var made = 0
         private var nextCheck = 4096
         private(set) var droppedNonFinite = 0
         private(set) var cappedCurves = 0
@@ -136,6 +139,7 @@ extension GlyphShape {
 
         @inline(__always) private mutating func append(_ p: Point) {
             let x = Float(p.x), y = Float(p.y)
+            made &+= 1
             if !(x.isFinite && y.isFinite) { outOfRange = true }
             verts.append(x); verts.append(y)
         }
