@@ -1,11 +1,10 @@
 /// Not API: counts of the work the shape builds of a thread or task have done, for the package's own tests. A
-/// test that must show a limit held *before* the work was done counts the work instead of timing it:
+/// test that must show a limit held *before* the work was done counts the work instead of timing it
+/// (`BoundedColorGlyphTests`):
 ///
-/// ```swift
-/// let meter = WorkMeter()
-/// let error = meter.during { try? font.inkRegion(of: glyph, viewPxPerEm: 16, tolerance: 0.01) }
-/// #expect(meter[.outlinePoints] == 0)          // refused from its counted cost, nothing flattened
-/// ```
+///     let meter = WorkMeter()
+///     let error = meter.during { Self.shapeError(font, 2, pxPerEm: 16) }
+///     #expect(meter[.outlinePoints] == 0)          // refused from its counted cost, nothing flattened
 ///
 /// The meter is task-local (as `BuildDeadline`), so tests running in parallel count only their own work.
 /// Without a meter bound (always, outside the tests) a count costs one task-local read; counts are taken per
