@@ -108,7 +108,7 @@ ink_hit="$(swift build --show-bin-path)/ink-hit"
 [ -x "$ink_hit" ] || swift build --product ink-hit >&2
 [ -x .build-python/venv/bin/python ] || fail "no .build-python/venv (./inkhit deps makes it)"
 (cd python && INKHIT_LIBRARY="$prefix/lib/libInkHit.so.1" PYTHONPATH="$PWD/src" INKHIT_INK_HIT="$ink_hit" \
-  ../.build-python/venv/bin/python -m pytest -q -p no:cacheprovider tests/test_api.py tests/test_lifetime.py \
+  ../.build-python/venv/bin/python -m pytest -q -p no:cacheprovider --basetemp="$work/pytest" tests/test_api.py tests/test_lifetime.py \
   tests/test_structs.py) > "$work/python.log" 2>&1 || { cat "$work/python.log" >&2; fail "python/tests on the installed library"; }
 tail -1 "$work/python.log" >&2
 
