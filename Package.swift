@@ -12,8 +12,9 @@ let package = Package(
         .library(name: "InkText", targets: ["InkText"]),
         .library(name: "InkJobs", targets: ["InkJobs"]),
         .library(name: "InkScene", targets: ["InkScene"]),
-        // The C interface (inkhit.h) as a shared library: .build/<config>/libInkHitC.so; `./inkhit install-c`
-        // links and installs it as libInkHit.so with only the inkhit_* symbols exported (README, "Use it from C").
+        // The C interface (inkhit.h) as a shared library: .build/<config>/libInkHitC.so (a development build on the
+        // toolchain's runtime); `./inkhit install-c` links its objects again as libInkHit.so, with the Swift runtime
+        // inside and only the inkhit_* symbols exported (scripts/install-c.sh; README, "Use it from C").
         // CInkHitHost is in the shared library only: its constructor gives a C host back the signal dispositions the
         // Swift runtime takes on load (Sources/CInkHitHost/README.md).
         .library(name: "InkHitC", type: .dynamic, targets: ["InkHitC", "CInkHitHost"]),

@@ -1,5 +1,10 @@
 """hatchling build hook: puts libInkHit (the C interface of InkHit, a Swift release build) into the wheel.
 
+libInkHit is self-contained: install-c links the Swift runtime into it statically (its symbols hidden), so the
+wheel carries no Swift runtime library; auditwheel (scripts/python-wheel.sh) then adds only FreeType, HarfBuzz,
+FriBidi and their dependencies. The library is stripped (its debug information stays in
+``PREFIX/lib/.debug``, not in the wheel).
+
 The library comes from ``$INKHIT_LIB_DIR`` (a directory holding ``libInkHit.so.1``, as ``./inkhit install-c
 PREFIX`` leaves it in ``PREFIX/lib``: `./inkhit wheel` sets it to the release build it just made), else this hook
 runs ``scripts/install-c.sh`` of the repository around this folder into ``.build-python/prefix`` (a release

@@ -2,8 +2,11 @@
 # The C interface as its users get it: installs libInkHit into a temporary prefix (scripts/install-c.sh) and
 # works only from what was installed, found through pkg-config:
 #
-#   1. the library exports exactly the functions inkhit.h declares (nm), under its soname, with a RUNPATH
-#      that finds the Swift runtime;
+#   1. the library exports exactly the functions inkhit.h declares (nm), under its soname, and is self-contained:
+#      it needs (readelf -d, ldd) only libc, libm, libstdc++, libgcc_s, FreeType, HarfBuzz and FriBidi — no Swift,
+#      Dispatch or BlocksRuntime library — has no RUNPATH, stays loaded after dlclose (NODELETE), is stripped
+#      with its debug information in lib/.debug (same build id), and is at most 12 MiB (16 MiB for the debug
+#      build); the Pango adapter likewise (exports only inkhit_pango_*, RUNPATH $ORIGIN);
 #   2. examples/c/inkhit_test.c — every function, hostile calls included — compiled with cc -Werror, run;
 #   3. the same program under AddressSanitizer + UndefinedBehaviorSanitizer with LeakSanitizer on (after a
 #      canary that proves LeakSanitizer reports leaks here): no error, no leak;
@@ -15,7 +18,9 @@
 #   7. loading libInkHit leaves the host's signal dispositions as they were (scripts/c-tests/signals_test.c:
 #      sigaction of SIGQUIT, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP and the alternate stack, with and
 #      without the library, linked and dlopen'd; a host's own NULL dereference dies of SIGSEGV without a Swift
-#      backtrace); SWIFT_BACKTRACE=enable=yes keeps Swift's handler (the check can fail);
+#      backtrace); the library copied into a toolchain-like folder, where the runtime inside it finds a
+#      swift-backtrace and takes the signals: all given back; SWIFT_BACKTRACE naming the toolchain's backtracer
+#      keeps Swift's handler (the check can fail);
 #   8. the README's "Glyphs from your own shaper" example, compiled with its command line, answers checked; and
 #      scripts/c-tests/harfbuzz_test.c: hb_shape()'s arrays through inkhit_builder_add_shaped (tags = clusters,
 #      answers bit for bit those of the same glyphs placed one by one), and the same glyphs as glyph jobs
@@ -24,7 +29,19 @@
 #      scripts/c-tests/pango_cairo_test.c — Pango paragraphs drawn by cairo at 1x, 2x, 4x and hinted, every pixel
 #      centre with coverage < 0.02 or > 0.98 against the index (0 disagreements), tags against Pango's
 #      log_clusters, hostile calls — then again with the adapter compiled in under AddressSanitizer and
-#      UndefinedBehaviorSanitizer (LeakSanitizer on; fontconfig's own allocations suppressed).
+#      UndefinedBehaviorSanitizer (LeakSanitizer on; fontconfig's own allocations suppressed);
+#  10. two Swift runtimes in one process: scripts/c-tests/swift_host.swift, a Swift program (the toolchain's
+#      runtime) linked with libInkHit (its own inside): swift_retain is the host's, libInkHit defines none of the
+#      runtime's symbols, the README's answers, 8 threads mixing the host's runtime work with queries; and
+#      scripts/c-tests/dlclose_test.c: a thread that used the library ends after dlclose (NODELETE);
+#      scripts/c-tests/two_copies_test.c: two copies of the library dlopen'd in one process (two plugins; its
+#      static TLS block, checked at most 256 bytes in step 1, leaves room for both);
+#  11. with the Swift toolchain hidden (a mount namespace, `unshare -m`, with an empty tmpfs over it): ldd finds
+#      everything; examples/c/inkhit_test.c, the README's and hello.c's answers, hello.c shipped as the README
+#      says (the library copied beside it, rpath $ORIGIN/lib, the install prefix moved away), C++, HarfBuzz, signals, dlclose,
+#      the Pango adapter's programs, and scripts/c-tests/curve_exact_test.c — the curve-exact fixtures
+#      (Tests/InkJobsTests/Fixtures: example, heldout, stress, cff) through inkhit_builder_add_glyph and
+#      inkhit_index_hit: 0 wrong answers.
 #
 # Usage: scripts/c-abi-test.sh [--release]
 #   default: from the debug build `./inkhit test` has just made (only the library is linked again);
@@ -51,7 +68,7 @@ version=$(pkg-config --modversion inkhit)
 [ "$version" = "$(sed -n 's/^#define INKHIT_VERSION_MAJOR \([0-9]*\)$/\1/p' "$header").$(sed -n 's/^#define INKHIT_VERSION_MINOR \([0-9]*\)$/\1/p' "$header").$(sed -n 's/^#define INKHIT_VERSION_PATCH \([0-9]*\)$/\1/p' "$header")" ] \
   || fail "inkhit.pc says version $version, the header another"
 
-step "exported symbols, soname, RUNPATH"
+step "exported symbols, soname, what it needs at run time (no Swift), stripped, size"
 grep -E '^[a-z].*\binkhit_[a-z0-9_]+\(' "$header" | grep -v '^typedef' | sed -E 's/^.*\b(inkhit_[a-z0-9_]+)\(.*$/\1/' | sort > "$work/declared"
 nm -D --defined-only "$lib" | awk '{print $3}' | sort > "$work/exported"
 [ "$(wc -l < "$work/declared")" -ge 64 ] || fail "found only $(wc -l < "$work/declared") functions in inkhit.h"
@@ -60,9 +77,53 @@ if ! diff "$work/declared" "$work/exported" > "$work/symbols.diff"; then
   fail "the exported symbols (>) differ from the functions inkhit.h declares (<)"
 fi
 readelf -d "$lib" | grep 'Library soname: \[libInkHit.so.1\]' > /dev/null || fail "the soname is not libInkHit.so.1"
-runtime_dir=$(swift -print-target-info | sed -n '/"runtimeLibraryPaths"/,/]/s/^ *"\(.*\)",\{0,1\}$/\1/p' | awk 'NR == 1')
-[ -n "$runtime_dir" ] || fail "no runtimeLibraryPaths in swift -print-target-info"
-readelf -d "$lib" | grep "runpath: \[.*$runtime_dir" > /dev/null || fail "RUNPATH does not name the Swift runtime ($runtime_dir)"
+# A self-contained library: what the README's C section promises a host needs at run time, nothing more.
+allowed='^(libc\.so\.6|libm\.so\.6|libstdc\+\+\.so\.6|libgcc_s\.so\.1|ld-linux-x86-64\.so\.2|ld-linux-aarch64\.so\.1|libfreetype\.so\.6|libharfbuzz\.so\.0|libfribidi\.so\.0)$'
+real_lib=$(readlink -f "$lib")
+# Checks one installed library: NAME, the NEEDED it may have (a regex), the RUNPATH it must have ("" for none), a
+# size bound in bytes.
+self_contained() {
+  local file=$1 name=$2 needed_re=$3 runpath=$4 bound=$5
+  readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' > "$work/$name.needed"
+  grep -Ev "$needed_re" "$work/$name.needed" > "$work/$name.extra" && { cat "$work/$name.extra" >&2; fail "$name needs libraries beyond the system's listed ones"; }
+  ldd "$file" > "$work/$name.ldd" || fail "ldd $name"
+  grep -Ei 'swift|dispatch|BlocksRuntime|not found' "$work/$name.ldd" && fail "$name loads a Swift runtime library (ldd), or misses one"
+  if readelf -d "$file" | grep '(RPATH)' > /dev/null; then fail "$name has an RPATH"; fi
+  local found
+  found=$(readelf -d "$file" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+  [ "$found" = "$runpath" ] || fail "$name's RUNPATH is '$found', not '$runpath'"
+  readelf -SW "$file" | grep -E ' \.(symtab|debug_info) ' > /dev/null && fail "$name is not stripped"
+  local debuglink build_id debug_build_id
+  debuglink=$(readelf -p .gnu_debuglink "$file" | sed -n 's/^ *\[ *0\] *//p')
+  [ "$debuglink" = "$(basename "$file").debug" ] || fail "$name's .gnu_debuglink names '$debuglink'"
+  [ -f "$(dirname "$file")/.debug/$debuglink" ] || fail "$name's debug information is not in lib/.debug/$debuglink"
+  readelf -SW "$(dirname "$file")/.debug/$debuglink" | grep ' \.debug_info ' > /dev/null || fail "lib/.debug/$debuglink has no .debug_info"
+  build_id=$(readelf -n "$file" | sed -n 's/.*Build ID: //p')
+  debug_build_id=$(readelf -n "$(dirname "$file")/.debug/$debuglink" | sed -n 's/.*Build ID: //p')
+  [ -n "$build_id" ] && [ "$build_id" = "$debug_build_id" ] || fail "$name and its .debug file have other build ids"
+  local size
+  size=$(stat -c %s "$file")
+  [ "$size" -le "$bound" ] || fail "$name is $size bytes stripped, above $bound"
+  echo "$name: $size bytes stripped, $(stat -c %s "$(dirname "$file")/.debug/$debuglink") bytes of debug information; needs $(tr '\n' ' ' < "$work/$name.needed")" >&2
+}
+# The release build (what install-c installs) is held to 12 MiB; the debug build, whose code is not optimised,
+# to 16.
+bound=$((12 * 1024 * 1024))
+[ -n "$mode" ] && bound=$((16 * 1024 * 1024))
+self_contained "$real_lib" libInkHit "$allowed" "" "$bound"
+readelf -d "$lib" | grep 'Flags: .*NODELETE' > /dev/null || fail "libInkHit is not NODELETE (dlclose would unmap the runtime inside)"
+# Its thread-local block is static TLS (initial-exec), taken from the ~1.6 KB glibc keeps for all dlopen'd
+# libraries of a process: it must stay small enough for several such libraries (two_copies_test.c below).
+tls=$(readelf -lW "$lib" | awk '$1 == "TLS" { print $6 }')
+[ -n "$tls" ] && [ $((tls)) -le 256 ] || fail "libInkHit's thread-local block is ${tls:-?} bytes (static TLS: at most 256)"
+nm -D --undefined-only "$lib" | grep -E ' (swift_|_swift|\$s|dispatch_|_Block_)' && fail "libInkHit imports Swift runtime symbols"
+if [ -e "$prefix/lib/libInkHitPango.so" ]; then
+  pango_lib=$(readlink -f "$prefix/lib/libInkHitPango.so")
+  nm -D --defined-only "$pango_lib" | awk '{print $3}' | grep -v '^inkhit_pango_' && fail "libInkHitPango exports symbols other than inkhit_pango_*"
+  # Pango's own dependencies (GLib, cairo, fontconfig, ...) come from the system; no Swift library among them.
+  self_contained "$pango_lib" libInkHitPango '.' '$ORIGIN' $((12 * 1024 * 1024))
+  readelf -d "$pango_lib" | grep 'NEEDED.*\[libInkHit\.so\.1\]' > /dev/null || fail "libInkHitPango does not link libInkHit.so.1"
+fi
 
 flags=(-std=c11 -Wall -Wextra -Werror -pedantic -g)
 step "examples/c/inkhit_test.c (every function, hostile calls)"
@@ -122,8 +183,19 @@ cc -std=c11 -Wall -Wextra -Werror -g -DLINKED "$signals" -Wl,--no-as-needed $(pk
 diff "$work/signals_without.txt" "$work/signals_with.txt" >&2 || fail "a program linked with libInkHit starts with other signal dispositions"
 "$work/signals_plain" dlopen "$lib" >&2 || fail "dlopen(libInkHit) changed the host's signal dispositions"
 "$work/signals_plain" dlopen-own "$lib" >&2 || fail "dlopen(libInkHit) changed a host that has its own SIGSEGV handler"
-if SWIFT_BACKTRACE=enable=yes "$work/signals_plain" dlopen "$lib" > /dev/null 2>&1; then
-  fail "with SWIFT_BACKTRACE=enable=yes the Swift runtime's handler should stay (and the check should see it)"
+# The runtime inside libInkHit takes the signals where it finds a swift-backtrace: beside a toolchain's runtime
+# folder (ROOT/lib/swift/linux -> ROOT/libexec/swift/linux). There it does, and the constructor gives them back.
+swift_bin=$(readlink -f "$(command -v swift)")
+backtracer="$(dirname "$(dirname "$swift_bin")")/libexec/swift/linux"
+[ -x "$backtracer/swift-backtrace-static" ] || fail "no $backtracer/swift-backtrace-static in the toolchain"
+mkdir -p "$work/toolchain-like/lib/swift/linux" "$work/toolchain-like/libexec/swift/linux"
+cp "$real_lib" "$work/toolchain-like/lib/swift/linux/libInkHit.so.1"
+ln -s "$backtracer"/swift-backtrace* "$work/toolchain-like/libexec/swift/linux/"
+cc -std=c11 -Wall -Wextra -Werror -g -DCOUNT_SIGACTION -rdynamic "$signals" -ldl -o "$work/signals_count"
+"$work/signals_count" dlopen-taken "$work/toolchain-like/lib/swift/linux/libInkHit.so.1" >&2 \
+  || fail "in a toolchain-like folder the runtime inside libInkHit took the signals and they were not all given back"
+if SWIFT_BACKTRACE="enable=yes,swift-backtrace=$backtracer/swift-backtrace-static" "$work/signals_plain" dlopen "$lib" > /dev/null 2>&1; then
+  fail "with SWIFT_BACKTRACE naming a backtracer the Swift runtime's handler should stay (and the check should see it)"
 fi
 set +e
 (ulimit -c 0; exec "$work/signals_linked" crash) > /dev/null 2> "$work/crash.err"
@@ -168,4 +240,60 @@ INKHIT_PANGO_QUICK=1 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 LSAN_OPTIONS="s
 grep -q "ERROR: \(Address\|Leak\)Sanitizer\|runtime error" "$work/pango_asan.log" && { cat "$work/pango_asan.log" >&2; fail "sanitizer report"; }
 tail -1 "$work/pango_asan.log" >&2
 
-echo "C ABI: all $steps steps passed (libInkHit $version: $(wc -l < "$work/exported") functions exported, C, C under ASan/UBSan/LSan, C++, Python, host signals, HarfBuzz, Pango/cairo)"
+step "two Swift runtimes in one process (a Swift program linked with libInkHit); dlclose; two copies"
+swiftc -Onone -swift-version 5 scripts/c-tests/swift_host.swift -import-objc-header "$header" -L "$prefix/lib" -lInkHit \
+  -Xlinker -rpath -Xlinker "$prefix/lib" -o "$work/swift_host" > "$work/swift_host.log" 2>&1 \
+  || { cat "$work/swift_host.log" >&2; fail "compiling swift_host.swift"; }
+"$work/swift_host" > "$work/swift_host.out" 2>&1 || { cat "$work/swift_host.out" >&2; fail "swift_host"; }
+tail -1 "$work/swift_host.out" >&2
+cc "${flags[@]}" scripts/c-tests/dlclose_test.c $(pkg-config --cflags inkhit) -ldl -lpthread -o "$work/dlclose_test"
+font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+"$work/dlclose_test" "$lib" "$font" >&2 || fail "a thread that used libInkHit ended after dlclose"
+cc "${flags[@]}" scripts/c-tests/two_copies_test.c $(pkg-config --cflags inkhit) -ldl -o "$work/two_copies_test"
+mkdir -p "$work/copy1" "$work/copy2"
+cp "$real_lib" "$work/copy1/libInkHit.so.1" && cp "$real_lib" "$work/copy2/libInkHit.so.1"
+"$work/two_copies_test" "$work/copy1/libInkHit.so.1" "$work/copy2/libInkHit.so.1" "$font" >&2 \
+  || fail "two copies of libInkHit in one process (two plugins)"
+
+step "with the Swift toolchain hidden: ldd, C, C++, HarfBuzz, Pango, signals, dlclose, curve-exact answers"
+# The toolchain's folder (ROOT/usr/bin/swift -> ROOT), or its runtime folders when it lives in /usr.
+toolchain=$(dirname "$(dirname "$(dirname "$swift_bin")")")
+case "$toolchain" in /|/usr) toolchain="$(dirname "$(dirname "$swift_bin")")/lib/swift" ;; esac
+unshare_flags=(-m)
+[ "$(id -u)" -eq 0 ] || unshare_flags=(-r -m)    # an unprivileged user namespace may mount a tmpfs too
+# Runs a command in a mount namespace with an empty tmpfs over the toolchain.
+hidden() { unshare "${unshare_flags[@]}" sh -c 'mount -t tmpfs tmpfs "$0" && exec "$@"' "$toolchain" "$@"; }
+hidden sh -c '[ -z "$(ls -A "$0")" ] && ! swift --version > /dev/null 2>&1' "$toolchain" \
+  || fail "could not hide $toolchain (unshare -m needs root or user namespaces)"
+for l in "$real_lib" "${pango_lib:-$real_lib}"; do
+  hidden ldd "$l" > "$work/hidden.ldd" || fail "ldd $l with the toolchain hidden"
+  grep -Ei 'not found|swift|dispatch|BlocksRuntime' "$work/hidden.ldd" && fail "ldd $l with the toolchain hidden"
+done
+hidden "$work/inkhit_test" > "$work/hidden.log" 2>&1 || { cat "$work/hidden.log" >&2; fail "inkhit_test with the toolchain hidden"; }
+(cd "$work" && hidden ./app) > "$work/hidden_app.out" || fail "the README's example with the toolchain hidden"
+cmp -s "$work/app.out" "$work/hidden_app.out" || fail "the README's example answers otherwise with the toolchain hidden"
+(cd "$work" && hidden ./hello) > "$work/hidden_hello.out" || fail "hello with the toolchain hidden"
+cmp -s "$work/hello.out" "$work/hidden_hello.out" || fail "hello answers otherwise with the toolchain hidden"
+# The README's "Shipping it beside an app": the library copied into the app's folder, found through $ORIGIN only.
+mkdir -p "$work/myapp/lib" && cp "$real_lib" "$work/myapp/lib/libInkHit.so.1"
+cc examples/c/hello.c -I "$prefix/include" -L "$prefix/lib" -lInkHit -Wl,-rpath,'$ORIGIN/lib' -o "$work/myapp/app"
+mv "$prefix" "$prefix.moved"
+(cd "$work" && hidden ./myapp/app) > "$work/myapp.out" || { mv "$prefix.moved" "$prefix"; fail "an app with libInkHit beside it"; }
+mv "$prefix.moved" "$prefix"
+cmp -s "$work/hello.out" "$work/myapp.out" || fail "an app with libInkHit beside it answers otherwise"
+hidden "$work/example_cpp" > /dev/null 2>&1 || fail "example.cpp with the toolchain hidden"
+hidden "$work/harfbuzz_test" "$work/hb" > /dev/null 2>&1 || fail "harfbuzz_test with the toolchain hidden"
+hidden "$work/signals_linked" state > "$work/hidden_signals.txt" || fail "signals_test with the toolchain hidden"
+diff "$work/signals_without.txt" "$work/hidden_signals.txt" >&2 || fail "signal dispositions with the toolchain hidden"
+hidden "$work/dlclose_test" "$lib" "$font" > /dev/null || fail "dlclose_test with the toolchain hidden"
+hidden "$work/two_copies_test" "$work/copy1/libInkHit.so.1" "$work/copy2/libInkHit.so.1" "$font" > /dev/null \
+  || fail "two copies of libInkHit with the toolchain hidden"
+(cd "$work" && hidden ./paragraph "$work/paragraph.png") > "$work/hidden_paragraph.out" || fail "paragraph.c with the toolchain hidden"
+cmp -s "$work/pango_paragraph.out" "$work/hidden_paragraph.out" || fail "paragraph.c answers otherwise with the toolchain hidden"
+hidden "$work/pango_cairo_test" > "$work/hidden_pango.log" 2>&1 || { cat "$work/hidden_pango.log" >&2; fail "pango_cairo_test with the toolchain hidden"; }
+cc "${flags[@]}" -O1 scripts/c-tests/curve_exact_test.c $(pkg-config --cflags --libs inkhit) -o "$work/curve_exact_test"
+python3 scripts/c-tests/curve_exact_input.py Tests/InkJobsTests/Fixtures example heldout stress cff > "$work/curve_exact.txt"
+hidden "$work/curve_exact_test" < "$work/curve_exact.txt" > "$work/curve_exact.out" || { cat "$work/curve_exact.out" >&2; fail "curve-exact answers with the toolchain hidden"; }
+cat "$work/curve_exact.out" >&2
+
+echo "C ABI: all $steps steps passed (libInkHit $version: $(wc -l < "$work/exported") functions exported, self-contained, C, C under ASan/UBSan/LSan, C++, Python, host signals, HarfBuzz, Pango/cairo, a Swift host, the toolchain hidden)"

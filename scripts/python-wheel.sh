@@ -6,8 +6,9 @@
 #      the release build is current, e.g. after `scripts/c-abi-test.sh --release`);
 #   2. the wheel of python/ (hatchling; python/hatch_build.py puts libInkHit.so.1 into inkhit/_lib), built from
 #      that prefix without build isolation, with the build tools of .build-python/venv (./inkhit deps);
-#   3. auditwheel repair: the Swift runtime, FreeType, HarfBuzz, FriBidi and their dependencies are copied into
-#      inkhit.libs/ and the wheel is tagged manylinux for this platform;
+#   3. auditwheel repair: FreeType, HarfBuzz, FriBidi and their dependencies are copied into inkhit.libs/ and the
+#      wheel is tagged manylinux for this platform (the Swift runtime is inside libInkHit, linked in statically by
+#      install-c: the wheel has no libswift*, libdispatch or libBlocksRuntime of its own, python/tests/test_wheel.py);
 #   4. GLib and PCRE2 (HarfBuzz's; on manylinux's list of system libraries, which minimal images lack) bundled
 #      the same way by hand, and the Pango adapter (libInkHitPango.so.1) added to inkhit/_lib, linked against the
 #      system's Pango, cairo and GLib (see python/README.md: it must share PyGObject's copies, so it is not bundled).
@@ -29,7 +30,8 @@ trap 'rm -rf "$work"' EXIT
 INKHIT_LIB_DIR="$PWD/$prefix/lib" "$venv/bin/python" -m build --wheel --no-isolation --outdir "$work/raw" python >&2
 raw=$(ls "$work"/raw/inkhit-*.whl)
 
-# auditwheel finds libInkHit's dependencies by its RUNPATH (the toolchain's runtime directory) and the system's.
+# auditwheel finds libInkHit's dependencies (FreeType, HarfBuzz, FriBidi) in the system's library path (it has no
+# RUNPATH) and gives it one, $ORIGIN/../inkhit.libs, for the copies it bundles.
 "$venv/bin/auditwheel" repair --wheel-dir "$work/repaired" "$raw" >&2
 repaired=$(ls "$work"/repaired/inkhit-*.whl)
 

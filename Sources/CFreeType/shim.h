@@ -13,5 +13,7 @@
 #include FT_SYNTHESIS_H
 #include FT_COLOR_H
 #include FT_BITMAP_H
+#include FT_FONT_FORMATS_H
+#include FT_MODULE_H
 
 #endif

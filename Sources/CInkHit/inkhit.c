@@ -81,8 +81,12 @@ _Static_assert(sizeof(inkhit_scene_hit) == 144, "inkhit_scene_hit");
 
 // Since 1.1: the growable structs (a leading struct_size) and the ones laid out as HarfBuzz's.
 _Static_assert(sizeof(inkhit_variation) == 8, "inkhit_variation (hb_variation_t)");
-_Static_assert(sizeof(inkhit_glyph_style) == 80, "inkhit_glyph_style");
 _Static_assert(offsetof(inkhit_glyph_style, alpha_threshold) == 72, "inkhit_glyph_style.alpha_threshold");
+// inkhit_glyph_style grew in 1.2: version 1.1's 80 bytes keep their offsets; the new fields follow them.
+_Static_assert(offsetof(inkhit_glyph_style, stroke_width) == 80, "inkhit_glyph_style.stroke_width (1.1 ended at 80)");
+_Static_assert(offsetof(inkhit_glyph_style, origin_rounding) == 104, "inkhit_glyph_style.origin_rounding");
+_Static_assert(sizeof(inkhit_glyph_style) == 144, "inkhit_glyph_style");
+_Static_assert(sizeof(inkhit_origin_rounding) == 32, "inkhit_origin_rounding");
 _Static_assert(sizeof(inkhit_glyph_run) == 112, "inkhit_glyph_run");
 _Static_assert(offsetof(inkhit_glyph_run, tag_base) == 104, "inkhit_glyph_run.tag_base");
 _Static_assert(sizeof(inkhit_run_glyph) == 32, "inkhit_run_glyph");

@@ -1,5 +1,5 @@
 // Not API: see README.md. Gives a non-Swift host the signal dispositions the Swift runtime's backtracer took
-// when libInkHit (and with it libswiftCore) was loaded.
+// when libInkHit (and with it the Swift runtime: linked in, or libswiftCore) was loaded.
 #define _GNU_SOURCE
 #include "inkhit_host.h"
 
@@ -24,12 +24,19 @@ static int ihh_is_swift_core(const char *path) {
     return strncmp(base, "libswiftCore.", 13) == 0;
 }
 
-// Whether a handler's code lies in libswiftCore.
-static int ihh_in_swift_core(const struct sigaction *sa) {
+enum { IHH_NOT_SWIFT = 0, IHH_OWN_RUNTIME = 1, IHH_SWIFT_CORE = 2 };
+
+// Which Swift runtime a handler's code lies in: the one linked into this library (libInkHit as `./inkhit
+// install-c` links it, the runtime inside with its symbols hidden; this library installs no handler of its own,
+// so a handler in its image is the runtime's), a libswiftCore (a development build, linked against the
+// toolchain's runtime), or neither.
+static int ihh_runtime_of(const struct sigaction *sa) {
     void *code = (sa->sa_flags & SA_SIGINFO) ? (void *)sa->sa_sigaction : (void *)sa->sa_handler;
-    if (code == (void *)SIG_DFL || code == (void *)SIG_IGN) return 0;
-    Dl_info info;
-    return dladdr(code, &info) != 0 && ihh_is_swift_core(info.dli_fname);
+    if (code == (void *)SIG_DFL || code == (void *)SIG_IGN) return IHH_NOT_SWIFT;
+    Dl_info info, self;
+    if (dladdr(code, &info) == 0) return IHH_NOT_SWIFT;
+    if (dladdr((void *)ihh_is_swift_core, &self) != 0 && info.dli_fbase == self.dli_fbase) return IHH_OWN_RUNTIME;
+    return ihh_is_swift_core(info.dli_fname) ? IHH_SWIFT_CORE : IHH_NOT_SWIFT;
 }
 
 // dl_iterate_phdr visits the executable first: does its dynamic section name libswiftCore as NEEDED?
@@ -72,13 +79,17 @@ static int ihh_set_default(int signal) {
 
 __attribute__((constructor)) static void ihh_restore_host_signals(void) {
     if (getenv("SWIFT_BACKTRACE") != NULL) return;
+    // A Swift program's libswiftCore handlers are its own; the handlers of the runtime inside this library are
+    // never the host's (a Swift host's runtime, loaded first, took the signals before; this one only takes a
+    // signal whose disposition is still SIG_DFL).
     int swift_program = 0;
     dl_iterate_phdr(ihh_visit_main, &swift_program);
-    if (swift_program) return;
     int restored = 0;
     for (size_t i = 0; i < sizeof ihh_signals / sizeof ihh_signals[0]; i++) {
         struct sigaction current;
-        if (sigaction(ihh_signals[i], NULL, &current) != 0 || !ihh_in_swift_core(&current)) continue;
+        if (sigaction(ihh_signals[i], NULL, &current) != 0) continue;
+        int runtime = ihh_runtime_of(&current);
+        if (runtime == IHH_NOT_SWIFT || (runtime == IHH_SWIFT_CORE && swift_program)) continue;
         if (ihh_set_default(ihh_signals[i]) == 0) restored++;
     }
     if (restored == 0) return;

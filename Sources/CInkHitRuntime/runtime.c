@@ -170,23 +170,52 @@ IHR_HIDDEN size_t ihr_live_count(void) {
     return n;
 }
 
-/* The message lives in static thread-local storage: nothing to free when a thread ends. */
+/* The message lives in a buffer of its own per thread (made on its first message or inkhit_last_error(), freed when the
+ * thread ends), reached through a pthread key: not in thread-local storage, because libInkHit's thread-local
+ * block is static TLS (`ihr_self` is initial-exec, which makes the loader reserve the library's whole block in the
+ * surplus glibc keeps for dlopen'd libraries: about 1.6 KB for the whole process). A 1 KB message there left room
+ * for no second such library (a second copy of libInkHit, in another plugin, failed to load: "cannot allocate
+ * memory in static TLS block"). Only error paths and inkhit_last_error() come here. */
 #define IHR_MESSAGE_CAPACITY 1024
-static _Thread_local char ihr_message[IHR_MESSAGE_CAPACITY];
+static pthread_key_t ihr_message_key;
+static pthread_once_t ihr_message_once = PTHREAD_ONCE_INIT;
+static int ihr_message_ready;
+
+static void ihr_message_init(void) { ihr_message_ready = pthread_key_create(&ihr_message_key, free) == 0; }
+
+/* The calling thread's buffer, made if it has none (NULL only when that fails). */
+static char *ihr_message(void) {
+    pthread_once(&ihr_message_once, ihr_message_init);
+    if (!ihr_message_ready) return NULL;
+    char *m = pthread_getspecific(ihr_message_key);
+    if (m == NULL) {
+        m = malloc(IHR_MESSAGE_CAPACITY);
+        if (m == NULL) return NULL;
+        m[0] = 0;
+        if (pthread_setspecific(ihr_message_key, m) != 0) { free(m); return NULL; }
+    }
+    return m;
+}
 
 IHR_HIDDEN void ihr_set_error(const char *message, size_t length) {
+    char *m = ihr_message();
+    if (m == NULL) return;        /* no memory for it: the status still says what went wrong */
     if (message == NULL) length = 0;
     if (length <= IHR_MESSAGE_CAPACITY - 1) {
-        if (length > 0) memcpy(ihr_message, message, length);
-        ihr_message[length] = 0;
+        if (length > 0) memcpy(m, message, length);
+        m[length] = 0;
         return;
     }
     /* Keep what fits before "…" (3 bytes), cut before a continuation byte so no character is split. */
     size_t keep = IHR_MESSAGE_CAPACITY - 1 - 3;
     while (keep > 0 && ((unsigned char)message[keep] & 0xC0u) == 0x80u) keep -= 1;
-    memcpy(ihr_message, message, keep);
-    memcpy(ihr_message + keep, "\xE2\x80\xA6", 3);
-    ihr_message[keep + 3] = 0;
+    memcpy(m, message, keep);
+    memcpy(m + keep, "\xE2\x80\xA6", 3);
+    m[keep + 3] = 0;
 }
 
-IHR_HIDDEN const char *ihr_error(void) { return ihr_message; }
+/* Made here too, so that the pointer a thread gets stays the one whose text later failures change (inkhit.h). */
+IHR_HIDDEN const char *ihr_error(void) {
+    const char *m = ihr_message();
+    return m != NULL ? m : "";
+}

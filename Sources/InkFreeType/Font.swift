@@ -147,6 +147,11 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// True when the face has vector outlines (TrueType, CFF, Type 1). Faces that are not scalable
     /// (e.g. color-bitmap emoji fonts) open, but their glyphs throw `.noOutline`.
     public var isScalable: Bool { face.isScalable }
+    /// True when the face's outlines are PostScript ones, read by FreeType's CFF engine: OpenType CFF and
+    /// CFF2, Type 1, CID-keyed fonts (`FT_Get_Font_Format`: "CFF", "Type 1", "CID Type 1"). CFF stem
+    /// darkening (`GlyphStyle.stemDarkening`) applies to these faces only.
+    public var hasPostScriptOutlines: Bool { face.hasPostScriptOutlines }
+
     /// True when the face has a legacy `kern` table that `kerning(_:_:)` reads. GPOS kerning (used by most
     /// modern fonts) is applied by a shaper, not here.
     public var hasKerning: Bool { face.hasKerning }

@@ -50,6 +50,13 @@ public struct FontGlyph: Hashable, Sendable {
             h.combine(UInt64(UInt32(bitPattern: r.matrix.xx)) | UInt64(UInt32(bitPattern: r.matrix.xy)) << 32)
             h.combine(UInt64(UInt32(bitPattern: r.matrix.yx)) | UInt64(UInt32(bitPattern: r.matrix.yy)) << 32)
         }
+        if r.ppemX64 != 0 || r.ppemY64 != 0 || r.stemDarkening {
+            h.combine(UInt64(UInt32(bitPattern: r.ppemX64)) | UInt64(UInt32(bitPattern: r.ppemY64)) << 32 | (r.stemDarkening ? 1 << 63 : 0))
+        }
+        if r.strokeWidth != 0 {
+            h.combine(r.strokeWidth)
+            h.combine(r.strokeJoin)
+        }
     }
 }
 
@@ -124,15 +131,29 @@ extension ShapeCache where Key == FontGlyph {
                     throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
                 }
             }
-            let outline = try font.outline(glyph: glyph, rendering: rendering)
-            do throws(ShapeError) {
-                return try GlyphShape(tolerance: tolerance, limits: limits, fastDistance: fastDistance) { sink in
-                    sink.reserveCapacity(vertices: 2 * outline.points.count + 2 * outline.contourCount)
-                    outline.decompose(into: &sink)
+            return try outlineShape(font: font, glyph: glyph, rendering: rendering, tolerance: tolerance,
+                                    fastDistance: fastDistance, pxPerEm: pxPerEm)
+        }
+    }
+
+    /// The shape of an outline glyph loaded as `rendering` says, flattened within `tolerance` font units; a
+    /// stroked style (fake bold as Skia draws it) adds its stroke's band, filled together with the outline.
+    private func outlineShape(font: Font, glyph: GlyphID, rendering: OutlineRendering, tolerance: Double,
+                              fastDistance: Double, pxPerEm: Double) throws(FontError) -> GlyphShape {
+        let outline = try font.outline(glyph: glyph, rendering: rendering)
+        let band = try outline.strokeBand(rendering, unitsPerEm: font.unitsPerEm, tolerance: tolerance,
+                                          maxEdges: limits.maxEdges, glyph: glyph, pxPerEm: pxPerEm)
+        do throws(ShapeError) {
+            return try GlyphShape(tolerance: tolerance, limits: limits, fastDistance: fastDistance) { sink in
+                sink.reserveCapacity(vertices: 2 * outline.points.count + 2 * outline.contourCount + (band?.edgeCount ?? 0))
+                outline.decompose(into: &sink)
+                if let band {
+                    band.draw(into: &sink)
+                    sink.noteApproximation(within: band.tolerance)
                 }
-            } catch {
-                throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
             }
+        } catch {
+            throw .shape(glyph: glyph, pxPerEm: pxPerEm, error)
         }
     }
 

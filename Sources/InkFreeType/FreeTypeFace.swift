@@ -38,6 +38,9 @@ final class FreeTypeFace: @unchecked Sendable {
     let height: Int
     let isScalable: Bool
     let hasKerning: Bool
+    /// True when FreeType reads the face with a PostScript driver (font formats "CFF", "Type 1",
+    /// "CID Type 1": OpenType CFF and CFF2 among them), whose engine stem darkening applies to.
+    let hasPostScriptOutlines: Bool
     /// The face's bitmap strikes (`available_sizes`), in its order; empty for a face without any.
     let strikes: [BitmapStrike]
     /// Axes, named instances and the coordinates this face was set to (all empty when it does not vary).
@@ -117,10 +120,8 @@ final class FreeTypeFace: @unchecked Sendable {
         self.height = sfntMetrics?.height ?? Int(rec.height)
         self.isScalable = rec.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
         self.hasKerning = rec.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
-        self.strikes = (0..<max(0, Int(rec.num_fixed_sizes))).compactMap { i in
-            guard let sizes = rec.available_sizes else { return nil }
-            return BitmapStrike(xPixelsPerEm: Double(sizes[i].x_ppem) / 64, yPixelsPerEm: Double(sizes[i].y_ppem) / 64)
-        }
+        self.hasPostScriptOutlines = FreeTypeFace.hasPostScriptOutlines(face)
+        self.strikes = FreeTypeFace.strikes(rec)
         self.library = library
         self.face = face
         self.bytes = bytes
@@ -156,6 +157,21 @@ final class FreeTypeFace: @unchecked Sendable {
         }
         let a = Int(hhea.pointee.Ascender), d = Int(hhea.pointee.Descender), gap = Int(hhea.pointee.Line_Gap)
         return (upem, a, d, a - d + gap)
+    }
+
+    /// The face's bitmap strikes (`available_sizes`), in its order.
+    private static func strikes(_ rec: FT_FaceRec) -> [BitmapStrike] {
+        (0..<max(0, Int(rec.num_fixed_sizes))).compactMap { i in
+            guard let sizes = rec.available_sizes else { return nil }
+            return BitmapStrike(xPixelsPerEm: Double(sizes[i].x_ppem) / 64, yPixelsPerEm: Double(sizes[i].y_ppem) / 64)
+        }
+    }
+
+    /// True when FreeType reads `face` with a PostScript driver (`FT_Get_Font_Format`: "CFF", "Type 1",
+    /// "CID Type 1").
+    private static func hasPostScriptOutlines(_ face: FT_Face) -> Bool {
+        let format = FT_Get_Font_Format(face).map { String(cString: $0) } ?? ""
+        return format == "CFF" || format == "Type 1" || format == "CID Type 1"
     }
 
     /// Opens face `index`, or explains why not. Face indices are checked against the face count FreeType
@@ -433,7 +449,10 @@ final class FreeTypeFace: @unchecked Sendable {
         guard isScalable else { throw .noOutline(glyph: glyph) }
         var flags = FreeTypeFace.loadFlags
         if !rendering.isExact {
-            let error = FT_Set_Char_Size(face, 0, FT_F26Dot6(rendering.charSize64), 72, 72)
+            // The char size, per axis when the style asks (FT_Set_Char_Size(width, height)); 0 means "as the other".
+            let width = rendering.ppemX64 > 0 ? rendering.ppemX64 : rendering.charSize64
+            let height = rendering.ppemY64 > 0 ? rendering.ppemY64 : rendering.charSize64
+            let error = FT_Set_Char_Size(face, FT_F26Dot6(width), FT_F26Dot6(height), 72, 72)
             guard error == 0 else { throw FontError(freeTypeCode: error) }
             flags = FT_Int32(FT_LOAD_NO_BITMAP)
             switch rendering.hinting {
@@ -448,7 +467,11 @@ final class FreeTypeFace: @unchecked Sendable {
                                yx: FT_Fixed(rendering.matrix.yx), yy: FT_Fixed(rendering.matrix.yy))
         let transformed = !rendering.isExact && !rendering.matrix.isIdentity
         if transformed { FT_Set_Transform(face, &matrix, nil) }
+        // Stem darkening is a property of the face, set for this load only (FreeType reads it per load).
+        let darkened = !rendering.isExact && rendering.stemDarkening && hasPostScriptOutlines
+        if darkened { setStemDarkening(true) }
         let error = FT_Load_Glyph(face, FT_UInt(glyph.rawValue), flags)
+        if darkened { setStemDarkening(nil) }
         if transformed { FT_Set_Transform(face, nil, nil) }
         guard error == 0 else { throw glyphError(glyph, error) }
         guard let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
@@ -462,6 +485,19 @@ final class FreeTypeFace: @unchecked Sendable {
             _ = FT_Outline_EmboldenXY(&slot.pointee.outline, FT_Pos(rendering.emboldenX64), FT_Pos(rendering.emboldenY64))
         }
         return slot.pointee.outline
+    }
+
+    /// `FT_PARAM_TAG_STEM_DARKENING` ('dark').
+    private static let stemDarkeningTag = FT_ULong(0x6461_726B)
+
+    /// Sets the face's stem darkening (`FT_Face_Properties`; nil: back to the driver's default). Call with
+    /// `lock` held.
+    private func setStemDarkening(_ on: Bool?) {
+        var value: FT_Bool = on == true ? 1 : 0
+        withUnsafeMutablePointer(to: &value) { v in
+            var property = FT_Parameter(tag: FreeTypeFace.stemDarkeningTag, data: on == nil ? nil : UnsafeMutableRawPointer(v))
+            _ = FT_Face_Properties(face, 1, &property)
+        }
     }
 
     /// A failed per-glyph call: faces without scalable outlines have nothing to load.

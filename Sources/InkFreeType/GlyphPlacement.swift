@@ -54,11 +54,27 @@ public struct GlyphPlacement: Sendable, Hashable {
         return ink == .outline || ink.isColorLayered
     }
 
-    /// How the glyph's outline is made for `style` at `size` (exact unless it hints or emboldens).
-    public var rendering: OutlineRendering { style.rendering(size: size) }
+    /// How the glyph's outline is made for `style` at `size` under `transform` (exact unless it hints,
+    /// emboldens or darkens stems; `GlyphStyle.hintingUnderTransform` decides hinting here).
+    public var rendering: OutlineRendering {
+        style.rendering(size: size, transform: transform, darkensStems: font.hasPostScriptOutlines)
+    }
 
-    /// Font units (y-up) → view px: `fontUnitsToLayout` then `transform`.
-    public var fontUnitsToView: AffineTransform { fontUnitsToLayout.concatenating(transform) }
+    /// Font units (y-up) → view px: `fontUnitsToLayout` then `transform`; with `style.originRounding`, moved so
+    /// that the glyph's origin lands on `viewOrigin` (the glyph's shape is unchanged).
+    public var fontUnitsToView: AffineTransform {
+        var t = fontUnitsToLayout.concatenating(transform)
+        if !style.originRounding.isNone {
+            let o = viewOrigin
+            t.tx = o.x
+            t.ty = o.y
+        }
+        return t
+    }
+
+    /// Where the glyph's origin is drawn, view px: `origin` mapped by `transform`, then rounded by
+    /// `style.originRounding` (as the renderer snaps it).
+    public var viewOrigin: Point { style.originRounding.rounded(origin.applying(transform)) }
 
     /// View px per em: the size times the transform's largest scale.
     public var viewPxPerEm: Double { size * transform.maxScale }
@@ -95,16 +111,24 @@ public struct GlyphPlacement: Sendable, Hashable {
         }
     }
 
-    /// Drives `sink` with the glyph's outline in view px (as `style` renders it). On error the sink sees
+    /// Drives `sink` with the glyph's outline in view px (as `style` renders it; curves kept). A stroked style
+    /// (`GlyphStyle.Embolden.stroke`) adds its stroke's band after the outline, as polygons within
+    /// `viewTolerance` view px of the exact stroke (fill both with the nonzero rule). On error the sink sees
     /// nothing.
     ///
-    /// - Throws: as `Font.outline(glyph:maxPoints:)`, and `.invalidStyle`.
-    public func outline<S: OutlineSink>(into sink: inout S) throws(FontError) {
+    /// - Throws: as `Font.outline(glyph:maxPoints:)`, and `.invalidStyle`; `.shape` when the band would have
+    ///   too many edges.
+    public func outline<S: OutlineSink>(into sink: inout S, viewTolerance: Double = HitIndex.defaultTolerance) throws(FontError) {
         try style.validate(size: size)
-        let o = try font.outline(glyph: glyph, rendering: rendering)
-        var t = TransformingSink(sink, transform: fontUnitsToView)
-        o.decompose(into: &t)
-        sink = t.base
+        let r = rendering, t = fontUnitsToView
+        let o = try font.outline(glyph: glyph, rendering: r)
+        let scale = t.maxScale
+        let band = try o.strokeBand(r, unitsPerEm: font.unitsPerEm, tolerance: viewTolerance / scale, maxEdges: ShapeLimits.default.maxEdges,
+                                    glyph: glyph, pxPerEm: scale * Double(font.unitsPerEm))
+        var ts = TransformingSink(sink, transform: t)
+        o.decompose(into: &ts)
+        band?.draw(into: &ts)
+        sink = ts.base
     }
 
     /// Drives `sink` with the glyph's ink in view px, whatever its kind (`ink`): an outline glyph's outline as
@@ -117,7 +141,7 @@ public struct GlyphPlacement: Sendable, Hashable {
     public func inkOutline<S: OutlineSink>(into sink: inout S, viewTolerance: Double = HitIndex.defaultTolerance) throws(FontError) {
         try style.validate(size: size)
         let t = fontUnitsToView
-        guard try ink != .outline else { return try outline(into: &sink) }
+        guard try ink != .outline else { return try outline(into: &sink, viewTolerance: viewTolerance) }
         let scale = t.maxScale
         let region = try font.inkRegion(of: glyph, rendering: rendering, viewPxPerEm: scale * Double(font.unitsPerEm),
                                         tolerance: viewTolerance / scale)
@@ -139,7 +163,12 @@ public struct GlyphPlacement: Sendable, Hashable {
         try style.validate(size: size)
         let t = fontUnitsToView
         let ink = try self.ink
-        guard ink != .outline else { return try font.controlBox(glyph: glyph, rendering: rendering).applying(t) }
+        guard ink != .outline else {
+            // A stroke reaches beyond the outline by at most half its width (times the miter limit at corners).
+            let r = rendering
+            let box = try font.controlBox(glyph: glyph, rendering: r)
+            return (r.strokeWidth > 0 && !box.isEmpty ? box.outsetBy(r.strokeReachInFontUnits(unitsPerEm: font.unitsPerEm)) : box).applying(t)
+        }
         let region = try font.inkRegion(of: glyph, rendering: rendering, viewPxPerEm: t.maxScale * Double(font.unitsPerEm),
                                         tolerance: Double(font.unitsPerEm) / 1024)
         let box = region.polygon.bounds

@@ -1,7 +1,10 @@
 import InkGeometry
 
-/// How a renderer draws a glyph beyond its font's own outline: synthetic bold, synthetic oblique and
-/// hinting, with FreeType's semantics, so hits follow the ink the renderer drew.
+/// How a renderer draws a glyph beyond its font's own outline: synthetic bold (FreeType's, or a centred
+/// stroke as Skia's), synthetic oblique, hinting (with the renderer's rules for transformed glyphs and
+/// anisotropic sizes), CFF stem darkening, and where it snaps the glyph's origin, so hits follow the ink the
+/// renderer drew. InkFreeType's article "Hitting what the renderer drew" maps each renderer's settings onto
+/// these fields.
 ///
 /// ```swift
 /// let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -11,10 +14,12 @@ import InkGeometry
 /// try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
 /// ```
 ///
-/// The order is FreeType's (and cairo's): the outline is loaded (hinted or not) at the glyph's size,
-/// transformed by `matrix` (as `FT_Set_Transform` does inside `FT_Load_Glyph`: how cairo draws a font
-/// matrix's shape, such as fontconfig's synthetic slant), emboldened, then sheared by `oblique`. A plain style (`GlyphStyle()`) uses the exact unscaled outline; a style that
-/// hints or emboldens uses the outline FreeType hands a renderer at the glyph's size in layout px
+/// The order is FreeType's (and cairo's): the outline is loaded (hinted or not, darkened or not) at the
+/// glyph's size, transformed by `matrix` (as `FT_Set_Transform` does inside `FT_Load_Glyph`: how cairo draws a
+/// font matrix's shape, such as fontconfig's synthetic slant), emboldened (or stroked), then sheared by
+/// `oblique`; the origin is then rounded in view px (`originRounding`). A plain style (`GlyphStyle()`) uses the
+/// exact unscaled outline; a style that hints, emboldens or darkens uses the outline FreeType hands a renderer
+/// at the glyph's size in layout px
 /// (`FT_Set_Char_Size` at 72 dpi, 26.6 fixed point: points on a 1/64 px grid). Full hinting of a TrueType
 /// font that asks for it (`head` flags bit 3) runs its bytecode at the size rounded to whole pixels per em
 /// (a 12.5 px glyph is hinted as 13 px), as FreeType gives every renderer; unhinted and light outlines keep
@@ -29,14 +34,59 @@ public struct GlyphStyle: Sendable, Hashable {
         /// stem by about that much.
         case strength(x: Double, y: Double)
         /// `FT_GlyphSlot_Embolden`'s strength: 1/24 of the size in both directions, computed as FreeType does
-        /// (`FT_MulFix(units_per_EM, y_scale) / 24`).
+        /// (`FT_MulFix(units_per_EM, y_scale) / 24`). Like `strength`, the ink grows right and up only.
         case freeType
+
+        /// The fill united with its outline stroked centred, `width` layout px wide at the glyph's size, corners
+        /// joined by `join`: the ink grows `width / 2` on every side (Skia's fake bold; see
+        /// `skiaFakeBold`). The stroke follows the outline FreeType hands over
+        /// (hinted or not, after `matrix`) in the glyph's frame, before `oblique`; advances do not change.
+        /// The stroker is InkGeometry's `Stroking` (its bound holds: within the tolerance of the exact stroke).
+        /// Unlike `freeType` and `strength`, which move points right and up, the ink grows on every side.
+        case stroke(width: Double, join: StrokeJoin)
+        /// Skia's fake bold for a glyph whose `size` is the `SkFont`'s text size (layout px are Skia's user
+        /// px): `.stroke(width: size × skiaFakeBoldRatio(size), join: .miter(limit: 4))` at the glyph's size.
+        /// When layout px are device px under a canvas scale, use `skiaFakeBoldStroke(textSize:layoutPxPerTextPx:)`.
+        case skiaFakeBold
 
         /// The same strength `px` in both directions.
         public static func uniform(_ px: Double) -> Embolden { .strength(x: px, y: px) }
+
+        /// Skia's fake bold (`SkFont::setEmbolden` with a fill paint, `SkScalerContext`): the outline stroked
+        /// `textSize × skiaFakeBoldRatio(textSize)` wide, centred, with the paint's default join (miter, limit 4).
+        /// `textSize` is the `SkFont`'s size (its user-space px); `layoutPxPerTextPx` converts that width to the
+        /// glyph's layout px when the placement's `size` is not the text size (a size given in device px under
+        /// a canvas scale `s`: pass `s`).
+        public static func skiaFakeBoldStroke(textSize: Double, layoutPxPerTextPx: Double = 1) -> Embolden {
+            .stroke(width: textSize * GlyphStyle.skiaFakeBoldRatio(textSize: textSize) * layoutPxPerTextPx, join: .skiaDefault)
+        }
+    }
+
+    /// Skia's fake-bold stroke per px of text size (`kStdFakeBoldInterpKeys/Values`): 1/24 up to a text size
+    /// of 9, 1/32 from 36 on, linear in the size between (so 1/28 at 22.5). A size that is not finite gives
+    /// NaN (refused by `validate(size:)`).
+    public static func skiaFakeBoldRatio(textSize: Double) -> Double {
+        guard textSize.isFinite else { return .nan }
+        if textSize <= 9 { return 1.0 / 24 }
+        if textSize >= 36 { return 1.0 / 32 }
+        return 1.0 / 24 + (textSize - 9) / (36 - 9) * (1.0 / 32 - 1.0 / 24)
     }
 
     /// Hinting as FreeType applies it at the glyph's size (opt-in; for embedders whose renderer hints).
+    ///
+    /// Renderers name the same three FreeType loads in their own words; `init?(name:)` reads them all:
+    ///
+    /// | FreeType load | InkHit | cairo / fontconfig | Skia `SkFontHinting` | Qt `HintingPreference` |
+    /// |---|---|---|---|---|
+    /// | `FT_LOAD_NO_HINTING` | `none` | `NONE`, `hintnone` | `kNone` | `PreferNoHinting` |
+    /// | `FT_LOAD_TARGET_LIGHT` | `light` | `SLIGHT`, `hintslight` | `kSlight` | `PreferVerticalHinting` |
+    /// | `FT_LOAD_TARGET_NORMAL` | `full` | `MEDIUM`, `FULL`, `hintmedium`, `hintfull` (gray antialiasing) | `kNormal`, `kFull` (gray) | `PreferFullHinting` |
+    ///
+    /// cairo's MEDIUM sets no load target (FreeType's default, `TARGET_NORMAL`) and its FULL asks for
+    /// `TARGET_NORMAL` unless it renders subpixel (LCD) text; Skia turns `kFull` into `kNormal` unless it renders
+    /// LCD text, and both load `TARGET_NORMAL`; Qt's vertical preference is its `HintLight` (`TARGET_LIGHT`).
+    /// With FreeType 2.8 or later `TARGET_LIGHT` keeps a font's native hinter where it hints lightly (CFF,
+    /// TrueType with the v40 interpreter) and uses the auto-hinter otherwise, for every renderer alike.
     public enum Hinting: String, Sendable, Hashable, CaseIterable {
         /// Unhinted outlines (the default).
         case none
@@ -44,6 +94,53 @@ public struct GlyphStyle: Sendable, Hashable {
         case light
         /// `FT_LOAD_TARGET_NORMAL`: the font's own hinting (TrueType bytecode, CFF hints) or the auto-hinter.
         case full
+
+        /// Every name `init?(name:)` reads, with its hinting: InkHit's own (`none`, `light`, `full`), cairo's,
+        /// fontconfig's and Skia's (`slight`, `medium`, `normal`, and fontconfig's `hintnone`, `hintslight`,
+        /// `hintmedium`, `hintfull`) and Qt's (`vertical`).
+        public static let names: [String: Hinting] = [
+            "none": .none, "light": .light, "full": .full,
+            "slight": .light, "vertical": .light, "medium": .full, "normal": .full,
+            "hintnone": .none, "hintslight": .light, "hintmedium": .full, "hintfull": .full,
+        ]
+
+        /// The hinting a renderer's name stands for (see the table above; exact, lower-case names), or nil.
+        public init?(name: String) {
+            guard let h = Hinting.names[name] else { return nil }
+            self = h
+        }
+    }
+
+    /// When a renderer leaves hinting off because of how the glyph is transformed: a rule of the renderer,
+    /// applied where the glyph's whole map is known (its `matrix` and `oblique` with the placement's
+    /// layout → view transform). Hinting that is turned off leaves an unhinted outline (exact, unless the style
+    /// emboldens or darkens stems).
+    public enum HintingUnderTransform: String, Sendable, Hashable, CaseIterable {
+        /// Hint whatever the transform (the default).
+        case keep
+        /// Skia's rule (`SkTypeface_FreeType::onFilterRec`): hint only while the glyph's whole linear map keeps
+        /// the axes on the axes — its 2×2 part (font units → view px, y-up to y-down) has zeros off the
+        /// diagonal or on it: scales, flips and quarter turns keep hinting; a rotation by any other angle, a skew
+        /// (`matrix` with `xy ≠ 0`, `oblique ≠ 0`) turn it off. Entries are compared with 0 exactly.
+        case offWhenNotAxisAligned
+        /// Hint only while the placement's transform moves glyphs without changing them: its linear part is
+        /// exactly the identity (Qt's "transformed glyph set": a painter that scales, rotates or shears draws
+        /// unhinted glyphs). The style's own `matrix` and `oblique` do not count.
+        case offWhenScaledOrRotated
+    }
+
+    /// How FreeType is asked for the glyph's size when `matrix` scales the axes apart (Skia's `scaleX`, Qt's
+    /// stretch), for a style that hints, emboldens or darkens stems (an exact style applies `matrix` exactly
+    /// either way).
+    public enum PixelsPerEm: String, Sendable, Hashable, CaseIterable {
+        /// `FT_Set_Char_Size(size, size)`, then the whole `matrix` after hinting (`FT_Set_Transform`), as cairo
+        /// applies a font matrix (the default): stems are fitted at the em, then stretched.
+        case uniform
+        /// `FT_Set_Char_Size(size · sx, size · sy)` with `sx`, `sy` the axis scales of `matrix`
+        /// (`GlyphMatrix.axisScales`: sx = |matrix·(1, 0)|, sy = |det| / sx), then the rest of `matrix`
+        /// (`matrix · diag(1/sx, 1/sy)`, a rotation or shear, identity for a plain stretch) after hinting —
+        /// Skia's `PreMatrixScale::kFull`: `scaleX 1.3` hints at an x ppem of 1.3 × size.
+        case perAxis
     }
 
     /// Synthetic bold.
@@ -64,6 +161,25 @@ public struct GlyphStyle: Sendable, Hashable {
     /// fraction of full opacity: `0 < alphaThreshold ≤ 1`, default 0.5. A pixel is ink when its alpha byte
     /// is at least `alphaThreshold · 255` rounded up (0.5: alpha ≥ 128). Other glyphs ignore it.
     public var alphaThreshold: Double
+    /// How the renderer snaps the glyph's origin in view (device) px before drawing it there (`none` by
+    /// default): the origin is mapped by the placement's transform, rounded by this rule, and the glyph drawn
+    /// from the rounded point with its shape unchanged (`GlyphPlacement.fontUnitsToView`). Glyphs only, never
+    /// decorations. See `OriginRounding` for each renderer's rule. In an InkScene node the origin is rounded in
+    /// the node's frame without its translation (a node's region does not change when it moves): the device
+    /// rounding whenever the node's translation lies on the grid.
+    public var originRounding: OriginRounding
+    /// When the renderer leaves hinting off for a transformed glyph (`keep` by default).
+    public var hintingUnderTransform: HintingUnderTransform
+    /// How FreeType's size follows a `matrix` that scales the axes apart (`uniform` by default).
+    public var ppem: PixelsPerEm
+    /// CFF stem darkening (FreeType's `FT_PARAM_TAG_STEM_DARKENING`, set on the face for this glyph's load
+    /// only, never process-wide): FreeType's CFF engine thickens thin stems at small sizes, hinted or not (it
+    /// darkens every scaled load: `none` hinting too), as Qt draws CFF fonts (Qt turns the CFF driver's
+    /// `no-stem-darkening` off). It applies to fonts with PostScript outlines only (`Font.hasPostScriptOutlines`:
+    /// CFF, CFF2, Type 1, CID); other fonts ignore it (the auto-hinter's own darkening, which FreeType ties to
+    /// the same face property, is not used: Qt leaves it off). False by default (FreeType's default since 2.8).
+    /// A darkened glyph is FreeType's outline at the glyph's size.
+    public var stemDarkening: Bool
 
     /// `FT_GlyphSlot_Oblique`'s shear: `0x0366A / 65536` ≈ 0.2126 (12°).
     public static let freeTypeOblique = Double(0x0366A) / 65536
@@ -78,18 +194,27 @@ public struct GlyphStyle: Sendable, Hashable {
     /// The default `alphaThreshold`: 0.5 (alpha ≥ 128).
     public static let defaultAlphaThreshold = 0.5
 
-    /// A style; the defaults draw the font's own outline, unhinted (and bitmaps where alpha ≥ 128).
+    /// A style; the defaults draw the font's own outline, unhinted, at the origin given (and bitmaps where
+    /// alpha ≥ 128).
     public init(embolden: Embolden = .none, oblique: Double = 0, hinting: Hinting = .none,
-                alphaThreshold: Double = GlyphStyle.defaultAlphaThreshold, matrix: GlyphMatrix = .identity) {
+                alphaThreshold: Double = GlyphStyle.defaultAlphaThreshold, matrix: GlyphMatrix = .identity,
+                originRounding: OriginRounding = .none, hintingUnderTransform: HintingUnderTransform = .keep,
+                ppem: PixelsPerEm = .uniform, stemDarkening: Bool = false) {
         self.embolden = embolden; self.oblique = oblique; self.hinting = hinting; self.alphaThreshold = alphaThreshold
-        self.matrix = matrix
+        self.matrix = matrix; self.originRounding = originRounding; self.hintingUnderTransform = hintingUnderTransform
+        self.ppem = ppem; self.stemDarkening = stemDarkening
     }
 
-    /// True for the default style: the font's exact outline, as it is.
+    /// True for the default style: the font's exact outline, as it is, where it is placed.
     public var isPlain: Bool {
         embolden == .none && oblique == 0 && hinting == .none && alphaThreshold == GlyphStyle.defaultAlphaThreshold
-            && matrix.isIdentity
+            && matrix.isIdentity && originRounding.isNone && hintingUnderTransform == .keep && ppem == .uniform
+            && !stemDarkening
     }
+
+    /// The largest miter limit of a stroke: 1,000 (Skia accepts any; the miter of a turn that sharp is
+    /// longer than any glyph).
+    public static let maximumMiterLimit = 1000.0
 
     /// The largest magnitude of a `matrix` entry: 1,024 (FreeType's 16.16 matrices hold ±32,767).
     public static let maximumMatrixEntry = 1024.0
@@ -127,34 +252,92 @@ public struct GlyphStyle: Sendable, Hashable {
                                     + "in magnitude (got \(DecimalText.short(x)), \(DecimalText.short(y)))")
             }
         }
-        if embolden != .none || hinting != .none {
+        if case .stroke(let w, let join) = resolvedEmbolden(size: size) {
+            guard w.isFinite, w >= 0, w <= size else {
+                throw .invalidStyle(reason: "the embolden stroke width must be finite, ≥ 0 and at most one em "
+                                    + "(\(DecimalText.short(size)) px; got \(DecimalText.short(w)))")
+            }
+            if case .miter(let limit) = join, !(limit >= 0 && limit <= GlyphStyle.maximumMiterLimit) {
+                throw .invalidStyle(reason: "the miter limit must be 0 … \(DecimalText.short(GlyphStyle.maximumMiterLimit)) "
+                                    + "(got \(DecimalText.short(limit)))")
+            }
+        }
+        if let problem = originRounding.problem { throw .invalidStyle(reason: "originRounding: " + problem) }
+        if embolden != .none || hinting != .none || stemDarkening {
             guard size >= 1.0 / 64, size <= GlyphStyle.maximumRenderedSize else {
-                throw .invalidStyle(reason: "a hinted or emboldened glyph is drawn at 1/64 to "
+                throw .invalidStyle(reason: "a hinted, emboldened or darkened glyph is drawn at 1/64 to "
                                     + "\(DecimalText.short(GlyphStyle.maximumRenderedSize)) px per em (got \(DecimalText.short(size)))")
+            }
+            if ppem == .perAxis {
+                let s = matrix.axisScales
+                for (axis, v) in [("x", size * s.x), ("y", size * s.y)] where !(v >= 1.0 / 64 && v <= GlyphStyle.maximumRenderedSize) {
+                    throw .invalidStyle(reason: "with ppem perAxis the \(axis) size (size × the matrix's \(axis) scale) must be "
+                                        + "1/64 to \(DecimalText.short(GlyphStyle.maximumRenderedSize)) px per em (got \(DecimalText.short(v)))")
+                }
             }
         }
     }
 
     /// How the outline of a glyph of this style at `size` px per em is made (oblique aside: it is part of
-    /// the placement's transform), with the bitmap threshold (`alphaThresholdByte`). Exact (`isExact`) when
-    /// the style neither hints nor emboldens. Call `validate(size:)` first.
-    public func rendering(size: Double) -> OutlineRendering {
-        guard embolden != .none || hinting != .none else {
+    /// the placement's transform), with the bitmap threshold (`alphaThresholdByte`), for a placement whose
+    /// layout → view transform is `transform` (it decides `hintingUnderTransform`; the default, identity,
+    /// keeps hinting). Exact (`isExact`) when the style neither hints (after that rule), emboldens nor darkens
+    /// stems. Call `validate(size:)` first.
+    public func rendering(size: Double, transform: AffineTransform = .identity) -> OutlineRendering {
+        rendering(size: size, transform: transform, darkensStems: true)
+    }
+
+    /// `rendering(size:transform:)` for a font whose outlines stem darkening applies to (`darkensStems`,
+    /// `Font.hasPostScriptOutlines`) or not (then `stemDarkening` is ignored).
+    public func rendering(size: Double, transform: AffineTransform, darkensStems: Bool) -> OutlineRendering {
+        let hinting = effectiveHinting(under: transform)
+        let stemDarkening = self.stemDarkening && darkensStems
+        guard embolden != .none || hinting != .none || stemDarkening else {
             var r = OutlineRendering.exact
             r.alphaThreshold = alphaThresholdByte
             return r
         }
         var r = OutlineRendering(charSize64: Int32((size * 64).rounded()), hinting: hinting)
         r.alphaThreshold = alphaThresholdByte
-        r.matrix = matrix.fixed16
-        switch embolden {
-        case .none: break
+        r.stemDarkening = stemDarkening
+        if ppem == .perAxis && !matrix.isIdentity {
+            let s = matrix.axisScales
+            r.ppemX64 = Int32((size * s.x * 64).rounded())
+            r.ppemY64 = Int32((size * s.y * 64).rounded())
+            r.matrix = s.remaining.fixed16
+        } else {
+            r.matrix = matrix.fixed16
+        }
+        switch resolvedEmbolden(size: size) {
+        case .none, .skiaFakeBold: break
         case .freeType: r.emboldenFreeType = true
         case .strength(let x, let y):
             r.emboldenX64 = Int32((x * 64).rounded())
             r.emboldenY64 = Int32((y * 64).rounded())
+        case .stroke(let width, let join):
+            r.strokeWidth = width
+            r.strokeJoin = join
         }
         return r
+    }
+
+    /// The hinting a glyph of this style gets under the layout → view `transform` (`hintingUnderTransform`):
+    /// `hinting`, or `none` where the rule turns it off.
+    public func effectiveHinting(under transform: AffineTransform) -> Hinting {
+        guard hinting != .none else { return .none }
+        switch hintingUnderTransform {
+        case .keep:
+            return hinting
+        case .offWhenScaledOrRotated:
+            return transform.a == 1 && transform.b == 0 && transform.c == 0 && transform.d == 1 ? hinting : .none
+        case .offWhenNotAxisAligned:
+            // The glyph's linear map, font frame (y-up) → view: matrix, oblique, the flip to y-down, the
+            // transform's linear part (the size, a positive scale, changes no zero).
+            let glyph = matrix.transform.concatenating(obliqueTransform)
+                .concatenating(AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: 0)).concatenating(transform.linearPart)
+            let aligned = (glyph.b == 0 && glyph.c == 0) || (glyph.a == 0 && glyph.d == 0)
+            return aligned ? hinting : .none
+        }
     }
 
     /// How much the style widens an advance of a glyph of `font` at `size` px per em, in layout px: the
@@ -164,8 +347,19 @@ public struct GlyphStyle: Sendable, Hashable {
         switch embolden {
         case .none: return 0
         case .strength(let x, _): return (x * 64).rounded() / 64
-        case .freeType: return font.face.freeTypeEmboldenStrength(charSize64: Int32((size * 64).rounded()))
+        case .freeType:
+            // FT_GlyphSlot_Embolden's strength comes from the y size FreeType was set to.
+            let r = rendering(size: size)
+            return font.face.freeTypeEmboldenStrength(charSize64: r.ppemY64 > 0 ? r.ppemY64 : r.charSize64)
+        case .stroke, .skiaFakeBold: return 0
         }
+    }
+
+    /// `embolden` at a glyph size of `size` px per em: `skiaFakeBold` as the stroke it stands for, the rest as
+    /// they are.
+    public func resolvedEmbolden(size: Double) -> Embolden {
+        guard case .skiaFakeBold = embolden else { return embolden }
+        return .stroke(width: size * GlyphStyle.skiaFakeBoldRatio(textSize: size), join: .skiaDefault)
     }
 }
 
@@ -190,8 +384,22 @@ public struct OutlineRendering: Sendable, Hashable {
     public var emboldenFreeType = false
     /// For a bitmap glyph, the least alpha byte that is ink (1…255; `GlyphStyle.alphaThresholdByte`).
     public var alphaThreshold: UInt8 = OutlineRendering.defaultAlphaThreshold
-    /// The matrix FreeType applies after hinting (`FT_Set_Transform`), 16.16 fixed point: `GlyphStyle.matrix`.
+    /// The matrix FreeType applies after hinting (`FT_Set_Transform`), 16.16 fixed point: `GlyphStyle.matrix`
+    /// (with `ppem` `perAxis`, what is left of it once its axis scales went into the size).
     public var matrix: GlyphMatrix.Fixed = .identity
+    /// The size FreeType scales x to, 1/64 px per em (`FT_Set_Char_Size`'s width), when it differs from
+    /// `charSize64` (`GlyphStyle.PixelsPerEm.perAxis`); 0: `charSize64`. Outlines are still scaled back to font
+    /// units by `charSize64`, so the axis scales stay in them.
+    public var ppemX64: Int32 = 0
+    /// The size FreeType scales y to (`FT_Set_Char_Size`'s height), as `ppemX64`; 0: `charSize64`.
+    public var ppemY64: Int32 = 0
+    /// CFF stem darkening for this load (`GlyphStyle.stemDarkening`).
+    public var stemDarkening = false
+    /// For `GlyphStyle.Embolden.stroke`: the stroke's width, layout px at `charSize64` (0: none); InkHit
+    /// strokes the outline FreeType hands over when it makes the shape.
+    public var strokeWidth = 0.0
+    /// For `strokeWidth > 0`: how the stroke's corners are joined.
+    public var strokeJoin = StrokeJoin.skiaDefault
 
     /// The default `alphaThreshold`: 128 (`GlyphStyle.defaultAlphaThreshold` 0.5).
     public static let defaultAlphaThreshold: UInt8 = 128
@@ -201,6 +409,19 @@ public struct OutlineRendering: Sendable, Hashable {
 
     /// True for `exact`.
     public var isExact: Bool { charSize64 == 0 }
+
+    /// `strokeWidth` in font units (the outline's), for an outline of `unitsPerEm`.
+    public func strokeWidthInFontUnits(unitsPerEm: Int) -> Double {
+        charSize64 > 0 ? strokeWidth * Double(unitsPerEm) * 64 / Double(charSize64) : 0
+    }
+
+    /// How far the stroke reaches beyond the outline at most, font units: half the width, times the miter
+    /// limit for mitred corners (a miter's tip lies within `limit × width / 2` of its corner).
+    public func strokeReachInFontUnits(unitsPerEm: Int) -> Double {
+        let r = strokeWidthInFontUnits(unitsPerEm: unitsPerEm) / 2
+        if case .miter(let limit) = strokeJoin { return r * max(1, limit) }
+        return r
+    }
 }
 
 /// A 2×2 matrix in a glyph's y-up font frame, about its origin: `x' = xx·x + xy·y`, `y' = yx·x + yy·y` —
@@ -241,6 +462,17 @@ public struct GlyphMatrix: Sendable, Hashable, CustomStringConvertible {
 
     /// The matrix as a transform of font units (y-up): `a = xx, b = yx, c = xy, d = yy`.
     public var transform: AffineTransform { AffineTransform(a: xx, b: yx, c: xy, d: yy, tx: 0, ty: 0) }
+
+    /// The matrix's scale along each axis and what is left of it (Skia's `computeMatrices` with
+    /// `PreMatrixScale::kFull`: a QR decomposition by a rotation): `x = |matrix · (1, 0)| = hypot(xx, yx)`,
+    /// `y = |det| / x`, `remaining = matrix · diag(1/x, 1/y)` — the identity for a stretch `[sx 0; 0 sy]` with
+    /// sx, sy > 0, a rotation or shear otherwise. Call on a non-singular matrix.
+    public var axisScales: (x: Double, y: Double, remaining: GlyphMatrix) {
+        let sx = (xx * xx + yx * yx).squareRoot()
+        let sy = abs(determinant) / sx
+        if xy == 0 && yx == 0 && xx > 0 && yy > 0 { return (xx, yy, .identity) }
+        return (sx, sy, GlyphMatrix(xx: xx / sx, xy: xy / sy, yx: yx / sx, yy: yy / sy))
+    }
 
     /// `[xx xy; yx yy]`.
     public var description: String {

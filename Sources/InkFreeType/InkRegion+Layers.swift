@@ -137,7 +137,14 @@ struct LayerUnion {
         if sink.base.base.base.droppedNonFinite > 0 { throw shapeError(.nonFiniteCoordinate) }
         if sink.base.cappedCurves > 0 { throw shapeError(.toleranceNotMet(curves: sink.base.cappedCurves)) }
         achieved = max(achieved, sink.base.achievedTolerance)
-        let contours = sink.base.base.base.base.result.contours
+        var contours = sink.base.base.base.base.result.contours
+        // A stroked style: the layer's band, made in the layer glyph's units and mapped like its outline.
+        let scale = piece.transform.maxScale
+        if let band = try outline.strokeBand(rendering, unitsPerEm: font.unitsPerEm, tolerance: tolerance / scale,
+                                             maxEdges: maxEdges, glyph: glyph, pxPerEm: viewPxPerEm) {
+            for i in 0..<band.count { contours.append(band.piece(i).map { $0.applying(piece.transform) }) }
+            achieved = max(achieved, band.tolerance * scale)
+        }
         WorkMeter.count(contours.reduce(0) { $0 + $1.count }, .outlinePoints)
         return contours
     }

@@ -9,7 +9,7 @@ extension GlyphShape {
     /// bound, see `Flattening`) before a single point of it is made, and once the outline would have more than
     /// `ShapeLimits.maxEdges` edges nothing more is stored (the build then fails with `.tooManyEdges`). The
     /// time limit of `BuildDeadline` is checked every 4,096 segments.
-    public struct Sink: OutlineSink {
+    public struct Sink: ConicSink {
         /// The flattening tolerance, shape units.
         public let tolerance: Double
         private let maxSegments: Int
@@ -72,14 +72,49 @@ extension GlyphShape {
         public mutating func addQuadCurve(to p: Point, control c: Point) {
             guard p.isFinite && c.isFinite else { droppedNonFinite += 1; return }
             if p == current && c == current { return }
-            let sub = Flattening.segmentCount(quad: current, c, p, tolerance: tolerance)
-            record(sub)
-            guard reserve(sub.count) else { current = p; return }
+            record(quad(to: p, control: c, tolerance: tolerance))
+        }
+
+        /// A conic section (`Conic`, weight finite and > 0): halved into quadratics within half the
+        /// tolerance, each flattened within the other half, so the polyline is within the tolerance of the
+        /// conic. A weight that is not finite and > 0 is dropped and counted like a non-finite point (the
+        /// shape is then refused).
+        public mutating func addConic(to p: Point, control c: Point, weight w: Double) {
+            guard p.isFinite && c.isFinite && w.isFinite && w > 0 else { droppedNonFinite += 1; return }
+            if p == current && c == current { return }
+            // Once the build has failed, no more work: a conic's halving is bounded (2^12 pieces), a path's
+            // conics are not.
+            if overflow || timedOut || cappedCurves > 0 { current = p; return }
+            let half = tolerance / 2
+            var pieces: [(control: Point, end: Point)] = []
+            let conic = Conic.quads(from: current, control: c, to: p, weight: w, tolerance: half) { pieces.append(($0, $1)) }
+            var worst = 0.0, capped = conic.capped
+            for q in pieces {
+                let sub = quad(to: q.end, control: q.control, tolerance: half)
+                worst = max(worst, sub.error)
+                capped = capped || sub.capped
+            }
+            record(capped: capped, error: conic.error + worst)
+        }
+
+        /// Records that what was drawn is within `bound` shape units (Hausdorff) of the outline it stands for,
+        /// where the sink cannot see it (lines made from an arc or an offset curve elsewhere): the shape's
+        /// `tolerance` is then at least `bound`, so it is never reused at a scale where that would exceed the
+        /// view tolerance. A bound that is not finite or is negative counts as a curve beyond the tolerance.
+        public mutating func noteApproximation(within bound: Double) {
+            record(capped: !(bound >= 0 && bound <= tolerance * (1 + 1e-9)), error: bound.isFinite ? max(bound, 0) : .infinity)
+        }
+
+        /// Flattens a quadratic from the current point within `t`; returns how (nothing recorded).
+        private mutating func quad(to p: Point, control c: Point, tolerance t: Double) -> Flattening.Subdivision {
+            let sub = Flattening.segmentCount(quad: current, c, p, tolerance: t)
+            guard reserve(sub.count) else { current = p; return sub }
             beginSegment()
             let p0 = current, n = sub.count, inv = 1.0 / Double(n)
             for i in 1..<n { append(Flattening.evalQuad(p0, c, p, Double(i) * inv)) }
             append(p)
             current = p
+            return sub
         }
 
         public mutating func addCurve(to p: Point, control1 c1: Point, control2 c2: Point) {
@@ -112,9 +147,11 @@ extension GlyphShape {
             return (verts, contourStarts, achievedTolerance)
         }
 
-        private mutating func record(_ sub: Flattening.Subdivision) {
-            if sub.capped { cappedCurves += 1 }
-            if !(sub.error <= achievedTolerance) { achievedTolerance = sub.error }
+        private mutating func record(_ sub: Flattening.Subdivision) { record(capped: sub.capped, error: sub.error) }
+
+        private mutating func record(capped: Bool, error: Double) {
+            if capped { cappedCurves += 1 }
+            if !(error <= achievedTolerance) { achievedTolerance = error }
         }
 
         /// Counts `n` more segments against the edge limit and the deadline; false once either is passed

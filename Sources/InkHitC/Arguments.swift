@@ -127,50 +127,101 @@ func utf16String(_ units: UnsafeBufferPointer<UInt16>, _ name: String) throws(CE
 
 // MARK: Path commands
 
-/// Verbs and points checked against each other: every verb known, exactly the points the verbs consume,
-/// every point finite, at most INKHIT_MAX_PATH_VERBS verbs.
+/// Verbs, points and conic weights checked against each other: every verb known, exactly the points (and
+/// weights) the verbs consume, every point finite, every weight finite and > 0, at most INKHIT_MAX_PATH_VERBS
+/// verbs; with `withStarts` (INKHIT_PATH_START_POINTS) each segment's first point is its start, equal to the
+/// current point. Conics come only with weights (inkhit_builder_add_path).
 struct PathCommands {
     let verbs: UnsafeBufferPointer<UInt8>
     let points: UnsafeBufferPointer<inkhit_point>
+    let weights: UnsafeBufferPointer<Double>
+    let withStarts: Bool
 
     init(verbs v: UnsafePointer<UInt8>?, verbCount: Int, points p: UnsafePointer<inkhit_point>?, pointCount: Int,
+         weights w: UnsafePointer<Double>? = nil, weightCount: Int = 0, conics: Bool = false, withStarts: Bool = false,
          prefix: String = "") throws(CError) {
         verbs = try buffer(v, verbCount, prefix + "verbs", countName: prefix + "verb_count")
         points = try buffer(p, pointCount, prefix + "points", countName: prefix + "point_count")
+        weights = try buffer(w, weightCount, prefix + "weights", countName: prefix + "weight_count")
+        self.withStarts = withStarts
         guard verbs.count <= Int(INKHIT_MAX_PATH_VERBS) else {
             throw CError(INKHIT_ERROR_LIMIT, "\(prefix)verb_count \(verbs.count) is more than the limit of \(INKHIT_MAX_PATH_VERBS)")
         }
-        var needed = 0
+        let start = withStarts ? 1 : 0
+        var needed = 0, conicCount = 0
         for (i, verb) in verbs.enumerated() {
             switch Int(verb) {
-            case INKHIT_VERB_MOVE, INKHIT_VERB_LINE: needed += 1
-            case INKHIT_VERB_QUAD: needed += 2
-            case INKHIT_VERB_CUBIC: needed += 3
+            case INKHIT_VERB_MOVE: needed += 1
+            case INKHIT_VERB_LINE: needed += 1 + start
+            case INKHIT_VERB_QUAD: needed += 2 + start
+            case INKHIT_VERB_CUBIC: needed += 3 + start
             case INKHIT_VERB_CLOSE: break
+            case INKHIT_VERB_CONIC where conics: needed += 2 + start; conicCount += 1
+            case INKHIT_VERB_CONIC:
+                throw .argument("\(prefix)verbs[\(i)] is INKHIT_VERB_CONIC, which needs a weight: pass conics to inkhit_builder_add_path")
             default:
-                throw .argument("\(prefix)verbs[\(i)] is \(verb), not a verb (INKHIT_VERB_MOVE ... INKHIT_VERB_CLOSE)")
+                throw .argument("\(prefix)verbs[\(i)] is \(verb), not a verb (INKHIT_VERB_MOVE ... INKHIT_VERB_\(conics ? "CONIC" : "CLOSE"))")
             }
         }
         guard needed == points.count else {
             throw .argument("the \(verbs.count) \(prefix)verbs take \(needed) points, but \(prefix)point_count is \(points.count)")
         }
+        guard conicCount == weights.count else {
+            throw .argument("the \(conicCount) conics among \(prefix)verbs take \(conicCount) weights, but \(prefix)weight_count is \(weights.count)")
+        }
         for (i, q) in points.enumerated() where !(q.x.isFinite && q.y.isFinite) {
             throw .argument("\(prefix)points[\(i)] (\(show(q.x)), \(show(q.y))) must be finite")
         }
+        for (i, w) in weights.enumerated() where !(w.isFinite && w > 0) {
+            throw .argument("\(prefix)weights[\(i)] is \(show(w)): a conic's weight must be finite and > 0")
+        }
+        if withStarts { try checkStarts(prefix) }
     }
 
-    /// Drives `sink` with the commands.
-    func replay<S: OutlineSink>(into sink: inout S) {
+    /// Each segment's start point against the current point (the last end, the move's point, the contour's
+    /// start after CLOSE, (0, 0) before any MOVE), compared exactly.
+    private func checkStarts(_ prefix: String) throws(CError) {
         var k = 0
+        var current = Point.zero, start = Point.zero
+        for (i, verb) in verbs.enumerated() {
+            func at(_ j: Int) -> Point { Point(points[j].x, points[j].y) }
+            switch Int(verb) {
+            case INKHIT_VERB_MOVE: current = at(k); start = current; k += 1
+            case INKHIT_VERB_CLOSE: current = start
+            default:
+                let from = at(k)
+                guard from == current else {
+                    throw .argument("\(prefix)verbs[\(i)] starts at \(prefix)points[\(k)] (\(show(from.x)), \(show(from.y))), but the "
+                                    + "path is at (\(show(current.x)), \(show(current.y))): with INKHIT_PATH_START_POINTS each segment "
+                                    + "gives its start point first")
+                }
+                let n = Int(verb) == INKHIT_VERB_LINE ? 2 : Int(verb) == INKHIT_VERB_CUBIC ? 4 : 3
+                current = at(k + n - 1)
+                k += n
+            }
+        }
+    }
+
+    /// Drives `sink` with the commands (start points dropped, conics as conics).
+    func replay<S: ConicSink>(into sink: inout S) {
+        var k = 0, w = 0
         func next() -> Point { let q = points[k]; k += 1; return Point(q.x, q.y) }
+        let skip = withStarts ? 1 : 0
         for verb in verbs {
             switch Int(verb) {
             case INKHIT_VERB_MOVE: sink.move(to: next())
-            case INKHIT_VERB_LINE: sink.addLine(to: next())
+            case INKHIT_VERB_LINE: k += skip; sink.addLine(to: next())
             case INKHIT_VERB_QUAD:
+                k += skip
                 let c = next()
                 sink.addQuadCurve(to: next(), control: c)
+            case INKHIT_VERB_CONIC:
+                k += skip
+                let control = next()
+                sink.addConic(to: next(), control: control, weight: weights[w])
+                w += 1
             case INKHIT_VERB_CUBIC:
+                k += skip
                 let c1 = next(), c2 = next()
                 sink.addCurve(to: next(), control1: c1, control2: c2)
             default: sink.closeSubpath()
@@ -178,11 +229,11 @@ struct PathCommands {
         }
     }
 
-    /// The commands as elements.
+    /// The commands as elements (no conics: paths with conics are not made into elements).
     var elements: [PathElement] {
-        var out: [PathElement] = []
-        out.reserveCapacity(verbs.count)
+        var out = ConicToQuadSink([PathElement](), tolerance: 1e-3)
+        out.base.reserveCapacity(verbs.count)
         replay(into: &out)
-        return out
+        return out.base
     }
 }

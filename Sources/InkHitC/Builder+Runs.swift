@@ -28,29 +28,92 @@ func checkStructSize(_ p: UnsafeRawPointer, _ structSize: Int, known: Int, _ nam
 
 // MARK: Glyph styles
 
-/// `inkhit_glyph_style_init` (inkhit.h).
+/// The sizes of `inkhit_glyph_style` this library knows: version 1.1's (its fields end at `alpha_threshold`)
+/// and this version's.
+enum GlyphStyleLayout {
+    /// Bytes of version 1.1's struct: its fields end where `stroke_width` begins.
+    static let size11 = MemoryLayout<inkhit_glyph_style>.offset(of: \inkhit_glyph_style.stroke_width)!
+    /// Bytes of this version's struct.
+    static let size = MemoryLayout<inkhit_glyph_style>.size
+}
+
+/// The defaults of every field, with `struct_size` set to `structSize`.
+private func glyphStyleDefaults(structSize: Int) -> inkhit_glyph_style {
+    let none = inkhit_origin_rounding_axis(grid: 0, bias: 0)
+    return inkhit_glyph_style(
+        struct_size: structSize, embolden: Int32(INKHIT_EMBOLDEN_NONE),
+        hinting: Int32(INKHIT_HINTING_NONE), embolden_x: 0, embolden_y: 0, matrix_xx: 1, matrix_xy: 0, matrix_yx: 0,
+        matrix_yy: 1, oblique: 0, alpha_threshold: GlyphStyle.defaultAlphaThreshold, stroke_width: 0,
+        stroke_join: Int32(INKHIT_JOIN_MITER), hinting_under_transform: Int32(INKHIT_HINTING_UNDER_TRANSFORM_KEEP),
+        miter_limit: 4, origin_rounding: inkhit_origin_rounding(x: none, y: none), ppem: Int32(INKHIT_PPEM_UNIFORM),
+        stem_darkening: 0)
+}
+
+/// Writes the defaults into the first `bytes` bytes of `*style` (never more: a 1.1 caller's struct is shorter).
+private func writeGlyphStyleDefaults(_ style: UnsafeMutablePointer<inkhit_glyph_style>, bytes: Int) {
+    var d = glyphStyleDefaults(structSize: bytes)
+    withUnsafeBytes(of: &d) { UnsafeMutableRawPointer(style).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
+}
+
+/// `inkhit_glyph_style_init` (inkhit.h): version 1.1's fields, for programs built against 1.1.
 @_cdecl("inkhit_glyph_style_init")
 public func inkhit_glyph_style_init(_ style: UnsafeMutablePointer<inkhit_glyph_style>?) -> inkhit_status {
     guard let style else { return CError.null("style").report("inkhit_glyph_style_init") }
-    style.pointee = inkhit_glyph_style(
-        struct_size: MemoryLayout<inkhit_glyph_style>.size, embolden: Int32(INKHIT_EMBOLDEN_NONE),
-        hinting: Int32(INKHIT_HINTING_NONE), embolden_x: 0, embolden_y: 0, matrix_xx: 1, matrix_xy: 0, matrix_yx: 0,
-        matrix_yy: 1, oblique: 0, alpha_threshold: GlyphStyle.defaultAlphaThreshold)
+    writeGlyphStyleDefaults(style, bytes: GlyphStyleLayout.size11)
     return inkhit_status(INKHIT_OK)
 }
 
+/// `inkhit_glyph_style_init_sized` (inkhit.h).
+@_cdecl("inkhit_glyph_style_init_sized")
+public func inkhit_glyph_style_init_sized(_ style: UnsafeMutablePointer<inkhit_glyph_style>?, _ size: Int) -> inkhit_status {
+    call("inkhit_glyph_style_init_sized") { () throws(CError) in
+        guard let style else { throw .null("style") }
+        guard size == GlyphStyleLayout.size11 || size == GlyphStyleLayout.size else {
+            throw .argument("size \(UInt(bitPattern: size)) is not a size of inkhit_glyph_style this library knows "
+                            + "(\(GlyphStyleLayout.size11) for version 1.1, \(GlyphStyleLayout.size) for 1.2)")
+        }
+        writeGlyphStyleDefaults(style, bytes: size)
+    }
+}
+
+/// `inkhit_skia_fake_bold_width` (inkhit.h).
+@_cdecl("inkhit_skia_fake_bold_width")
+public func inkhit_skia_fake_bold_width(_ textSize: Double, _ widthOut: UnsafeMutablePointer<Double>?) -> inkhit_status {
+    call("inkhit_skia_fake_bold_width") { () throws(CError) in
+        guard let widthOut else { throw .null("width_out") }
+        guard textSize.isFinite, textSize > 0 else {
+            throw .argument("text_size must be finite and > 0 (got \(show(textSize)))")
+        }
+        widthOut.pointee = textSize * GlyphStyle.skiaFakeBoldRatio(textSize: textSize)
+    }
+}
+
 /// The style a C caller gave (NULL: plain). Ranges are checked with the placement (`GlyphStyle.validate`),
-/// which knows the glyph's size; enum values and struct sizes here.
+/// which knows the glyph's size; enum values and struct sizes here. A 1.1 caller's struct (`struct_size` of
+/// that version) is read only as far as it goes; the rest keeps its defaults.
 func glyphStyle(_ p: UnsafePointer<inkhit_glyph_style>?, _ name: String) throws(CError) -> GlyphStyle {
     guard let p else { return GlyphStyle() }
-    let s = p.pointee
-    try checkStructSize(UnsafeRawPointer(p), s.struct_size, known: MemoryLayout<inkhit_glyph_style>.size, name,
-                        init: "inkhit_glyph_style_init")
+    let size = UnsafeRawPointer(p).loadUnaligned(as: Int.self)
+    if size != GlyphStyleLayout.size11 {
+        try checkStructSize(UnsafeRawPointer(p), size, known: GlyphStyleLayout.size, name, init: "inkhit_glyph_style_init")
+    }
+    var s = glyphStyleDefaults(structSize: size)
+    withUnsafeMutableBytes(of: &s) { $0.baseAddress!.copyMemory(from: UnsafeRawPointer(p), byteCount: min(size, GlyphStyleLayout.size)) }
     var style = GlyphStyle()
     switch Int(s.embolden) {
     case INKHIT_EMBOLDEN_NONE: style.embolden = .none
     case INKHIT_EMBOLDEN_FREETYPE: style.embolden = .freeType
     case INKHIT_EMBOLDEN_STRENGTH: style.embolden = .strength(x: s.embolden_x, y: s.embolden_y)
+    case INKHIT_EMBOLDEN_STROKE where size != GlyphStyleLayout.size11:
+        let join: StrokeJoin
+        switch Int(s.stroke_join) {
+        case INKHIT_JOIN_MITER: join = .miter(limit: s.miter_limit)
+        case INKHIT_JOIN_ROUND: join = .round
+        case INKHIT_JOIN_BEVEL: join = .bevel
+        default: throw .argument("\(name)->stroke_join \(s.stroke_join) is not an INKHIT_JOIN_* value")
+        }
+        style.embolden = .stroke(width: s.stroke_width, join: join)
+    case INKHIT_EMBOLDEN_SKIA where size != GlyphStyleLayout.size11: style.embolden = .skiaFakeBold
     default: throw .argument("\(name)->embolden \(s.embolden) is not an INKHIT_EMBOLDEN_* value")
     }
     switch Int(s.hinting) {
@@ -59,6 +122,24 @@ func glyphStyle(_ p: UnsafePointer<inkhit_glyph_style>?, _ name: String) throws(
     case INKHIT_HINTING_FULL: style.hinting = .full
     default: throw .argument("\(name)->hinting \(s.hinting) is not an INKHIT_HINTING_* value")
     }
+    switch Int(s.hinting_under_transform) {
+    case INKHIT_HINTING_UNDER_TRANSFORM_KEEP: style.hintingUnderTransform = .keep
+    case INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_NOT_AXIS_ALIGNED: style.hintingUnderTransform = .offWhenNotAxisAligned
+    case INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_SCALED_OR_ROTATED: style.hintingUnderTransform = .offWhenScaledOrRotated
+    default: throw .argument("\(name)->hinting_under_transform \(s.hinting_under_transform) is not an INKHIT_HINTING_UNDER_TRANSFORM_* value")
+    }
+    switch Int(s.ppem) {
+    case INKHIT_PPEM_UNIFORM: style.ppem = .uniform
+    case INKHIT_PPEM_PER_AXIS: style.ppem = .perAxis
+    default: throw .argument("\(name)->ppem \(s.ppem) is not an INKHIT_PPEM_* value")
+    }
+    switch s.stem_darkening {
+    case 0: style.stemDarkening = false
+    case 1: style.stemDarkening = true
+    default: throw .argument("\(name)->stem_darkening must be 0 or 1 (got \(s.stem_darkening))")
+    }
+    let o = s.origin_rounding
+    style.originRounding = OriginRounding(x: .init(grid: o.x.grid, bias: o.x.bias), y: .init(grid: o.y.grid, bias: o.y.bias))
     style.matrix = GlyphMatrix(xx: s.matrix_xx, xy: s.matrix_xy, yx: s.matrix_yx, yy: s.matrix_yy)
     style.oblique = s.oblique
     style.alphaThreshold = s.alpha_threshold

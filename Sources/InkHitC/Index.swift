@@ -96,37 +96,68 @@ public func inkhit_builder_add_outline(_ builder: OpaquePointer?, _ cache: Opaqu
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let outlines = try optionalCache(cache)?.outlines
         let commands = try PathCommands(verbs: verbs, verbCount: verbCount, points: points, pointCount: pointCount)
-        let rule = try fillRule(fill, "fill_rule")
-        let t = try transformIn.map { (p) throws(CError) in try transform(p.pointee, "transform") } ?? .identity
-        let k = try CallLimits.bounded { (limits, _) throws(CError) -> Int in try box.lock.withLock { () throws(CError) -> Int in
-            // The checks the index would make, first: a singular transform has no largest scale to flatten for.
-            let placement = box.builder.count
-            let sv = t.singularValues
-            guard sv.isPlaceable else { throw CError(HitIndexError.singularTransform(placement: placement)) }
-            let tolerance = box.builder.tolerance
-            let shape: GlyphShape
-            do throws(ShapeError) {
-                if let outlines {
-                    shape = try outlines.shape(for: key, viewTolerance: tolerance, maxScale: sv.max, fillRule: rule) { sink in
-                        commands.replay(into: &sink)
-                    }
-                } else {
-                    shape = try GlyphShape(viewTolerance: tolerance, maxScale: sv.max, fillRule: rule) { sink in
-                        commands.replay(into: &sink)
-                    }
-                }
-            } catch {
-                throw CError(error)
-            }
-            var tally = ShapeTally(limit: limits.shapeBytes)
-            try tally.add(shape)
-            let k: Int
-            do throws(HitIndexError) { k = try box.builder.add(shape, transform: t, singularValues: sv) } catch { throw CError(error) }
-            box.meta.record(k, tag: 0, ink: Int32(shape.edgeCount == 0 ? INKHIT_INK_NONE : INKHIT_INK_PATH))
-            return k
-        } }
+        // Not `indexOut?.pointee = try addCommands(…)`: optional chaining would skip the call when indexOut is NULL.
+        let k = try addCommands(box, outlines, key, commands, fill, transformIn)
         indexOut?.pointee = k
     }
+}
+
+/// `inkhit_builder_add_path` (inkhit.h).
+@_cdecl("inkhit_builder_add_path")
+public func inkhit_builder_add_path(_ builder: OpaquePointer?, _ cache: OpaquePointer?, _ key: UInt64,
+                                    _ verbs: UnsafePointer<UInt8>?, _ verbCount: Int,
+                                    _ points: UnsafePointer<inkhit_point>?, _ pointCount: Int,
+                                    _ weights: UnsafePointer<Double>?, _ weightCount: Int, _ flags: UInt32,
+                                    _ fill: Int32, _ transformIn: UnsafePointer<inkhit_transform>?,
+                                    _ indexOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    call("inkhit_builder_add_path") { () throws(CError) in
+        let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
+        let outlines = try optionalCache(cache)?.outlines
+        guard flags & ~UInt32(INKHIT_PATH_START_POINTS) == 0 else {
+            throw .argument("flags 0x\(String(flags, radix: 16)) has bits other than INKHIT_PATH_START_POINTS")
+        }
+        let commands = try PathCommands(verbs: verbs, verbCount: verbCount, points: points, pointCount: pointCount,
+                                        weights: weights, weightCount: weightCount, conics: true,
+                                        withStarts: flags & UInt32(INKHIT_PATH_START_POINTS) != 0)
+        // Not `indexOut?.pointee = try addCommands(…)`: optional chaining would skip the call when indexOut is NULL.
+        let k = try addCommands(box, outlines, key, commands, fill, transformIn)
+        indexOut?.pointee = k
+    }
+}
+
+/// Adds checked path commands as an outline of the caller's own: what inkhit_builder_add_outline and
+/// inkhit_builder_add_path share. Returns the placement's number.
+private func addCommands(_ box: BuilderBox, _ outlines: ShapeCache<UInt64>?, _ key: UInt64, _ commands: PathCommands,
+                         _ fill: Int32, _ transformIn: UnsafePointer<inkhit_transform>?) throws(CError) -> Int {
+    let rule = try fillRule(fill, "fill_rule")
+    let t = try transformIn.map { (p) throws(CError) in try transform(p.pointee, "transform") } ?? .identity
+    return try CallLimits.bounded { (limits, _) throws(CError) -> Int in try box.lock.withLock { () throws(CError) -> Int in
+        // The checks the index would make, first: a singular transform has no largest scale to flatten for.
+        let placement = box.builder.count
+        let sv = t.singularValues
+        guard sv.isPlaceable else { throw CError(HitIndexError.singularTransform(placement: placement)) }
+        let tolerance = box.builder.tolerance
+        let shape: GlyphShape
+        do throws(ShapeError) {
+            if let outlines {
+                shape = try outlines.shape(for: key, viewTolerance: tolerance, maxScale: sv.max, fillRule: rule) { sink in
+                    commands.replay(into: &sink)
+                }
+            } else {
+                shape = try GlyphShape(viewTolerance: tolerance, maxScale: sv.max, fillRule: rule) { sink in
+                    commands.replay(into: &sink)
+                }
+            }
+        } catch {
+            throw CError(error)
+        }
+        var tally = ShapeTally(limit: limits.shapeBytes)
+        try tally.add(shape)
+        let k: Int
+        do throws(HitIndexError) { k = try box.builder.add(shape, transform: t, singularValues: sv) } catch { throw CError(error) }
+        box.meta.record(k, tag: 0, ink: Int32(shape.edgeCount == 0 ? INKHIT_INK_NONE : INKHIT_INK_PATH))
+        return k
+    } }
 }
 
 /// `inkhit_builder_set_prepared_radius` (inkhit.h).

@@ -131,12 +131,28 @@ extension GlyphJob {
         case .none: if explicit { s += ",\"embolden\":0" }
         case .freeType: s += ",\"embolden\":\"freetype\""
         case .strength(let x, let y): s += x == y ? ",\"embolden\":\(x)" : ",\"embolden\":[\(x),\(y)]"
+        case .skiaFakeBold: s += ",\"embolden\":\"skia\""
+        case .stroke(let w, let join):
+            switch join {
+            case .miter(let limit): s += ",\"embolden\":{\"stroke\":\(w),\"join\":\"miter\",\"miterLimit\":\(limit)}"
+            case .round: s += ",\"embolden\":{\"stroke\":\(w),\"join\":\"round\"}"
+            case .bevel: s += ",\"embolden\":{\"stroke\":\(w),\"join\":\"bevel\"}"
+            }
         }
         if explicit || style.oblique != 0 {
             s += style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(style.oblique)"
         }
         if explicit || style.hinting != .none { s += ",\"hinting\":\"" + style.hinting.rawValue + "\"" }
         if explicit || style.alphaThreshold != GlyphStyle.defaultAlphaThreshold { s += ",\"alphaThreshold\":\(style.alphaThreshold)" }
+        let m = style.matrix
+        if explicit || !m.isIdentity { s += ",\"matrix\":[\(m.xx),\(m.xy),\(m.yx),\(m.yy)]" }
+        if explicit || !style.originRounding.isNone {
+            func axis(_ a: OriginRounding.Axis) -> String { "{\"grid\":\(a.grid),\"bias\":\(a.bias)}" }
+            s += ",\"originRounding\":{\"x\":" + axis(style.originRounding.x) + ",\"y\":" + axis(style.originRounding.y) + "}"
+        }
+        if explicit || style.hintingUnderTransform != .keep { s += ",\"hintingUnderTransform\":\"" + style.hintingUnderTransform.rawValue + "\"" }
+        if explicit || style.ppem != .uniform { s += ",\"ppem\":\"" + style.ppem.rawValue + "\"" }
+        if explicit || style.stemDarkening { s += ",\"stemDarkening\":\(style.stemDarkening)" }
         return s
     }
 

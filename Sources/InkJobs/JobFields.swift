@@ -75,20 +75,27 @@ enum JobFields {
         return .index(i)
     }
 
-    /// `"embolden"` (px, `[x, y]` px or `"freetype"`), `"oblique"` (a shear or `"freetype"`), `"hinting"`
-    /// (`"none"`, `"light"`, `"full"`) and `"alphaThreshold"` (0 < t ≤ 1: the least alpha of a bitmap glyph
-    /// that is ink) of an object (the job, or a font entry whose member names start with `prefix`), each
-    /// replacing `base`'s when present and not null.
+    /// `"embolden"` (px, `[x, y]` px, `"freetype"`, `"skia"` or `{"stroke": px, "join", "miterLimit"}`),
+    /// `"oblique"` (a shear or `"freetype"`), `"hinting"` (`"none"`, `"light"`, `"full"` or a renderer's
+    /// alias: `GlyphStyle.Hinting.names`), `"alphaThreshold"` (0 < t ≤ 1: the least alpha of a bitmap glyph
+    /// that is ink), `"matrix"` (`[xx, xy, yx, yy]`), `"originRounding"`, `"hintingUnderTransform"`, `"ppem"`
+    /// and `"stemDarkening"` of an object (the job, or a font entry whose member names start with `prefix`),
+    /// each replacing `base`'s when present and not null.
     static func style(of v: JSONValue, _ prefix: String, base: GlyphStyle) throws(JobError) -> GlyphStyle {
         var style = base
         if let e = v["embolden"], e != .null {
             let name = prefix + "embolden"
             switch e {
             case .string("freetype"): style.embolden = .freeType
+            case .string("skia"): style.embolden = .skiaFakeBold
             case .number: style.embolden = .uniform(try finite(e, name))
             case .array(let xy) where xy.count == 2:
                 style.embolden = .strength(x: try finite(xy[0], name + "[0]"), y: try finite(xy[1], name + "[1]"))
-            default: throw .wrongType(field: name, expected: "a number (px), [x, y] (px) or \"freetype\"", got: e.serialized.prefix(40) + "")
+            case .object:
+                style.embolden = try stroke(e, name)
+            default:
+                throw .wrongType(field: name, expected: "a number (px), [x, y] (px), \"freetype\", \"skia\" or {\"stroke\": px}",
+                                 got: e.serialized.prefix(40) + "")
             }
         }
         if let o = v["oblique"], o != .null {
@@ -100,10 +107,45 @@ enum JobFields {
             }
         }
         if let h = v["hinting"], h != .null {
-            guard case .string(let s) = h, let hinting = GlyphStyle.Hinting(rawValue: s) else {
-                throw .wrongType(field: prefix + "hinting", expected: "\"none\", \"light\" or \"full\"", got: h.serialized.prefix(40) + "")
+            guard case .string(let s) = h, let hinting = GlyphStyle.Hinting(name: s) else {
+                throw .wrongType(field: prefix + "hinting",
+                                 expected: "\"none\", \"light\" or \"full\" (or \"slight\", \"vertical\", \"medium\", \"normal\")",
+                                 got: h.serialized.prefix(40) + "")
             }
             style.hinting = hinting
+        }
+        return try rendererMembers(of: v, prefix, style)
+    }
+
+    /// `style`'s `"matrix"`, `"originRounding"`, `"hintingUnderTransform"`, `"ppem"`, `"stemDarkening"` and
+    /// `"alphaThreshold"` from `v` (see `style(of:_:base:)`).
+    static func rendererMembers(of v: JSONValue, _ prefix: String, _ base: GlyphStyle) throws(JobError) -> GlyphStyle {
+        var style = base
+        if let m = v["matrix"], m != .null {
+            let name = prefix + "matrix"
+            guard case .array(let a) = m, a.count == 4 else {
+                throw .wrongType(field: name, expected: "[xx, xy, yx, yy]", got: m.serialized.prefix(40) + "")
+            }
+            style.matrix = GlyphMatrix(xx: try finite(a[0], name + "[0]"), xy: try finite(a[1], name + "[1]"),
+                                       yx: try finite(a[2], name + "[2]"), yy: try finite(a[3], name + "[3]"))
+        }
+        if let o = v["originRounding"], o != .null { style.originRounding = try originRounding(o, prefix + "originRounding") }
+        if let h = v["hintingUnderTransform"], h != .null {
+            guard case .string(let s) = h, let rule = GlyphStyle.HintingUnderTransform(rawValue: s) else {
+                throw .wrongType(field: prefix + "hintingUnderTransform",
+                                 expected: "\"keep\", \"offWhenNotAxisAligned\" or \"offWhenScaledOrRotated\"", got: h.serialized.prefix(40) + "")
+            }
+            style.hintingUnderTransform = rule
+        }
+        if let p = v["ppem"], p != .null {
+            guard case .string(let s) = p, let ppem = GlyphStyle.PixelsPerEm(rawValue: s) else {
+                throw .wrongType(field: prefix + "ppem", expected: "\"uniform\" or \"perAxis\"", got: p.serialized.prefix(40) + "")
+            }
+            style.ppem = ppem
+        }
+        if let d = v["stemDarkening"], d != .null {
+            guard case .bool(let b) = d else { throw .wrongType(field: prefix + "stemDarkening", expected: "true or false", got: d.typeName) }
+            style.stemDarkening = b
         }
         if let t = v["alphaThreshold"], t != .null {
             let name = prefix + "alphaThreshold"
@@ -112,6 +154,62 @@ enum JobFields {
             style.alphaThreshold = value
         }
         return style
+    }
+
+    /// An `"embolden"` object: `{"stroke": px (≥ 0), "join": "miter" | "round" | "bevel" (default "miter"),
+    /// "miterLimit": number (default 4)}`.
+    static func stroke(_ e: JSONValue, _ name: String) throws(JobError) -> GlyphStyle.Embolden {
+        guard case .object(let members) = e else { throw .wrongType(field: name, expected: "an object", got: e.typeName) }
+        for m in members where !["stroke", "join", "miterLimit"].contains(m.key) {
+            throw .invalid(field: name, problem: "has \(JSONValue.quoted(String(m.key.prefix(40)))), not one of \"stroke\", \"join\", \"miterLimit\"")
+        }
+        guard let w = e["stroke"], w != .null else { throw .missing(field: name + ".stroke") }
+        let width = try finite(w, name + ".stroke")
+        let limit = try e["miterLimit"].map { (l) throws(JobError) in try finite(l, name + ".miterLimit") } ?? 4
+        let join: StrokeJoin
+        switch e["join"] {
+        case nil, .null?, .string("miter")?: join = .miter(limit: limit)
+        case .string("round")?: join = .round
+        case .string("bevel")?: join = .bevel
+        case let j?: throw .wrongType(field: name + ".join", expected: "\"miter\", \"round\" or \"bevel\"", got: j.serialized.prefix(40) + "")
+        }
+        return .stroke(width: width, join: join)
+    }
+
+    /// `"originRounding"`: `"none"`, `"wholePixels"`, `"quarterPixelX"`, or `{"x": axis, "y": axis}` where an axis
+    /// is `"exact"`, `"wholePixel"`, `"quarterPixel"` or `{"grid": px, "bias": px}` (a missing axis is exact).
+    static func originRounding(_ v: JSONValue, _ name: String) throws(JobError) -> OriginRounding {
+        func axis(_ a: JSONValue?, _ name: String) throws(JobError) -> OriginRounding.Axis {
+            switch a {
+            case nil, .null?, .string("exact")?: return .exact
+            case .string("wholePixel")?: return .wholePixel
+            case .string("quarterPixel")?: return .quarterPixel
+            case .object(let members)?:
+                for m in members where m.key != "grid" && m.key != "bias" {
+                    throw .invalid(field: name, problem: "has \(JSONValue.quoted(String(m.key.prefix(40)))), not \"grid\" or \"bias\"")
+                }
+                return OriginRounding.Axis(grid: try finite(a?["grid"], name + ".grid"), bias: try finite(a?["bias"] ?? .number(0, "0"), name + ".bias"))
+            case let a?:
+                throw .wrongType(field: name, expected: "\"exact\", \"wholePixel\", \"quarterPixel\" or {\"grid\": px, \"bias\": px}",
+                                 got: a.serialized.prefix(40) + "")
+            }
+        }
+        let rule: OriginRounding
+        switch v {
+        case .string("none"): rule = .none
+        case .string("wholePixels"): rule = .wholePixels
+        case .string("quarterPixelX"): rule = .quarterPixelX
+        case .object(let members):
+            for m in members where m.key != "x" && m.key != "y" {
+                throw .invalid(field: name, problem: "has \(JSONValue.quoted(String(m.key.prefix(40)))), not \"x\" or \"y\"")
+            }
+            rule = OriginRounding(x: try axis(v["x"], name + ".x"), y: try axis(v["y"], name + ".y"))
+        default:
+            throw .wrongType(field: name, expected: "\"none\", \"wholePixels\", \"quarterPixelX\" or {\"x\": …, \"y\": …}",
+                             got: v.serialized.prefix(40) + "")
+        }
+        if let problem = rule.problem { throw .invalid(field: name, problem: problem) }
+        return rule
     }
 
     /// `"transform"`: optional, 6 finite numbers, invertible (identity when absent or null).

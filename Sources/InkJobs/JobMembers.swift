@@ -8,7 +8,8 @@ import InkHit
 /// gains a member adds it here too.
 public enum JobMembers {
     /// The glyph style members a job, a font entry or a glyph may set.
-    static let style = ["embolden", "oblique", "hinting", "alphaThreshold"]
+    static let style = ["embolden", "oblique", "hinting", "alphaThreshold", "matrix", "originRounding", "hintingUnderTransform",
+                        "ppem", "stemDarkening"]
     static let glyphJob = ["id", "fonts", "size", "glyphs", "transform", "radius", "points", "attachments", "decorations"] + style
     static let font = ["path", "index", "variations", "instance"] + style
     static let glyph = ["font", "id", "x", "y", "size", "cluster"] + style

@@ -71,7 +71,7 @@ extension TextJob {
         run.overline = try bool(r["overline"], name + ".overline")
         if let b = r["baselineShift"], b != .null { run.baselineShift = try JobFields.finite(b, name + ".baselineShift") }
         if let l = r["letterSpacing"], l != .null { run.letterSpacing = try JobFields.finite(l, name + ".letterSpacing") }
-        if ["embolden", "oblique", "hinting", "alphaThreshold"].contains(where: { r[$0] != nil && r[$0] != .null }) {
+        if JobMembers.style.contains(where: { r[$0] != nil && r[$0] != .null }) {
             run.glyphStyle = try JobFields.style(of: r, name + ".", base: jobStyle)
         }
         return run

@@ -20,7 +20,11 @@ struct Query: ParsableCommand {
            "points": [[12.5, 14.0], ...]}        view px
 
         A glyph at origin (x, y) puts font point (u, v) at layout (x + u*s/upem, y - v*s/upem). Outlines are
-        unhinted, filled with the nonzero rule.
+        unhinted, filled with the nonzero rule, unless the job, a font entry or a glyph says how the renderer
+        drew them: "embolden" (px, [x, y], "freetype", "skia", {"stroke": px, "join": "miter"}), "oblique",
+        "hinting" ("none", "light"/"slight", "full"/"normal"), "matrix", "originRounding" ("wholePixels",
+        "quarterPixelX", {"x": {"grid": 0.25, "bias": 0.015625}, "y": "wholePixel"}), "hintingUnderTransform",
+        "ppem", "stemDarkening", "alphaThreshold" (InkJobs' article "Job formats").
 
         Output, one line per point:
           {"job":"para-1","i":0,"hit":true,"glyph":0,"placement":0,"inside":true,"distance":-0.42}
@@ -41,7 +45,7 @@ struct Query: ParsableCommand {
            "lineHeight": 1.25, "paragraphSpacing": 6, "firstLineIndent": 12,   optional
            "runs": [{"start": 0, "end": 4, "fonts": [1, 0], "size": 20, "underline": "single"|"double"|false,
                      "strikethrough": true, "overline": true, "baselineShift": 2, "letterSpacing": 0.5,
-                     "embolden": "freetype", "oblique": 0.2, "hinting": "light"}],  optional; later runs win
+                     "embolden": "freetype", "oblique": 0.2, "hinting": "light", ...}],  optional; later runs win
            "exclusions": [{"rect": [x, y, w, h]}, {"ellipse": [x, y, w, h]}, {"path": "M0 0 L40 0 L0 40 Z"}],
                                                  optional, layout px: lines flow around them
            "links": [{"start": 8, "end": 12, "tag": "url"}],                 UTF-16 offsets, half-open

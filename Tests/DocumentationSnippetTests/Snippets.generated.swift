@@ -129,6 +129,21 @@ try styled.add(GlyphPlacement(font: sans, glyph: l, size: 16, origin: Point(10, 
 let p = Point(14.2, 25)
 print(plain.build().hit(at: p) == nil, styled.build().hit(at: p) != nil)   // true true
 """##, run: InkFreeType_InkFreeType_FontFidelity_2),
+        Snippet(file: "Sources/InkFreeType/InkFreeType.docc/FontFidelity.md", index: 3, source: ##"""
+import InkGeometry
+import InkHit
+import InkFreeType
+
+// A glyph as Skia draws it with subpixel positioning, fake bold and normal hinting at 17 px.
+let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+let skia = GlyphStyle(embolden: .skiaFakeBold, hinting: GlyphStyle.Hinting(name: "normal")!,
+                      originRounding: .quarterPixelX, hintingUnderTransform: .offWhenNotAxisAligned, ppem: .perAxis)
+let h = GlyphPlacement(font: sans, glyph: sans.glyph(for: "H")!, size: 17, origin: Point(10.3, 30.6), style: skia)
+print(h.viewOrigin)                                     // (10.25, 31.0): where Skia draws it
+var builder = HitIndex.Builder()
+try builder.add(h, cache: .shared)
+print(builder.build().hit(at: Point(11.7, 28)) != nil)  // true: the left stem (x ≥ 11.95 unstroked), grown 0.33 px
+"""##, run: InkFreeType_InkFreeType_FontFidelity_3),
         Snippet(file: "Sources/InkFreeType/InkFreeType.docc/FontsAndPlacements.md", index: 1, source: ##"""
 import InkGeometry
 import InkFreeType
@@ -207,6 +222,29 @@ print(cache.count)                                   // 1: lines only, one exact
 print(index.hit(at: Point(12, 48)) as Any)           // nil: the hole of the 24 px frame
 print(index.hit(at: Point(62, 50))?.placement as Any)   // Optional(1): on the 48 px frame's ink
 """##, run: InkHit_InkHit_CustomOutlines_1),
+        Snippet(file: "Sources/InkHit/InkHit.docc/CustomOutlines.md", index: 2, source: ##"""
+import InkGeometry
+import InkHit
+
+// A disc of radius 10 around (30, 30), as Skia iterates SkPath.addCircle: four conics of weight cos 45°.
+let w = 0.5.squareRoot()
+let disc: [PathVerb] = [
+    .move(Point(40, 30)),
+    .conic(from: Point(40, 30), control: Point(40, 40), to: Point(30, 40), weight: w),
+    .conic(from: Point(30, 40), control: Point(20, 40), to: Point(20, 30), weight: w),
+    .conic(from: Point(20, 30), control: Point(20, 20), to: Point(30, 20), weight: w),
+    .conic(from: Point(30, 20), control: Point(40, 20), to: Point(40, 30), weight: w),
+    .close,
+]
+var verbError: PathVerbError?
+let shape = try GlyphShape(viewTolerance: 0.01) { sink in
+    do throws(PathVerbError) { try disc.replay(into: &sink) } catch { verbError = error }
+}
+var builder = HitIndex.Builder()
+try builder.add(shape, transform: .identity)
+let index = builder.build()
+print(verbError == nil, index.hit(at: Point(39.98, 30)) != nil, index.hit(at: Point(40.02, 30)) == nil)   // true true true
+"""##, run: InkHit_InkHit_CustomOutlines_2),
         Snippet(file: "Sources/InkHit/InkHit.docc/GettingStarted.md", index: 2, source: ##"""
 import InkGeometry
 import InkHit
@@ -401,6 +439,36 @@ let a = GlyphPlacement(font: sans, glyph: sans.glyph(for: "a")!, size: 16, origi
 var builder = HitIndex.Builder()
 try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
 """##, run: InkFreeType_GlyphStyle_1),
+        Snippet(file: "Sources/InkGeometry/OriginRounding.swift", index: 1, source: ##"""
+import InkGeometry
+let skia = OriginRounding.quarterPixelX             // Skia with subpixel positioning, axis-aligned text
+print(skia.rounded(Point(10.12, 30.5)))             // (10.0, 31.0): x ⌊4·10.12 + ½⌋ / 4, y ⌊30.5 + ½⌋
+let qt = OriginRounding(x: .init(grid: 0.25, bias: 1.0 / 64), y: .wholePixel)
+print(qt.rounded(Point(10.234375, 2.49)))          // (10.25, 2.0): 10.234375 + 1/64 = 10.25 reaches the grid
+"""##, run: InkGeometry_OriginRounding_1),
+        Snippet(file: "Sources/InkGeometry/PathVerb.swift", index: 1, source: ##"""
+import InkGeometry
+let quarter = 0.5.squareRoot()                      // a quarter circle's weight: cos 45°
+let disc: [PathVerb] = [
+    .move(Point(1, 0)),
+    .conic(from: Point(1, 0), control: Point(1, 1), to: Point(0, 1), weight: quarter),
+    .conic(from: Point(0, 1), control: Point(-1, 1), to: Point(-1, 0), weight: quarter),
+    .conic(from: Point(-1, 0), control: Point(-1, -1), to: Point(0, -1), weight: quarter),
+    .conic(from: Point(0, -1), control: Point(1, -1), to: Point(1, 0), weight: quarter),
+    .close,
+]
+var sink = ConicToQuadSink(RecordingSink(), tolerance: 1e-3)
+try disc.replay(into: &sink)
+print(sink.base.elements.count > 4, sink.achievedTolerance <= 1e-3)   // true true
+"""##, run: InkGeometry_PathVerb_1),
+        Snippet(file: "Sources/InkGeometry/Stroking.swift", index: 1, source: ##"""
+import InkGeometry
+let square: [PathElement] = [.move(Point(0, 0)), .line(Point(10, 0)), .line(Point(10, 10)), .line(Point(0, 10)), .close]
+let band = try Stroking.band(of: square, width: 2, join: .miter(limit: 4), tolerance: 0.01)
+var all = PolygonSink(); square.replay(into: &all); band.draw(into: &all)
+let ink = all.result
+print(ink.contains(Point(10.9, 10.9)), ink.contains(Point(11.1, 5)), band.tolerance)   // true false 0.0
+"""##, run: InkGeometry_Stroking_1),
         Snippet(file: "Sources/InkHit/BuildDeadline.swift", index: 1, source: ##"""
 import InkGeometry
 import InkHit
@@ -595,6 +663,20 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         print(plain.build().hit(at: p) == nil, styled.build().hit(at: p) != nil)   // true true
     }
 
+    /// Sources/InkFreeType/InkFreeType.docc/FontFidelity.md, Swift block 3.
+    @Sendable static func InkFreeType_InkFreeType_FontFidelity_3() throws {
+
+        // A glyph as Skia draws it with subpixel positioning, fake bold and normal hinting at 17 px.
+        let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let skia = GlyphStyle(embolden: .skiaFakeBold, hinting: GlyphStyle.Hinting(name: "normal")!,
+                              originRounding: .quarterPixelX, hintingUnderTransform: .offWhenNotAxisAligned, ppem: .perAxis)
+        let h = GlyphPlacement(font: sans, glyph: sans.glyph(for: "H")!, size: 17, origin: Point(10.3, 30.6), style: skia)
+        print(h.viewOrigin)                                     // (10.25, 31.0): where Skia draws it
+        var builder = HitIndex.Builder()
+        try builder.add(h, cache: .shared)
+        print(builder.build().hit(at: Point(11.7, 28)) != nil)  // true: the left stem (x ≥ 11.95 unstroked), grown 0.33 px
+    }
+
     /// Sources/InkFreeType/InkFreeType.docc/FontsAndPlacements.md, Swift block 1.
     @Sendable static func InkFreeType_InkFreeType_FontsAndPlacements_1() throws {
 
@@ -672,6 +754,29 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         print(cache.count)                                   // 1: lines only, one exact shape serves both sizes
         print(index.hit(at: Point(12, 48)) as Any)           // nil: the hole of the 24 px frame
         print(index.hit(at: Point(62, 50))?.placement as Any)   // Optional(1): on the 48 px frame's ink
+    }
+
+    /// Sources/InkHit/InkHit.docc/CustomOutlines.md, Swift block 2.
+    @Sendable static func InkHit_InkHit_CustomOutlines_2() throws {
+
+        // A disc of radius 10 around (30, 30), as Skia iterates SkPath.addCircle: four conics of weight cos 45°.
+        let w = 0.5.squareRoot()
+        let disc: [PathVerb] = [
+            .move(Point(40, 30)),
+            .conic(from: Point(40, 30), control: Point(40, 40), to: Point(30, 40), weight: w),
+            .conic(from: Point(30, 40), control: Point(20, 40), to: Point(20, 30), weight: w),
+            .conic(from: Point(20, 30), control: Point(20, 20), to: Point(30, 20), weight: w),
+            .conic(from: Point(30, 20), control: Point(40, 20), to: Point(40, 30), weight: w),
+            .close,
+        ]
+        var verbError: PathVerbError?
+        let shape = try GlyphShape(viewTolerance: 0.01) { sink in
+            do throws(PathVerbError) { try disc.replay(into: &sink) } catch { verbError = error }
+        }
+        var builder = HitIndex.Builder()
+        try builder.add(shape, transform: .identity)
+        let index = builder.build()
+        print(verbError == nil, index.hit(at: Point(39.98, 30)) != nil, index.hit(at: Point(40.02, 30)) == nil)   // true true true
     }
 
     /// Sources/InkHit/InkHit.docc/GettingStarted.md, Swift block 2.
@@ -863,6 +968,39 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         let a = GlyphPlacement(font: sans, glyph: sans.glyph(for: "a")!, size: 16, origin: Point(10, 30), style: fake)
         var builder = HitIndex.Builder()
         try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
+    }
+
+    /// Sources/InkGeometry/OriginRounding.swift, Swift block 1.
+    @Sendable static func InkGeometry_OriginRounding_1() throws {
+        let skia = OriginRounding.quarterPixelX             // Skia with subpixel positioning, axis-aligned text
+        print(skia.rounded(Point(10.12, 30.5)))             // (10.0, 31.0): x ⌊4·10.12 + ½⌋ / 4, y ⌊30.5 + ½⌋
+        let qt = OriginRounding(x: .init(grid: 0.25, bias: 1.0 / 64), y: .wholePixel)
+        print(qt.rounded(Point(10.234375, 2.49)))          // (10.25, 2.0): 10.234375 + 1/64 = 10.25 reaches the grid
+    }
+
+    /// Sources/InkGeometry/PathVerb.swift, Swift block 1.
+    @Sendable static func InkGeometry_PathVerb_1() throws {
+        let quarter = 0.5.squareRoot()                      // a quarter circle's weight: cos 45°
+        let disc: [PathVerb] = [
+            .move(Point(1, 0)),
+            .conic(from: Point(1, 0), control: Point(1, 1), to: Point(0, 1), weight: quarter),
+            .conic(from: Point(0, 1), control: Point(-1, 1), to: Point(-1, 0), weight: quarter),
+            .conic(from: Point(-1, 0), control: Point(-1, -1), to: Point(0, -1), weight: quarter),
+            .conic(from: Point(0, -1), control: Point(1, -1), to: Point(1, 0), weight: quarter),
+            .close,
+        ]
+        var sink = ConicToQuadSink(RecordingSink(), tolerance: 1e-3)
+        try disc.replay(into: &sink)
+        print(sink.base.elements.count > 4, sink.achievedTolerance <= 1e-3)   // true true
+    }
+
+    /// Sources/InkGeometry/Stroking.swift, Swift block 1.
+    @Sendable static func InkGeometry_Stroking_1() throws {
+        let square: [PathElement] = [.move(Point(0, 0)), .line(Point(10, 0)), .line(Point(10, 10)), .line(Point(0, 10)), .close]
+        let band = try Stroking.band(of: square, width: 2, join: .miter(limit: 4), tolerance: 0.01)
+        var all = PolygonSink(); square.replay(into: &all); band.draw(into: &all)
+        let ink = all.result
+        print(ink.contains(Point(10.9, 10.9)), ink.contains(Point(11.1, 5)), band.tolerance)   // true false 0.0
     }
 
     /// Sources/InkHit/BuildDeadline.swift, Swift block 1.

@@ -88,6 +88,10 @@ struct HeaderAgreementTests {
         same(CInkHit.inkhit_job_runner_release, InkHitC.inkhit_job_runner_release)
         same(CInkHit.inkhit_limits_get, InkHitC.inkhit_limits_get)
         same(CInkHit.inkhit_limits_set, InkHitC.inkhit_limits_set)
+        // Renderer rules (1.2).
+        same(CInkHit.inkhit_builder_add_path, InkHitC.inkhit_builder_add_path)
+        same(CInkHit.inkhit_glyph_style_init_sized, InkHitC.inkhit_glyph_style_init_sized)
+        same(CInkHit.inkhit_skia_fake_bold_width, InkHitC.inkhit_skia_fake_bold_width)
     }
 
     /// The list above is complete: it names every function of the header that the C file does not define.

@@ -42,6 +42,8 @@ struct HostileCallTests {
     static let scenariosOfBoundedFlattening: [Scenario] = [
         Scenario(name: "plain-1e8", font: { HostileFonts.colrTransformChain() }, status: "INKHIT_ERROR_SHAPE", seconds: 2),
         Scenario(name: "outline-quads", status: "INKHIT_ERROR_SHAPE", seconds: 2),
+        Scenario(name: "path-conics", status: "INKHIT_ERROR_SHAPE", seconds: 2),
+        Scenario(name: "stroke-em-round", status: "INKHIT_ERROR_SHAPE", message: "more than 1000000 edges", seconds: 2),
     ]
 
     /// The directory of the library this bundle was built with, and of the Swift runtime it loaded.

@@ -1457,6 +1457,118 @@ static void test_scene_shapes(void) {
     OK(inkhit_scene_release(scene));
 }
 
+/* 1.2: the renderer rules of a glyph style, and paths as renderers iterate them. */
+static double stem_edge(inkhit_font font, uint32_t glyph, const inkhit_glyph_style *style, double x, double y) {
+    /* The right edge of a vertical stem crossing (x, y), found by bisection on the index's answers. */
+    inkhit_glyph_run run;
+    OK(inkhit_glyph_run_init(&run));
+    run.font = font;
+    run.size = 40;
+    run.style = style;
+    inkhit_run_glyph g = {glyph, 0, 10.3, 60, 0};
+    inkhit_builder builder;
+    inkhit_index index;
+    OK(inkhit_builder_create(0, &builder));
+    OK(inkhit_builder_add_run(builder, NULL, &run, &g, 1, NULL));
+    OK(inkhit_builder_build(builder, &index));
+    double lo = x, hi = x + 20;
+    inkhit_hit hit;
+    OK(inkhit_index_hit(index, lo, y, 0, &hit));
+    CHECK(hit.hit);
+    for (int i = 0; i < 60; i++) {
+        double mid = (lo + hi) / 2;
+        OK(inkhit_index_hit(index, mid, y, 0, &hit));
+        if (hit.hit) lo = mid; else hi = mid;
+    }
+    OK(inkhit_index_release(index));
+    OK(inkhit_builder_release(builder));
+    return lo;
+}
+
+static void test_renderer_rules(void) {
+    /* The style grew in 1.2: this header's init fills every field; the 1.1 function writes 1.1's 80 bytes only. */
+    inkhit_glyph_style style;
+    OK(inkhit_glyph_style_init(&style));
+    CHECK(style.struct_size == sizeof style && style.miter_limit == 4 && style.stroke_join == INKHIT_JOIN_MITER
+          && style.origin_rounding.x.grid == 0 && style.ppem == INKHIT_PPEM_UNIFORM && style.stem_darkening == 0
+          && style.hinting_under_transform == INKHIT_HINTING_UNDER_TRANSFORM_KEEP);
+    unsigned char old[sizeof(inkhit_glyph_style) + 8];
+    memset(old, 0xAB, sizeof old);
+    size_t size11 = offsetof(inkhit_glyph_style, stroke_width);
+    OK((inkhit_glyph_style_init)((inkhit_glyph_style *)old));
+    for (size_t b = size11; b < sizeof old; b++) CHECK(old[b] == 0xAB);
+    CHECK(((inkhit_glyph_style *)old)->struct_size == size11);
+    EXPECT(inkhit_glyph_style_init_sized(&style, 100), INKHIT_ERROR_INVALID_ARGUMENT, "size 100");
+
+    /* Skia's fake bold: 1/24 of the text size up to 9 px, 1/32 from 36 px. */
+    double w = 0;
+    OK(inkhit_skia_fake_bold_width(36, &w));
+    CHECK(w == 1.125);
+    OK(inkhit_skia_fake_bold_width(6, &w));
+    CHECK(w == 0.25);
+    EXPECT(inkhit_skia_fake_bold_width(-1, &w), INKHIT_ERROR_INVALID_ARGUMENT, "text_size");
+
+    /* An 'l' at x 10.3: whole-pixel origins move its stem's edge 0.3 px left; a stroke 2 px wide moves it
+     * 1 px right (a straight edge grows by half the width), measured against the same outline unstroked. */
+    uint32_t l = 0;
+    OK(inkhit_font_glyph(sans, 'l', &l));
+    double advance = 0;
+    OK(inkhit_font_advance(sans, l, &advance));
+    double centre = 10.3 + advance * 40 / 2048 / 2;
+    double exact = stem_edge(sans, l, NULL, centre, 50);
+    inkhit_glyph_style snap;
+    OK(inkhit_glyph_style_init(&snap));
+    snap.origin_rounding.x = (inkhit_origin_rounding_axis){1, 0.5};
+    snap.origin_rounding.y = (inkhit_origin_rounding_axis){1, 0.5};
+    CHECK(near(stem_edge(sans, l, &snap, centre - 0.3, 50), exact - 0.3, 1e-5));     /* queries run in float */
+    inkhit_glyph_style thin, bold;
+    OK(inkhit_glyph_style_init(&thin));
+    thin.embolden = INKHIT_EMBOLDEN_STROKE;        /* width 0: FreeType's outline at the size, no stroke */
+    bold = thin;
+    bold.stroke_width = 2;
+    CHECK(near(stem_edge(sans, l, &bold, centre, 50), stem_edge(sans, l, &thin, centre, 50) + 1, 1e-5));
+    bold.stem_darkening = 2;
+    inkhit_glyph_run run;
+    OK(inkhit_glyph_run_init(&run));
+    run.font = sans;
+    run.style = &bold;
+    inkhit_run_glyph g = {l, 0, 0, 20, 0};
+    inkhit_builder builder;
+    OK(inkhit_builder_create(0, &builder));
+    EXPECT(inkhit_builder_add_run(builder, NULL, &run, &g, 1, NULL), INKHIT_ERROR_INVALID_ARGUMENT, "stem_darkening");
+
+    /* A circle of radius 10 around (30, 30): four conics of weight cos 45 degrees, each verb with its start. */
+    const double q = 0.70710678118654752;
+    const uint8_t verbs[6] = {INKHIT_VERB_MOVE, INKHIT_VERB_CONIC, INKHIT_VERB_CONIC, INKHIT_VERB_CONIC, INKHIT_VERB_CONIC,
+                              INKHIT_VERB_CLOSE};
+    inkhit_point points[13] = {{40, 30}, {40, 30}, {40, 40}, {30, 40}, {30, 40}, {20, 40}, {20, 30},
+                               {20, 30}, {20, 20}, {30, 20}, {30, 20}, {40, 20}, {40, 30}};
+    const double weights[4] = {q, q, q, q};
+    size_t k = 9;
+    OK(inkhit_builder_add_path(builder, NULL, 0, verbs, 6, points, 13, weights, 4, INKHIT_PATH_START_POINTS,
+                               INKHIT_FILL_NONZERO, NULL, &k));
+    CHECK(k == 0);
+    points[4].x = 30.5;                                       /* the second conic does not start where the first ended */
+    EXPECT(inkhit_builder_add_path(builder, NULL, 0, verbs, 6, points, 13, weights, 4, INKHIT_PATH_START_POINTS,
+                                   INKHIT_FILL_NONZERO, NULL, &k), INKHIT_ERROR_INVALID_ARGUMENT, "starts at points[4]");
+    EXPECT(inkhit_builder_add_path(builder, NULL, 0, verbs, 6, points, 13, weights, 3, INKHIT_PATH_START_POINTS,
+                                   INKHIT_FILL_NONZERO, NULL, &k), INKHIT_ERROR_INVALID_ARGUMENT, "weight");
+    EXPECT(inkhit_builder_add_outline(builder, NULL, 0, verbs, 6, points, 13, INKHIT_FILL_NONZERO, NULL, &k),
+           INKHIT_ERROR_INVALID_ARGUMENT, "inkhit_builder_add_path");
+    inkhit_index index;
+    OK(inkhit_builder_build(builder, &index));
+    for (int a = 0; a < 16; a++) {
+        double t = a * 3.14159265358979 / 8;
+        inkhit_hit hit;
+        OK(inkhit_index_hit(index, 30 + 9.99 * cos(t), 30 + 9.99 * sin(t), 0, &hit));
+        CHECK(hit.hit);
+        OK(inkhit_index_hit(index, 30 + 10.01 * cos(t), 30 + 10.01 * sin(t), 0, &hit));
+        CHECK(!hit.hit);
+    }
+    OK(inkhit_index_release(index));
+    OK(inkhit_builder_release(builder));
+}
+
 int main(void) {
     test_version_and_errors();
     test_long_message();
@@ -1468,6 +1580,7 @@ int main(void) {
     test_scene_shapes();
     test_threads();
     test_renderer_drew();
+    test_renderer_rules();
     test_jobs();
     test_release_while_in_use();
     test_limits();

@@ -2,7 +2,9 @@
 run with the Swift toolchain hidden — a mount namespace (`unshare -m`) with a tmpfs over the toolchain — and the
 system's FreeType, HarfBuzz, FriBidi, GLib and PCRE2 hidden too (an empty file bind-mounted over each). Inside, the
 curve-exact fixtures are built with Builder.add_glyph and answered with Index.hits: 0 wrong answers beyond
-0.05 px, and every one of those libraries is the wheel's own copy (/proc/self/maps)."""
+0.05 px, and every one of those libraries is the wheel's own copy (/proc/self/maps), while no Swift runtime library
+is loaded at all: the runtime is inside libInkHit (scripts/install-c.sh), and the wheel ships no libswift*,
+libdispatch or libBlocksRuntime."""
 from __future__ import annotations
 
 import json
@@ -10,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -71,5 +74,16 @@ def test_the_wheel_answers_curve_exact_without_swift_or_system_libraries(fresh_v
         assert s["checked"] > 500, name
     assert sum(s["checked"] for s in summary["sets"].values()) > 29000      # 29,911 points in 5 sets
     venv_root = os.path.dirname(os.path.dirname(fresh_venv))
+    swift_runtime = ("libswift", "libdispatch", "libBlocksRuntime")
     for key, paths in summary["loaded"].items():
-        assert len(paths) == 1 and paths[0].startswith(venv_root), (key, paths)
+        if key in swift_runtime:
+            assert paths == [], (key, paths)
+        else:
+            assert len(paths) == 1 and paths[0].startswith(venv_root), (key, paths)
+
+
+def test_the_wheel_ships_no_swift_runtime_library(wheel: str) -> None:
+    with zipfile.ZipFile(wheel) as z:
+        names = [os.path.basename(n) for n in z.namelist()]
+    assert "libInkHit.so.1" in names
+    assert not [n for n in names if n.startswith(("libswift", "libdispatch", "libBlocksRuntime"))], names

@@ -29,8 +29,8 @@ def main() -> int:
     with open("/proc/self/maps") as f:
         paths = sorted({line.split()[-1] for line in f if ".so" in line})
     summary["loaded"] = {key: [p for p in paths if key in os.path.basename(p)]
-                         for key in ("libswiftCore", "libfreetype", "libharfbuzz", "libfribidi", "libglib-2", "libpcre2-8",
-                                     "libInkHit")}
+                         for key in ("libswift", "libdispatch", "libBlocksRuntime", "libfreetype", "libharfbuzz",
+                                     "libfribidi", "libglib-2", "libpcre2-8", "libInkHit")}
     print(json.dumps(summary))
     return 0
 

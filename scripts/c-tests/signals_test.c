@@ -11,6 +11,12 @@
  *   signals_test dlopen-own LIB    the same with the host's own SIGSEGV handler installed first (kept)
  *   signals_test crash             (linked with -lInkHit) a NULL dereference in the host's own code: the
  *                                  process must die of SIGSEGV with no Swift backtrace on stderr
+ *   signals_test dlopen-taken LIB  (built with -DCOUNT_SIGACTION -rdynamic) as dlopen, and the Swift runtime must
+ *                                  have installed handlers while the library loaded (counted by this program's
+ *                                  own sigaction, which the library's calls reach): the check above is then not
+ *                                  vacuous — something was taken, and given back. scripts/c-abi-test.sh runs it on
+ *                                  the library copied into a toolchain-like folder, where the runtime inside
+ *                                  libInkHit finds a swift-backtrace and takes the signals.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -45,6 +51,20 @@ static void state(char *out, size_t size) {
 
 static void own_handler(int signal) { (void)signal; _exit(3); }
 
+#ifdef COUNT_SIGACTION
+/* Handlers installed through sigaction() by anything loaded into this process (it interposes libc's). */
+static int installed;
+int sigaction(int signal, const struct sigaction *action, struct sigaction *old) {
+    static int (*real)(int, const struct sigaction *, struct sigaction *);
+    if (real == NULL) real = (int (*)(int, const struct sigaction *, struct sigaction *))(uintptr_t)dlsym(RTLD_NEXT, "sigaction");
+    if (action != NULL) {
+        void *handler = (action->sa_flags & SA_SIGINFO) ? (void *)action->sa_sigaction : (void *)action->sa_handler;
+        if (handler != (void *)SIG_DFL && handler != (void *)SIG_IGN) installed++;
+    }
+    return real(signal, action, old);
+}
+#endif
+
 int main(int argc, char **argv) {
     static char before[2048], after[2048];
     if (argc >= 2 && strcmp(argv[1], "state") == 0) {
@@ -56,7 +76,8 @@ int main(int argc, char **argv) {
         return 0;
 #endif
     }
-    if (argc >= 3 && (strcmp(argv[1], "dlopen") == 0 || strcmp(argv[1], "dlopen-own") == 0)) {
+    if (argc >= 3 && (strcmp(argv[1], "dlopen") == 0 || strcmp(argv[1], "dlopen-own") == 0 ||
+                      strcmp(argv[1], "dlopen-taken") == 0)) {
         if (strcmp(argv[1], "dlopen-own") == 0) signal(SIGSEGV, own_handler);
         state(before, sizeof before);
         void *lib = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
@@ -68,6 +89,15 @@ int main(int argc, char **argv) {
             fprintf(stderr, "loading changed the host's signal state:\nbefore:\n%safter:\n%s", before, after);
             return 1;
         }
+#ifdef COUNT_SIGACTION
+        if (strcmp(argv[1], "dlopen-taken") == 0) {
+            if (installed == 0) {
+                fprintf(stderr, "dlopen-taken: nothing installed a handler while the library loaded\n");
+                return 1;
+            }
+            printf("dlopen-taken: %d handlers installed while loading, all given back\n", installed);
+        }
+#endif
         printf("%s: the state after dlopen equals the state before (7 signals, alternate stack)\n", argv[1]);
         return 0;
     }
@@ -78,6 +108,6 @@ int main(int argc, char **argv) {
         return *null;                                  /* the host's own bug */
     }
 #endif
-    fprintf(stderr, "usage: signals_test state | dlopen LIB | dlopen-own LIB | crash\n");
+    fprintf(stderr, "usage: signals_test state | dlopen LIB | dlopen-own LIB | dlopen-taken LIB | crash\n");
     return 2;
 }

@@ -170,7 +170,7 @@ extern "C" {
 /* ================================================================================================ */
 
 #define INKHIT_VERSION_MAJOR 1
-#define INKHIT_VERSION_MINOR 1
+#define INKHIT_VERSION_MINOR 2
 #define INKHIT_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH of this header. */
 #define INKHIT_VERSION (INKHIT_VERSION_MAJOR * 10000 + INKHIT_VERSION_MINOR * 100 + INKHIT_VERSION_PATCH)
@@ -281,13 +281,23 @@ enum {
 
 /** Path verbs, one byte each in a verb array. Each consumes points from the point array, in order:
  *  MOVE 1 (the new start), LINE 1 (the end), QUAD 2 (control, end), CUBIC 3 (control 1, control 2, end),
- *  CLOSE 0. A contour left open is closed; drawing before any MOVE starts at (0, 0). */
+ *  CLOSE 0; CONIC (since 1.2, inkhit_builder_add_path only) 2 (control, end) and one weight. With
+ *  INKHIT_PATH_START_POINTS each LINE, QUAD, CONIC and CUBIC first gives its start point (one more point).
+ *  A contour left open is closed; drawing before any MOVE starts at (0, 0); after CLOSE the path is at the
+ *  contour's start. */
 enum {
     INKHIT_VERB_MOVE = 0,
     INKHIT_VERB_LINE = 1,
     INKHIT_VERB_QUAD = 2,
     INKHIT_VERB_CUBIC = 3,
-    INKHIT_VERB_CLOSE = 4
+    INKHIT_VERB_CLOSE = 4,
+    /** A conic section: the rational quadratic from the current point to `end` with control point `control`
+     *  and a weight w (finite, > 0) from the weight array: Skia's kConic_Verb (an ellipse arc for w < 1, a
+     *  parabola for w = 1, a hyperbola for w > 1). Drawn as quadratics within half the builder's tolerance:
+     *  halved at t = 1/2 until each half is within |w - 1| / (w + 1) * max(|control - start|, |control - end|)
+     *  <= tolerance / 2 of the quadratic with its points (a bound on the distance, not an estimate), at most
+     *  2^12 quadratics (SHAPE beyond). Since 1.2. */
+    INKHIT_VERB_CONIC = 5
 };
 
 /** The most verbs one path may have. */
@@ -512,6 +522,30 @@ inkhit_status inkhit_builder_add_outline(inkhit_builder builder, inkhit_shape_ca
                                          const inkhit_point *points, size_t point_count,
                                          int32_t fill_rule, const inkhit_transform *transform, size_t *index_out);
 
+/** inkhit_builder_add_path's flags. */
+enum {
+    /** Each LINE, QUAD, CONIC and CUBIC verb gives its start point first, as a renderer's path iterator hands
+     *  segments over (SkPath::Iter's pts[0]): it must equal the current point exactly (the last end point, the
+     *  MOVE's point, the contour's start after CLOSE, (0, 0) before any MOVE), else INVALID_ARGUMENT naming the
+     *  verb. Since 1.2. */
+    INKHIT_PATH_START_POINTS = 1u << 0
+};
+
+/** inkhit_builder_add_outline with conics and start points: the path as a renderer iterates it. `verbs`
+ *  (INKHIT_VERB_*, CONIC included) consume `points` as INKHIT_VERB_MOVE says (one more point per segment
+ *  with INKHIT_PATH_START_POINTS in `flags`) and each CONIC one of `weights` in order (weight_count = the
+ *  number of CONIC verbs; weights may be NULL when it is 0). Everything else is as inkhit_builder_add_outline:
+ *  units, transform, cache and key, the placement's number in `*index_out`; a failed call adds nothing.
+ *  Owns: verbs, points and weights are only read. Threads: any (calls on one builder run one at a time).
+ *  Errors: as inkhit_builder_add_outline; INVALID_ARGUMENT also for a weight that is not finite and > 0, a
+ *  weight count that does not match the conics, a start point that is not the current point, unknown flag
+ *  bits; SHAPE for a conic that needs more than 2^12 quadratics. Since 1.2. */
+inkhit_status inkhit_builder_add_path(inkhit_builder builder, inkhit_shape_cache cache, uint64_t key,
+                                      const uint8_t *verbs, size_t verb_count,
+                                      const inkhit_point *points, size_t point_count,
+                                      const double *weights, size_t weight_count, uint32_t flags,
+                                      int32_t fill_rule, const inkhit_transform *transform, size_t *index_out);
+
 /** How many placements the builder holds. Owns: `*count_out` is written. Threads: any.
  *  Errors: NULL_ARGUMENT, INVALID_HANDLE. */
 inkhit_status inkhit_builder_count(inkhit_builder builder, size_t *count_out);
@@ -691,14 +725,40 @@ enum {
     /** Not emboldened. */
     INKHIT_EMBOLDEN_NONE = 0,
     /** FT_GlyphSlot_Embolden's strength, 1/24 em in both directions at the glyph's size: what cairo draws for
-     *  fontconfig's FC_EMBOLDEN (CAIRO_FT_SYNTHESIZE_BOLD). */
+     *  fontconfig's FC_EMBOLDEN (CAIRO_FT_SYNTHESIZE_BOLD). Like STRENGTH it moves points right and up: the
+     *  ink grows to the right of the origin and upwards, not on every side. */
     INKHIT_EMBOLDEN_FREETYPE = 1,
-    /** FT_Outline_EmboldenXY with embolden_x, embolden_y (layout px at the glyph's size, as 1/64 px). */
-    INKHIT_EMBOLDEN_STRENGTH = 2
+    /** FT_Outline_EmboldenXY with embolden_x, embolden_y (layout px at the glyph's size, as 1/64 px): the ink
+     *  grows by embolden_x in width (rightwards) and embolden_y in height (upwards). */
+    INKHIT_EMBOLDEN_STRENGTH = 2,
+    /** The fill united with its outline stroked centred, stroke_width layout px wide, corners joined by
+     *  stroke_join (and miter_limit): the ink grows stroke_width / 2 on every side; advances do not change.
+     *  The stroke follows FreeType's outline at the glyph's size (hinted or not, after the matrix), before
+     *  `oblique`. Since 1.2. */
+    INKHIT_EMBOLDEN_STROKE = 3,
+    /** Skia's fake bold (SkFont::setEmbolden with a fill paint) for a glyph whose size is the SkFont's size:
+     *  STROKE with width size * r, r = 1/24 up to 9 px, 1/32 from 36 px, linear between, a miter join with
+     *  limit 4 (stroke_width, stroke_join and miter_limit are not read). Under a canvas scale, give the width
+     *  with STROKE (inkhit_skia_fake_bold_width). Since 1.2. */
+    INKHIT_EMBOLDEN_SKIA = 4
 };
 
-/** Hinting (inkhit_glyph_style.hinting), as FreeType applies it at the glyph's size. cairo's hint styles:
- *  NONE -> INKHIT_HINTING_NONE, SLIGHT -> LIGHT, MEDIUM and FULL -> FULL (with gray antialiasing). */
+/** How a stroke's corners are joined (inkhit_glyph_style.stroke_join). Since 1.2. */
+enum {
+    /** The outer edges extended until they meet, unless the miter is longer than miter_limit times the width
+     *  (1 / sin(angle / 2) > miter_limit, Skia's and SVG's test): then BEVEL. Skia's default, limit 4. */
+    INKHIT_JOIN_MITER = 0,
+    /** A circular arc. */
+    INKHIT_JOIN_ROUND = 1,
+    /** A straight line across the corner. */
+    INKHIT_JOIN_BEVEL = 2
+};
+
+/** Hinting (inkhit_glyph_style.hinting), as FreeType applies it at the glyph's size. The ecosystems' names:
+ *  cairo / fontconfig NONE -> INKHIT_HINTING_NONE, SLIGHT -> LIGHT, MEDIUM and FULL -> FULL (gray
+ *  antialiasing: both load FT_LOAD_TARGET_NORMAL); Skia kNone -> NONE, kSlight -> LIGHT, kNormal and kFull ->
+ *  FULL (kFull is kNormal unless LCD); Qt PreferNoHinting -> NONE, PreferVerticalHinting -> LIGHT,
+ *  PreferFullHinting -> FULL. */
 enum {
     /** Unhinted (the default): the exact outline, or FreeType's at the size when emboldened. */
     INKHIT_HINTING_NONE = 0,
@@ -707,6 +767,53 @@ enum {
     /** FT_LOAD_TARGET_NORMAL: the font's own hinting or the auto-hinter. */
     INKHIT_HINTING_FULL = 2
 };
+
+/** When a renderer leaves hinting off for a transformed glyph (inkhit_glyph_style.hinting_under_transform).
+ *  Since 1.2. */
+enum {
+    /** Hint whatever the transform (the default). */
+    INKHIT_HINTING_UNDER_TRANSFORM_KEEP = 0,
+    /** Skia's rule: hint only while the glyph's whole linear map (matrix, oblique, the run's transform) keeps
+     *  the axes on the axes: zeros off its diagonal or on it, compared exactly (scales, flips and quarter turns
+     *  keep hinting; other rotations and skews turn it off). */
+    INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_NOT_AXIS_ALIGNED = 1,
+    /** Qt's transformed glyph sets: hint only while the transform's linear part is exactly the identity (a
+     *  translation); the style's own matrix and oblique do not count. */
+    INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_SCALED_OR_ROTATED = 2
+};
+
+/** How FreeType's size follows a matrix that scales the axes apart (inkhit_glyph_style.ppem), for a style
+ *  that hints, emboldens or darkens stems. Since 1.2. */
+enum {
+    /** FT_Set_Char_Size(size, size), then the whole matrix after hinting (cairo). The default. */
+    INKHIT_PPEM_UNIFORM = 0,
+    /** FT_Set_Char_Size(size * sx, size * sy), sx = hypot(xx, yx) and sy = |det| / sx the matrix's axis
+     *  scales, then matrix * diag(1/sx, 1/sy) after hinting: Skia's scaleX hints at an x ppem of
+     *  scaleX * size. */
+    INKHIT_PPEM_PER_AXIS = 1
+};
+
+/** One axis of an origin rounding (inkhit_origin_rounding): v' = grid * floor((v + bias) / grid), view px;
+ *  grid 0 (and bias 0) leaves the axis as it is. Since 1.2. */
+typedef struct inkhit_origin_rounding_axis {
+    /** The spacing of the positions a glyph may land on (finite, 0 ... 1024). */
+    double grid;
+    /** Added before flooring (finite, |bias| <= 1024): grid / 2 rounds to the nearest, ties up. */
+    double bias;
+} inkhit_origin_rounding_axis;
+
+/** How a renderer snaps a glyph's origin in view (device) px: the origin is mapped by the run's transform,
+ *  rounded axis by axis, and the glyph drawn from there with its shape unchanged. Glyph origins only, never
+ *  decorations. The renderers' rules, {x grid, x bias}, {y grid, y bias}:
+ *    cairo 1.16 image surfaces, Skia without subpixel positioning: {1, 0.5}, {1, 0.5};
+ *    Skia with subpixel positioning, axis-aligned text: {0.25, 0.125}, {1, 0.5}; rotated or skewed: both
+ *      {0.25, 0.125};
+ *    Qt's raster engine: {0.25, 1.0 / 64}, {1, 0.5};
+ *    GTK 4's GL renderer at scale s: {1, 0.5 + 0.125 * s} on both axes (lround(v + 0.125 * s)).
+ *  All zero (the default): origins as given. Since 1.2. */
+typedef struct inkhit_origin_rounding {
+    inkhit_origin_rounding_axis x, y;
+} inkhit_origin_rounding;
 
 /** How a renderer draws a glyph beyond its font's outline. Fill it with inkhit_glyph_style_init, then set
  *  what you need. The order is FreeType's, as cairo uses it: the outline is loaded at the glyph's size
@@ -736,11 +843,47 @@ typedef struct inkhit_glyph_style {
     /** For bitmap glyphs (colour emoji strikes), the least alpha that is ink, as a fraction: 0 < t <= 1.
      *  Default 0.5. */
     double alpha_threshold;
+    /** For INKHIT_EMBOLDEN_STROKE: the stroke's width, layout px at the glyph's size (finite, 0 ... one em).
+     *  Default 0. Since 1.2 (the fields from here on are read when struct_size covers them). */
+    double stroke_width;
+    /** For INKHIT_EMBOLDEN_STROKE: INKHIT_JOIN_*. Default INKHIT_JOIN_MITER. Since 1.2. */
+    int32_t stroke_join;
+    /** INKHIT_HINTING_UNDER_TRANSFORM_*. Default KEEP. Since 1.2. */
+    int32_t hinting_under_transform;
+    /** For INKHIT_JOIN_MITER: the miter limit (0 ... 1000; <= 1 bevels every corner). Default 4. Since 1.2. */
+    double miter_limit;
+    /** How the glyph's origin is snapped in view px. Default all zero: not at all. Since 1.2. */
+    inkhit_origin_rounding origin_rounding;
+    /** INKHIT_PPEM_*. Default UNIFORM. Since 1.2. */
+    int32_t ppem;
+    /** 1: CFF stem darkening for this glyph (FreeType's FT_PARAM_TAG_STEM_DARKENING on the face for its load,
+     *  never process-wide): the CFF engine darkens hinted and unhinted loads alike, as Qt draws CFF fonts.
+     *  Fonts with PostScript outlines only (CFF, CFF2, Type 1, CID); others ignore it (the auto-hinter's
+     *  darkening is not used, as in Qt). 0 (the default): off, FreeType's default. Since 1.2. */
+    int32_t stem_darkening;
 } inkhit_glyph_style;
 
-/** Fills `*style` with the defaults (plain, struct_size set). Owns: `*style` is the caller's, written.
- *  Threads: any. Errors: NULL_ARGUMENT. */
+/** Fills the fields of version 1.1 of `*style` with the defaults and sets `struct_size` to that version's
+ *  size, so the fields after alpha_threshold are not read: what a program built against 1.1 calls. Programs
+ *  built against this header call it through the macro below, which fills every field.
+ *  Owns: `*style` is the caller's, written. Threads: any. Errors: NULL_ARGUMENT. */
 inkhit_status inkhit_glyph_style_init(inkhit_glyph_style *style);
+
+/** Fills `*style` with the defaults, `size` bytes of it: `size` is sizeof(inkhit_glyph_style) as the caller
+ *  was compiled (the size of version 1.1, or this header's). Sets `struct_size` to `size`. Since 1.2.
+ *  Owns: `*style` is the caller's, written. Threads: any. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a size
+ *  this library does not know). */
+inkhit_status inkhit_glyph_style_init_sized(inkhit_glyph_style *style, size_t size);
+
+/** Fills every field this header knows. */
+#define inkhit_glyph_style_init(style) inkhit_glyph_style_init_sized((style), sizeof(inkhit_glyph_style))
+
+/** The stroke width of Skia's fake bold at a text size of `text_size` px (an SkFont's size, finite, > 0):
+ *  text_size * r, r = 1/24 up to 9 px, 1/32 from 36 px, linear between (SkScalerContext's
+ *  kStdFakeBoldInterp). Multiply by the layout px per SkFont px (a canvas scale given in `size`) and use it
+ *  with INKHIT_EMBOLDEN_STROKE, INKHIT_JOIN_MITER and miter_limit 4. Owns: `*width_out` is written.
+ *  Threads: any. Errors: NULL_ARGUMENT, INVALID_ARGUMENT (a size that is not finite and > 0). Since 1.2. */
+inkhit_status inkhit_skia_fake_bold_width(double text_size, double *width_out);
 
 /** Sets the calling thread's message (what inkhit_last_error() returns) to `message` (UTF-8,
  *  NUL-terminated; NULL: "") and returns `status`: for libraries built on this interface (the Pango adapter),

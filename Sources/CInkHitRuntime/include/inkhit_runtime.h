@@ -169,7 +169,8 @@ size_t ihr_live_count(void);
  *  boundary with "…" when longer than 1,023 bytes. */
 void ihr_set_error(const char *message, size_t length);
 
-/** The calling thread's message (never NULL). */
+/** The calling thread's message (never NULL: the same buffer for the thread's lifetime, "" before the first
+ *  message; a static "" only when there was no memory for a buffer). */
 const char *ihr_error(void);
 
 #pragma clang diagnostic pop

@@ -71,6 +71,64 @@ static int add_outline(void) {
     return 0;
 }
 
+/* 500,000 conics of weight 1e300 (each a hyperbola hugging its control polygon), with their start points,
+ * placed at scale 1e6: every conic asks for the deepest halving. */
+static int add_path_conics(void) {
+    enum { n = 500000 };
+    uint8_t *verbs = malloc(n + 2);
+    inkhit_point *points = malloc(sizeof(inkhit_point) * (3 * n + 1));
+    double *weights = malloc(sizeof(double) * n);
+    verbs[0] = INKHIT_VERB_MOVE;
+    points[0] = (inkhit_point){0, 0};
+    for (int k = 0; k < n; k++) {
+        verbs[k + 1] = INKHIT_VERB_CONIC;
+        points[1 + 3 * k] = (inkhit_point){k, 0};
+        points[2 + 3 * k] = (inkhit_point){k + 0.5, k % 2 ? -1 : 1};
+        points[3 + 3 * k] = (inkhit_point){k + 1.0, 0};
+        weights[k] = 1e300;
+    }
+    verbs[n + 1] = INKHIT_VERB_CLOSE;
+    inkhit_builder b;
+    inkhit_builder_create(0, &b);
+    inkhit_transform t = {1e6, 0, 0, 1e6, 0, 0};
+    instant start = now();
+    inkhit_status st = inkhit_builder_add_path(b, NULL, 1, verbs, n + 2, points, 3 * n + 1, weights, n,
+                                               INKHIT_PATH_START_POINTS, INKHIT_FILL_NONZERO, &t, NULL);
+    report(st, start);
+    inkhit_builder_release(b);
+    free(verbs);
+    free(points);
+    free(weights);
+    return 0;
+}
+
+/* Glyph `glyph` of the font at `path`, fake bold as a round-joined stroke one em wide, at 16,384 px seen 100x
+ * larger: every corner's arc is cut into thousands of pieces. */
+static int add_stroked(const char *path, uint32_t glyph) {
+    inkhit_font font;
+    if (inkhit_font_from_path(path, 0, &font) != INKHIT_OK) { fprintf(stderr, "%s\n", inkhit_last_error()); return 2; }
+    inkhit_glyph_style style;
+    inkhit_glyph_style_init(&style);
+    style.embolden = INKHIT_EMBOLDEN_STROKE;
+    style.stroke_width = 16384;
+    style.stroke_join = INKHIT_JOIN_ROUND;
+    inkhit_glyph_run run;
+    inkhit_glyph_run_init(&run);
+    run.font = font;
+    run.size = 16384;
+    run.transform.a = run.transform.d = 100;
+    run.style = &style;
+    inkhit_run_glyph g = {glyph, 0, 0, 0, 0};
+    inkhit_builder b;
+    inkhit_builder_create(0, &b);
+    instant start = now();
+    inkhit_status st = inkhit_builder_add_run(b, NULL, &run, &g, 1, NULL);
+    report(st, start);
+    inkhit_builder_release(b);
+    inkhit_font_release(font);
+    return 0;
+}
+
 /* A scene of `count` ellipse nodes of `size` px, snapshotted under `seconds` (0: no limit). */
 static int ellipses(int count, double size, double seconds) {
     inkhit_limits limits;
@@ -109,6 +167,8 @@ int main(int argc, char **argv) {
     if (strcmp(s, "sbix-board") == 0) return add_glyph(font, 1, 64);
     if (strcmp(s, "plain-1e8") == 0) return add_glyph(font, 1, 1e8);
     if (strcmp(s, "outline-quads") == 0) return add_outline();
+    if (strcmp(s, "path-conics") == 0) return add_path_conics();
+    if (strcmp(s, "stroke-em-round") == 0) return add_stroked("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf", 14800);
     if (strcmp(s, "ellipses-1e7") == 0) return ellipses(20, 1e7, 0);
     if (strcmp(s, "ellipses-deadline") == 0) return ellipses(99999, 1, 0.5);
     fprintf(stderr, "unknown scenario %s\n", s);
