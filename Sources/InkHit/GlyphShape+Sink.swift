@@ -105,10 +105,11 @@ extension GlyphShape {
             record(capped: !(bound >= 0 && bound <= tolerance * (1 + 1e-9)), error: bound.isFinite ? max(bound, 0) : .infinity)
         }
 
-        /// Flattens a quadratic from the current point within `t`; returns how (nothing recorded).
+        /// Flattens a quadratic from the current point within `t`; returns how (nothing recorded). A curve
+        /// beyond `Flattening.maxSegmentsPerCurve` is not made: its caller records it, which refuses the shape.
         private mutating func quad(to p: Point, control c: Point, tolerance t: Double) -> Flattening.Subdivision {
             let sub = Flattening.segmentCount(quad: current, c, p, tolerance: t)
-            guard reserve(sub.count) else { current = p; return sub }
+            guard !sub.capped, reserve(sub.count) else { current = p; return sub }
             beginSegment()
             let p0 = current, n = sub.count, inv = 1.0 / Double(n)
             for i in 1..<n { append(Flattening.evalQuad(p0, c, p, Double(i) * inv)) }

@@ -122,7 +122,7 @@ struct HostileInputTests {
         ("only spaces and tabs", " \t ", "invalid JSON"),
     ]
 
-    @Test(.timeLimit(.minutes(2)), arguments: errorCases.indices)
+    @Test(.timeLimit(.minutes(10)), arguments: errorCases.indices)
     func hostileJobGetsOneClearErrorAndTheNextJobRuns(_ i: Int) throws {
         let (name, line, fragment) = Self.errorCases[i]
         let (out, ok) = try runJobs([line, Self.good])
@@ -162,7 +162,7 @@ struct HostileInputTests {
     }
 
     /// r = 1e300: every point gets the nearest glyph, even far away (a hang fails the test's time limit).
-    @Test(.timeLimit(.minutes(1))) func enormousRadiusAnswersTheNearestGlyph() throws {
+    @Test(.timeLimit(.minutes(10))) func enormousRadiusAnswersTheNearestGlyph() throws {
         let (out, ok) = try runJobs([Self.job(#""radius":1e300,"points":[[4,29],[12,29],[-5e8,3e8],[1e9,1e9],[1e300,0]]"#)])
         #expect(ok == [true] && out.count == 5)
         #expect(out.prefix(4).allSatisfy { $0["hit"] as? Bool == true && $0["glyph"] as? Int == 0 })
@@ -305,7 +305,7 @@ struct HostileInputTests {
 
     /// A 200,000-glyph job (about 13 MB of JSON) is answered (a hang fails the test's time limit; its speed is
     /// the benchmarks' business).
-    @Test(.timeLimit(.minutes(3))) func twoHundredThousandGlyphJob() throws {
+    @Test(.timeLimit(.minutes(10))) func twoHundredThousandGlyphJob() throws {
         let n = 200_000
         let line = #"{"id":"big","fonts":[{"path":"\#(Fonts.sans)"}],"size":16,"glyphs":\#(Self.glyphArray(n, columns: 400)),"radius":2,"points":\#(Self.pointArray(2000))}"#
         let runner = JobRunner()
