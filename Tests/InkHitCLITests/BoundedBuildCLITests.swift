@@ -7,7 +7,7 @@ import InkTestSupport
 /// test. Each hostile job gets its error (or, where the input is within every limit and cheap once bounded,
 /// its answers) within its `--time-limit` plus the documented overrun plus a stated margin plus what the good
 /// job alone takes (the process's start, font loading), judged by the child's CPU time from `wait4`'s rusage
-/// after it exits (`ChildProcess`); the good job after it answers exactly as it does alone.
+/// after it exits (`ChildRun`); the good job after it answers exactly as it does alone.
 ///
 /// Oracles: the documented errors; for answered rows, where the pixels or shapes are (a mask's opaque row,
 /// the space a clipped-away glyph leaves empty); the good job's own output.
@@ -150,7 +150,7 @@ struct BoundedBuildCLITests {
         }, timeLimit: 1, outcome: .anyError),
     ]
 
-    /// A run's output, measured exactly (`ChildProcess`): the wall-clock seconds from the start to its first
+    /// A run's output, measured exactly (`ChildRun`): the wall-clock seconds from the start to its first
     /// line (the hostile job's error line or first answer), and the CPU seconds (user + system) `ink-hit` used
     /// in its whole life, from `wait4`'s rusage once it has exited.
     struct Timed {
@@ -162,19 +162,21 @@ struct BoundedBuildCLITests {
     }
 
     /// Runs `ink-hit args` under the 2 GB cap (as `HostileCLITests.run`; prlimit execs ink-hit, so the child
-    /// measured is ink-hit itself).
-    static func run(_ args: [String]) async throws -> Timed {
+    /// measured is ink-hit itself), its output into files of the scratch directory `s`.
+    static func run(_ args: [String], _ s: Scratch) async throws -> Timed {
         let bin = try CLI.path()
-        let r = Sanitizers.active ? try await ChildProcess.run(bin, args)
-                                  : try await ChildProcess.run("/usr/bin/prlimit", ["--as=2000000000", bin] + args)
-        let output = CLI.Output(status: r.status, signaled: r.signaled, stdout: r.stdout, stderr: r.stderr)
+        let out = s.path + "/run.out", err = s.path + "/run.err"
+        let argv = Sanitizers.active ? [bin] + args : ["/usr/bin/prlimit", "--as=2000000000", bin] + args
+        let r = try await ChildRun.run(argv, stdout: out, stderr: err)
+        let output = CLI.Output(status: r.status, signaled: r.signaled, stdout: try Data(contentsOf: URL(fileURLWithPath: out)),
+                                stderr: try Data(contentsOf: URL(fileURLWithPath: err)))
         return Timed(output: output, wall: r.firstLineSeconds ?? r.wallSeconds, cpu: r.cpuSeconds)
     }
 
     /// The good job alone: its output and what it takes (the process, its font, its layout).
     static func alone(_ sub: String, _ s: Scratch) async throws -> (lines: [String], run: Timed) {
         let input = try s.file("good.jsonl", good + "\n")
-        let t = try await run(CLITests.args(sub, input, s))
+        let t = try await run(CLITests.args(sub, input, s), s)
         #expect(t.output.status == 0 && !t.output.signaled, "\(t.output.summary)")
         return (try HostileCLITests.normalized(sub, t.output.lines), t)
     }
@@ -190,7 +192,7 @@ struct BoundedBuildCLITests {
         defer { s.remove() }
         let (want, baseline) = try await alone(row.subcommand, s)
         let input = try s.file("hostile.jsonl", try row.line(s) + "\n" + good + "\n")
-        let t = try await run(CLITests.args(row.subcommand, input, s, ["--time-limit", "\(row.timeLimit)"] + row.args))
+        let t = try await run(CLITests.args(row.subcommand, input, s, ["--time-limit", "\(row.timeLimit)"] + row.args), s)
         let r = t.output
         #expect(!r.signaled, "\(row): \(r.summary)")
         // The CPU time of the whole run (from rusage after the exit: exact whatever the load) is held to the

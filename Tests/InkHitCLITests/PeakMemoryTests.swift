@@ -6,7 +6,7 @@ import InkTestSupport
 /// InkJobs article "Limits and hostile input" states (measured there on release builds; this runs the test
 /// build, whose peaks are close because the JSON tree and the layout's arrays dominate).
 ///
-/// Each child's own peak resident memory is read from `wait4`'s rusage once it has exited (`ChildProcess`), so
+/// Each child's own peak resident memory is read from `wait4`'s rusage once it has exited (`ChildRun`), so
 /// nothing else running (other children of the test process, other processes) counts. The suite is heavy, so it
 /// runs on its own: `INKHIT_MEMORY_TEST=1 swift test --filter PeakMemoryTests` (`.ci/run` does). Each run is
 /// also under a 2 GB address-space cap, so an abort fails the case.
@@ -41,12 +41,15 @@ struct PeakMemoryTests {
             #expect(line.utf8.count <= 64 << 20, "\(name): the job fits the line limit")
             let path = try s.file("job.jsonl", line + "\n")
             // prlimit execs ink-hit: the child measured is ink-hit itself.
-            let r = try await ChildProcess.run("/usr/bin/prlimit", ["--as=2000000000", try CLI.path(), "query", path], timeout: 400)
-            #expect(r.status == 0 && !r.signaled, "\(name): status \(r.status), stderr: \(String(decoding: r.stderr.prefix(500), as: UTF8.self))")
+            let out = s.path + "/job.out", err = s.path + "/job.err"
+            let r = try await ChildRun.run(["/usr/bin/prlimit", "--as=2000000000", try CLI.path(), "query", path],
+                                           stdout: out, stderr: err, timeout: 400)
+            let stdout = try Data(contentsOf: URL(fileURLWithPath: out))
+            #expect(r.status == 0 && !r.signaled, "\(name): status \(r.status), stderr: \((try? String(contentsOfFile: err, encoding: .utf8))?.prefix(500) ?? "")")
             var lines = 0
-            r.stdout.withUnsafeBytes { for b in $0 where b == 0x0A { lines += 1 } }
+            stdout.withUnsafeBytes { for b in $0 where b == 0x0A { lines += 1 } }
             #expect(lines == answers, "\(name)")
-            let peak = r.peakResidentBytes
+            let peak = r.peakBytes
             #expect(peak <= bound, "\(name): peak \(peak >> 20) MiB, bound \(bound >> 20) MiB")
             print("PeakMemoryTests: \(name): peak \(peak >> 20) MiB (bound \(bound >> 20) MiB)")
         }
