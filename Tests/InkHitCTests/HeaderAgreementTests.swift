@@ -92,6 +92,8 @@ struct HeaderAgreementTests {
         same(CInkHit.inkhit_builder_add_path, InkHitC.inkhit_builder_add_path)
         same(CInkHit.inkhit_glyph_style_init_sized, InkHitC.inkhit_glyph_style_init_sized)
         same(CInkHit.inkhit_skia_fake_bold_width, InkHitC.inkhit_skia_fake_bold_width)
+        same(CInkHit.inkhit_skia_font_init_sized, InkHitC.inkhit_skia_font_init_sized)
+        same(CInkHit.inkhit_glyph_style_for_skia, InkHitC.inkhit_glyph_style_for_skia)
     }
 
     /// The list above is complete: it names every function of the header that the C file does not define.
