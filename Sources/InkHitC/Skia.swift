@@ -5,20 +5,14 @@ import InkGeometry
 // Skia's rules for C hosts (inkhit.h, inkhit_skia_font, inkhit_glyph_style_for_skia): the settings of an SkFont
 // in, the glyph style Skia draws with out. The rules are InkFreeType's (GlyphStyle.skia); this file converts.
 
-/// The sizes of `inkhit_skia_font` this library knows.
-enum SkiaFontLayout {
-    /// Bytes of this version's struct (1.2, the first).
-    static let size = MemoryLayout<inkhit_skia_font>.size
-}
-
 /// `inkhit_skia_font_init_sized` (inkhit.h).
 @_cdecl("inkhit_skia_font_init_sized")
 public func inkhit_skia_font_init_sized(_ font: UnsafeMutablePointer<inkhit_skia_font>?, _ size: Int) -> inkhit_status {
     call("inkhit_skia_font_init_sized") { () throws(CError) in
         guard let font else { throw .null("font") }
-        guard size == SkiaFontLayout.size else {
+        guard StructSizes.skiaFont.contains(size) else {
             throw .argument("size \(UInt(bitPattern: size)) is not a size of inkhit_skia_font this library knows "
-                            + "(\(SkiaFontLayout.size) for 1.2)")
+                            + "(\(StructSizes.skiaFont.map(String.init).joined(separator: " or ")))")
         }
         let d = SkiaFont()
         font.pointee = inkhit_skia_font(struct_size: size, size: d.size, scale_x: d.scaleX, skew_x: d.skewX,
@@ -30,7 +24,8 @@ public func inkhit_skia_font_init_sized(_ font: UnsafeMutablePointer<inkhit_skia
 /// A C caller's SkFont settings, checked field by field (ranges are `SkiaFont.problem`'s).
 func skiaFont(_ p: UnsafePointer<inkhit_skia_font>) throws(CError) -> SkiaFont {
     let f = p.pointee
-    try checkStructSize(UnsafeRawPointer(p), f.struct_size, known: SkiaFontLayout.size, "font", init: "inkhit_skia_font_init")
+    try checkStructSize(UnsafeRawPointer(p), structSize(of: p), known: StructSizes.skiaFont, "font", type: "inkhit_skia_font",
+                        init: "inkhit_skia_font_init")
     func flag(_ v: Int32, _ name: String) throws(CError) -> Bool {
         guard v == 0 || v == 1 else { throw .argument("font->\(name) must be 0 or 1 (got \(v))") }
         return v == 1
