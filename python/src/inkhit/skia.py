@@ -317,7 +317,10 @@ class _RunFont:
 def _skia_font(run: dict) -> Any:
     """An ``skia.Font`` with the run's settings (imported here: only runs without positions need Skia's advances)."""
     import skia  # noqa: PLC0415 - skia is optional
-    f = skia.Font(run["typeface"], run["size"], run["scale_x"], run["skew_x"])
+    # The iterator's typeface is a reference skia-python cannot hand to skia.Font: its serialized copy can be.
+    typeface = skia.Typeface.MakeDeserialize(run["typeface"].serialize(skia.Typeface.SerializeBehavior.kDoIncludeData),
+                                             skia.FontMgr())
+    f = skia.Font(typeface, run["size"], run["scale_x"], run["skew_x"])
     f.setHinting(skia.FontHinting(run["hinting"]))
     f.setEdging(skia.Font.Edging(run["edging"]))
     for bit, setter in ((1, f.setForceAutoHinting), (2, f.setEmbeddedBitmaps), (4, f.setSubpixel), (8, f.setLinearMetrics),
@@ -330,7 +333,8 @@ def add_text_blob(builder: Builder, blob: Any, x: float = 0.0, y: float = 0.0, *
                   transform: Any = None) -> List[range]:
     """Adds every run of an ``skia.TextBlob`` drawn with ``canvas.drawTextBlob(blob, x, y, paint)`` on a canvas whose
     total matrix is `transform`: each run with its own font settings and positions (default, horizontal, full
-    and RSXform positioning; an RSXform glyph is drawn under its own matrix). `sources` optionally gives an
+    and RSXform positioning; an RSXform glyph is drawn under its own matrix, and in a blob with RSXform runs Skia
+    leaves the other runs at the blob's origin, without x, y). `sources` optionally gives an
     `inkhit.Font` per run (None entries rebuild the font from the typeface). Returns each run's placement
     numbers. Each glyph's tag is its index in its run."""
     t = transform_of(transform)
@@ -339,10 +343,14 @@ def add_text_blob(builder: Builder, blob: Any, x: float = 0.0, y: float = 0.0, *
         raise C.InvalidArgumentError("inkhit.skia.add_text_blob: %d sources for %d runs" % (len(sources), len(runs)), 3)
     bx, by = C.number(x, "inkhit.skia.add_text_blob: x"), C.number(y, "inkhit.skia.add_text_blob: y")
     added = []
+    # Skia (SkDevice::simplifyGlyphRunRSXFormAndRedraw) draws a blob that has an RSXform run run by run, and then
+    # puts the other runs at the blob's own origin: drawTextBlob's x, y move only the RSXform glyphs.
+    has_rsxform = any(r["positioning"] == 3 for r in runs)
     for k, run in enumerate(runs):
         font = _RunFont(run)
         source = None if sources is None else sources[k]
-        ox, oy = run["offset"][0] + bx, run["offset"][1] + by
+        moved = run["positioning"] == 3 or not has_rsxform
+        ox, oy = run["offset"][0] + (bx if moved else 0.0), run["offset"][1] + (by if moved else 0.0)
         n = run["glyphs"].shape[0]
         tags = np.arange(n, dtype=np.uint64)
         if run["positioning"] == 3:                   # RSXform: (scos, ssin, tx, ty) per glyph
