@@ -74,7 +74,7 @@ def test_each_field_answers_as_the_job_member(job_members: dict, fields: dict, i
     glyphs = [font.glyph(c) for c in "gRa"]
     origins = [(10.37 + 11.3 * i, 30.61 + 0.29 * i) for i in range(3)]
     transform = (1.5, 0, 0, 1.5, 0.2, 0.1)
-    xs, ys = np.meshgrid(np.arange(10, 70, 0.23), np.arange(15, 50, 0.19))
+    xs, ys = np.meshgrid(np.arange(10, 70, 0.37), np.arange(15, 50, 0.31))
     points = np.stack([xs.ravel(), ys.ravel()], axis=1)
     for style in (inkhit.GlyphStyle(**fields), inkhit.GlyphStyle.of(job_members)):
         builder = inkhit.Builder()
