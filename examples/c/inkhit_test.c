@@ -1617,6 +1617,7 @@ static void test_skia(void) {
     thin.embolden = INKHIT_EMBOLDEN_STROKE;           /* FreeType's hinted outline at 40 px, unstroked */
     thin.hinting = INKHIT_HINTING_FULL;
     CHECK(near(stem_edge(sans, l, &style, centre, 50), stem_edge(sans, l, &thin, centre, 50) - 0.05 + 0.625, 1e-5));
+}
 
 /* ============================================================================================== */
 /* 1.2: statuses that mean one thing, numbered adds, named instances, mask lengths, runner options.      */
