@@ -368,8 +368,11 @@ final class FreeTypeFace: @unchecked Sendable {
         var tags: [UInt8] = []
         points.reserveCapacity(n)
         tags.reserveCapacity(n)
+        let m = rendering.outlineMatrix
         for i in 0..<n {
-            points.append(Point(FreeTypeFace.fontUnits(rawPoints[i].x) * k, FreeTypeFace.fontUnits(rawPoints[i].y) * k))
+            var p = Point(FreeTypeFace.fontUnits(rawPoints[i].x), FreeTypeFace.fontUnits(rawPoints[i].y))
+            if !m.isIdentity { p = Point(m.xx * p.x + m.xy * p.y, m.yx * p.x + m.yy * p.y) }
+            points.append(Point(p.x * k, p.y * k))
             tags.append(UInt8(truncatingIfNeeded: rawTags[i]) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit))
         }
         let ends = (0..<contours).map { Int(rawEnds[$0]) }
@@ -389,8 +392,10 @@ final class FreeTypeFace: @unchecked Sendable {
             guard outline.n_points > 0 else { return .empty }
             var box = FT_BBox()
             FT_Outline_Get_CBox(&outline, &box)
-            return Rect(minX: FreeTypeFace.fontUnits(box.xMin) * k, minY: FreeTypeFace.fontUnits(box.yMin) * k,
-                        maxX: FreeTypeFace.fontUnits(box.xMax) * k, maxY: FreeTypeFace.fontUnits(box.yMax) * k)
+            let r = Rect(minX: FreeTypeFace.fontUnits(box.xMin) * k, minY: FreeTypeFace.fontUnits(box.yMin) * k,
+                         maxX: FreeTypeFace.fontUnits(box.xMax) * k, maxY: FreeTypeFace.fontUnits(box.yMax) * k)
+            // The outline is mapped back by the rendering's matrix: the box of the mapped corners holds it.
+            return rendering.outlineMatrix.isIdentity ? r : r.applying(rendering.outlineMatrix.transform)
         }
     }
 
@@ -459,6 +464,7 @@ final class FreeTypeFace: @unchecked Sendable {
             case .none: flags |= FT_Int32(FT_LOAD_NO_HINTING)
             case .light: flags |= FT_Int32(FT_RENDER_MODE_LIGHT.rawValue & 15) << 16    // FT_LOAD_TARGET_LIGHT
             case .full: break                                                           // FT_LOAD_TARGET_NORMAL
+            case .mono: flags |= FT_Int32(FT_RENDER_MODE_MONO.rawValue & 15) << 16      // FT_LOAD_TARGET_MONO
             }
         }
         // A rendering's matrix is applied by FreeType after hinting (FT_Set_Transform, as cairo does); it is

@@ -121,6 +121,7 @@ func glyphStyle(_ p: UnsafePointer<inkhit_glyph_style>?, _ name: String) throws(
     case INKHIT_HINTING_NONE: style.hinting = .none
     case INKHIT_HINTING_LIGHT: style.hinting = .light
     case INKHIT_HINTING_FULL: style.hinting = .full
+    case INKHIT_HINTING_MONO where size != GlyphStyleLayout.size11: style.hinting = .mono
     default: throw .argument("\(name)->hinting \(s.hinting) is not an INKHIT_HINTING_* value")
     }
     switch Int(s.hinting_under_transform) {
@@ -132,6 +133,7 @@ func glyphStyle(_ p: UnsafePointer<inkhit_glyph_style>?, _ name: String) throws(
     switch Int(s.ppem) {
     case INKHIT_PPEM_UNIFORM: style.ppem = .uniform
     case INKHIT_PPEM_PER_AXIS: style.ppem = .perAxis
+    case INKHIT_PPEM_VIEW: style.ppem = .view
     default: throw .argument("\(name)->ppem \(s.ppem) is not an INKHIT_PPEM_* value")
     }
     switch s.stem_darkening {

@@ -23,10 +23,15 @@ public struct GlyphJob: Sendable {
         /// Synthetic bold and oblique, hinting and the bitmap alpha threshold: the job's `"embolden"`,
         /// `"oblique"`, `"hinting"` and `"alphaThreshold"`, each overridden by the font entry's own.
         public var style: GlyphStyle
+        /// `"skia"`: an SkFont's settings (`SkiaFont`; its `size` is each glyph's): the style of this font's
+        /// glyphs is `GlyphStyle.skia(_:transform:)` at the glyph's size under the job's transform, and `style` is
+        /// not used. Glyph jobs only.
+        public var skia: SkiaFont?
         /// A reference to face `index` of the file at `path`.
         public init(path: String, index: Int = 0, variations: [FontVariation] = [], instance: NamedInstanceSelector? = nil,
-                    style: GlyphStyle = GlyphStyle()) {
+                    style: GlyphStyle = GlyphStyle(), skia: SkiaFont? = nil) {
             self.path = path; self.index = index; self.variations = variations; self.instance = instance; self.style = style
+            self.skia = skia
         }
     }
     /// One glyph of the job.
@@ -74,6 +79,7 @@ extension GlyphJob {
         guard let gv = v["glyphs"] else { throw .missing(field: "\"glyphs\"") }
         guard case .array(let ga) = gv else { throw .wrongType(field: "\"glyphs\"", expected: "an array", got: gv.typeName) }
         guard ga.count <= limits.maxGlyphs else { throw .tooMany(what: "glyphs", limit: limits.maxGlyphs) }
+        transform = try JobFields.transform(of: v)
         glyphs = []
         glyphs.reserveCapacity(ga.count)
         for (i, g) in ga.enumerated() {
@@ -96,11 +102,21 @@ extension GlyphJob {
             var gs = size
             if let s = g["size"] { gs = try JobFields.positive(s, "glyphs[\(i)].size") }
             guard let gsize = gs else { throw .invalid(field: "glyphs[\(i)]", problem: "has no size and the job has no \"size\"") }
-            let style = try JobFields.style(of: g, "glyphs[\(i)].", base: fonts[font].style)
+            let style: GlyphStyle
+            if var skia = fonts[font].skia {
+                if let m = JobMembers.style.first(where: { g[$0] != nil }) {
+                    throw .invalid(field: "glyphs[\(i)].\(m)", problem: "cannot be set on a glyph of a font with \"skia\" (fonts[\(font)].skia decides its style)")
+                }
+                skia.size = gsize
+                do throws(FontError) { style = try GlyphStyle.skia(skia, transform: transform) } catch {
+                    throw .invalid(field: "fonts[\(font)].skia (glyphs[\(i)])", problem: error.description)
+                }
+            } else {
+                style = try JobFields.style(of: g, "glyphs[\(i)].", base: fonts[font].style)
+            }
             glyphs.append(Glyph(font: font, id: GlyphID(UInt32(gid)), x: x, y: y, size: gsize, style: style))
         }
         decorations = try Self.decorations(of: v, glyphs: glyphs.count, limit: limits.maxGlyphs)
-        transform = try JobFields.transform(of: v)
         (radius, points) = try JobFields.queries(of: v, limits: limits)
     }
 
@@ -117,6 +133,7 @@ extension GlyphJob {
         case .index(let i)?: s += ",\"instance\":" + String(i)
         case nil: break
         }
+        if let skia = ref.skia { return s + ",\"skia\":" + JobFields.skiaJSON(skia) + "}" }
         return s + styleJSON(ref.style) + "}"
     }
 

@@ -35,12 +35,69 @@ enum JobFields {
                 throw .wrongType(field: "fonts[\(i)].path", expected: "a string", got: f["path"]?.typeName ?? "nothing")
             }
             try checkLength(path, "fonts[\(i)].path", limits: limits)
+            var skiaFont: SkiaFont? = nil
+            if let k = f["skia"], k != .null {
+                // Skia's settings decide the whole style: another style member beside them would be dropped.
+                if let m = JobMembers.style.first(where: { f[$0] != nil || v[$0] != nil }) {
+                    throw .invalid(field: "fonts[\(i)].skia", problem: "decides the glyphs' style: \(f[m] != nil ? "fonts[\(i)]." : "the job's ")"
+                                   + "\"\(m)\" cannot be set beside it")
+                }
+                skiaFont = try skia(k, "fonts[\(i)].skia")
+            }
             fonts.append(GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0),
                                           variations: try variations(f["variations"], "fonts[\(i)].variations", limits: limits),
                                           instance: try instance(f["instance"], "fonts[\(i)].instance", limits: limits),
-                                          style: try style(of: f, "fonts[\(i)].", base: jobStyle)))
+                                          style: try style(of: f, "fonts[\(i)].", base: jobStyle), skia: skiaFont))
         }
         return fonts
+    }
+
+    /// `"skia"`: an SkFont's settings, `{"scaleX": 1, "skewX": 0, "embolden": false, "hinting": "normal",
+    /// "subpixel": false, "edging": "antiAlias", "baselineSnap": true}` (each optional, SkFont's defaults; hinting
+    /// `"none"`, `"slight"`, `"normal"`, `"full"`; edging `"alias"`, `"antiAlias"`, `"subpixelAntiAlias"`). The
+    /// size is each glyph's.
+    static func skia(_ v: JSONValue, _ name: String) throws(JobError) -> SkiaFont {
+        guard case .object(let members) = v else { throw .wrongType(field: name, expected: "an object", got: v.typeName) }
+        let known = ["scaleX", "skewX", "embolden", "hinting", "subpixel", "edging", "baselineSnap"]
+        for m in members where !known.contains(m.key) {
+            throw .invalid(field: name, problem: "has \(JSONValue.quoted(String(m.key.prefix(40)))), not one of "
+                           + known.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        func flag(_ key: String, _ def: Bool) throws(JobError) -> Bool {
+            guard let b = v[key], b != .null else { return def }
+            guard case .bool(let value) = b else { throw .wrongType(field: name + "." + key, expected: "true or false", got: b.typeName) }
+            return value
+        }
+        func choice<T>(_ key: String, _ names: [(String, T)], _ def: T) throws(JobError) -> T {
+            guard let c = v[key], c != .null else { return def }
+            guard case .string(let s) = c, let hit = names.first(where: { $0.0 == s }) else {
+                throw .wrongType(field: name + "." + key, expected: names.map { "\"\($0.0)\"" }.joined(separator: ", "),
+                                 got: c.serialized.prefix(40) + "")
+            }
+            return hit.1
+        }
+        var f = SkiaFont()
+        if let x = v["scaleX"], x != .null { f.scaleX = try finite(x, name + ".scaleX") }
+        if let k = v["skewX"], k != .null { f.skewX = try finite(k, name + ".skewX") }
+        f.embolden = try flag("embolden", false)
+        f.subpixel = try flag("subpixel", false)
+        f.baselineSnap = try flag("baselineSnap", true)
+        f.hinting = try choice("hinting", SkiaFont.Hinting.allCases.map { ($0.name, $0) }, .normal)
+        f.edging = try choice("edging", SkiaFont.Edging.allCases.map { ($0.name, $0) }, .antiAlias)
+        return f
+    }
+
+    /// Refuses `"skia"` on the fonts of a job kind that shapes or nests its glyphs (`kind`: "text jobs").
+    static func refuseSkia(_ fonts: [GlyphJob.FontRef], _ kind: String) throws(JobError) {
+        if let i = fonts.firstIndex(where: { $0.skia != nil }) {
+            throw .invalid(field: "fonts[\(i)].skia", problem: "is for glyph jobs (Skia's glyphs at their positions), not \(kind)")
+        }
+    }
+
+    /// `settings` as the `"skia"` member reads them back (every setting, the size left out).
+    static func skiaJSON(_ f: SkiaFont) -> String {
+        "{\"scaleX\":\(f.scaleX),\"skewX\":\(f.skewX),\"embolden\":\(f.embolden),\"hinting\":\"\(f.hinting.name)\","
+            + "\"subpixel\":\(f.subpixel),\"edging\":\"\(f.edging.name)\",\"baselineSnap\":\(f.baselineSnap)}"
     }
 
     /// `"variations"`: an object of axis tags and finite numbers (`{"wght": 650, "slnt": -5}`), in the order
@@ -111,7 +168,7 @@ enum JobFields {
         if let h = v["hinting"], h != .null {
             guard case .string(let s) = h, let hinting = GlyphStyle.Hinting(name: s) else {
                 throw .wrongType(field: prefix + "hinting",
-                                 expected: "\"none\", \"light\" or \"full\" (or \"slight\", \"vertical\", \"medium\", \"normal\")",
+                                 expected: "\"none\", \"light\", \"full\" or \"mono\" (or \"slight\", \"vertical\", \"medium\", \"normal\")",
                                  got: h.serialized.prefix(40) + "")
             }
             style.hinting = hinting
@@ -141,7 +198,7 @@ enum JobFields {
         }
         if let p = v["ppem"], p != .null {
             guard case .string(let s) = p, let ppem = GlyphStyle.PixelsPerEm(rawValue: s) else {
-                throw .wrongType(field: prefix + "ppem", expected: "\"uniform\" or \"perAxis\"", got: p.serialized.prefix(40) + "")
+                throw .wrongType(field: prefix + "ppem", expected: "\"uniform\", \"perAxis\" or \"view\"", got: p.serialized.prefix(40) + "")
             }
             style.ppem = ppem
         }

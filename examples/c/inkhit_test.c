@@ -1572,6 +1572,53 @@ static void test_renderer_rules(void) {
     OK(inkhit_builder_release(builder));
 }
 
+/* 1.2: Skia's rules for a C++ Skia host: an SkFont's settings in, the style Skia draws with out. */
+static void test_skia(void) {
+    inkhit_skia_font font;
+    OK(inkhit_skia_font_init(&font));
+    CHECK(font.size == 12 && font.hinting == INKHIT_SKIA_HINTING_NORMAL && font.edging == INKHIT_SKIA_EDGING_ANTI_ALIAS
+          && font.baseline_snap == 1 && font.subpixel == 0);
+    EXPECT(inkhit_skia_font_init_sized(&font, sizeof font - 8), INKHIT_ERROR_INVALID_ARGUMENT, "inkhit_skia_font");
+    font.size = 40;                                   /* SkFont f(typeface, 40); f.setSubpixel(true); f.setEmbolden(true); */
+    font.subpixel = 1;
+    font.embolden = 1;
+    inkhit_transform ctm = INKHIT_TRANSFORM_IDENTITY;     /* canvas->getTotalMatrix() */
+    inkhit_glyph_style style;
+    OK(inkhit_glyph_style_init(&style));
+    OK(inkhit_glyph_style_for_skia(&font, &ctm, &style));
+    CHECK(style.hinting == INKHIT_HINTING_FULL && style.ppem == INKHIT_PPEM_VIEW && style.embolden == INKHIT_EMBOLDEN_STROKE
+          && style.stroke_width == 1.25 && style.miter_limit == 4
+          && style.hinting_under_transform == INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_NOT_AXIS_ALIGNED);
+    CHECK(style.origin_rounding.x.grid == 0.25 && style.origin_rounding.x.bias == 0.125 && style.origin_rounding.y.grid == 1
+          && style.origin_rounding.y.bias == 0.5);
+    /* Turned 30 degrees: no hinting, quarter pixels on both axes. */
+    inkhit_transform turned = {0.86602540378, 0.5, -0.5, 0.86602540378, 20, 0};
+    OK(inkhit_glyph_style_for_skia(&font, &turned, &style));
+    CHECK(style.hinting == INKHIT_HINTING_NONE && style.origin_rounding.y.grid == 0.25);
+    /* Aliased text is hinted for 1-bit masks; forced auto-hinting is not modelled. */
+    font.edging = INKHIT_SKIA_EDGING_ALIAS;
+    OK(inkhit_glyph_style_for_skia(&font, &ctm, &style));
+    CHECK(style.hinting == INKHIT_HINTING_MONO);
+    font.force_auto_hinting = 1;
+    EXPECT(inkhit_glyph_style_for_skia(&font, &ctm, &style), INKHIT_ERROR_INVALID_ARGUMENT, "forceAutoHinting");
+    font.force_auto_hinting = 0;
+    font.edging = INKHIT_SKIA_EDGING_ANTI_ALIAS;
+
+    /* An 'l' drawn at x 10.3: Skia puts it at 10.25 (subpixel) and strokes it 1.25 px wide, so its stem's right
+     * edge lies 0.05 px left and 0.625 px right of the unstroked glyph's at 10.3. */
+    OK(inkhit_glyph_style_for_skia(&font, &ctm, &style));
+    uint32_t l = 0;
+    OK(inkhit_font_glyph(sans, 'l', &l));
+    double advance = 0;
+    OK(inkhit_font_advance(sans, l, &advance));
+    double centre = 10.3 + advance * 40 / 2048 / 2;
+    inkhit_glyph_style thin;
+    OK(inkhit_glyph_style_init(&thin));
+    thin.embolden = INKHIT_EMBOLDEN_STROKE;           /* FreeType's hinted outline at 40 px, unstroked */
+    thin.hinting = INKHIT_HINTING_FULL;
+    CHECK(near(stem_edge(sans, l, &style, centre, 50), stem_edge(sans, l, &thin, centre, 50) - 0.05 + 0.625, 1e-5));
+}
+
 /* ============================================================================================== */
 /* 1.2: statuses that mean one thing, numbered adds, named instances, mask lengths, runner options.      */
 
@@ -1745,6 +1792,7 @@ int main(void) {
     test_threads();
     test_renderer_drew();
     test_renderer_rules();
+    test_skia();
     test_jobs();
     test_release_while_in_use();
     test_limits();

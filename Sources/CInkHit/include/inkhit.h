@@ -841,15 +841,19 @@ enum {
 /** Hinting (inkhit_glyph_style.hinting), as FreeType applies it at the glyph's size. The ecosystems' names:
  *  cairo / fontconfig NONE -> INKHIT_HINTING_NONE, SLIGHT -> LIGHT, MEDIUM and FULL -> FULL (gray
  *  antialiasing: both load FT_LOAD_TARGET_NORMAL); Skia kNone -> NONE, kSlight -> LIGHT, kNormal and kFull ->
- *  FULL (kFull is kNormal unless LCD); Qt PreferNoHinting -> NONE, PreferVerticalHinting -> LIGHT,
- *  PreferFullHinting -> FULL. */
+ *  FULL (kFull is kNormal unless LCD), and any of them but kNone with kAlias edging -> MONO; Qt
+ *  PreferNoHinting -> NONE, PreferVerticalHinting -> LIGHT, PreferFullHinting -> FULL. */
 enum {
     /** Unhinted (the default): the exact outline, or FreeType's at the size when emboldened. */
     INKHIT_HINTING_NONE = 0,
     /** FT_LOAD_TARGET_LIGHT: vertical-only grid fitting. */
     INKHIT_HINTING_LIGHT = 1,
     /** FT_LOAD_TARGET_NORMAL: the font's own hinting or the auto-hinter. */
-    INKHIT_HINTING_FULL = 2
+    INKHIT_HINTING_FULL = 2,
+    /** FT_LOAD_TARGET_MONO: the hinting FreeType gives 1-bit (aliased) text: TrueType bytecode in its full
+     *  mode, the auto-hinter snapping both axes (CFF as FULL). Skia loads it for kAlias edging, cairo for
+     *  CAIRO_ANTIALIAS_NONE. Since 1.2. */
+    INKHIT_HINTING_MONO = 3
 };
 
 /** When a renderer leaves hinting off for a transformed glyph (inkhit_glyph_style.hinting_under_transform).
@@ -874,7 +878,15 @@ enum {
     /** FT_Set_Char_Size(size * sx, size * sy), sx = hypot(xx, yx) and sy = |det| / sx the matrix's axis
      *  scales, then matrix * diag(1/sx, 1/sy) after hinting: Skia's scaleX hints at an x ppem of
      *  scaleX * size. */
-    INKHIT_PPEM_PER_AXIS = 1
+    INKHIT_PPEM_PER_AXIS = 1,
+    /** Sizes in view px, as a renderer that rasterises on the device sets them (Skia): the glyph's whole
+     *  linear map to view px (size * matrix, then the run transform's 2x2) is split into its axis scales
+     *  (FT_Set_Char_Size, each rounded to single precision and truncated to 1/64 px as Skia does) and the
+     *  rest (FT_Set_Transform); the outline is mapped back into the glyph's frame by the inverse of the
+     *  transform's 2x2, so a STROKE embolden is applied in layout px (Skia strokes fake bold in user space).
+     *  A 2x canvas hints at twice the size. View sizes must be 1/64 ... 16384 px per em when the glyph is
+     *  hinted, emboldened or darkened (checked when it is added). Since 1.2. */
+    INKHIT_PPEM_VIEW = 2
 };
 
 /** One axis of an origin rounding (inkhit_origin_rounding): v' = grid * floor((v + bias) / grid), view px;
@@ -968,6 +980,82 @@ inkhit_status inkhit_glyph_style_init_sized(inkhit_glyph_style *style, size_t si
  *  with INKHIT_EMBOLDEN_STROKE, INKHIT_JOIN_MITER and miter_limit 4. Owns: `*width_out` is written.
  *  Threads: any. Errors: NULL_ARGUMENT, INVALID_ARGUMENT (a size that is not finite and > 0). Since 1.2. */
 inkhit_status inkhit_skia_fake_bold_width(double text_size, double *width_out);
+
+/** SkFontHinting's values (inkhit_skia_font.hinting). Since 1.2. */
+enum {
+    INKHIT_SKIA_HINTING_NONE = 0,
+    INKHIT_SKIA_HINTING_SLIGHT = 1,
+    INKHIT_SKIA_HINTING_NORMAL = 2,
+    INKHIT_SKIA_HINTING_FULL = 3
+};
+
+/** SkFont::Edging's values (inkhit_skia_font.edging). Since 1.2. */
+enum {
+    INKHIT_SKIA_EDGING_ALIAS = 0,
+    INKHIT_SKIA_EDGING_ANTI_ALIAS = 1,
+    /** LCD coverage where the surface's pixel geometry allows it; InkHit models it as ANTI_ALIAS, which is
+     *  what Skia draws on A8 surfaces and surfaces without a pixel geometry. */
+    INKHIT_SKIA_EDGING_SUBPIXEL_ANTI_ALIAS = 2
+};
+
+/** What an SkFont says about how Skia draws its glyphs (inkhit_glyph_style_for_skia): each field is the
+ *  SkFont getter of the same name, cast (`(int32_t)font.getHinting()`, `font.isSubpixel()`). Fill it with
+ *  inkhit_skia_font_init (SkFont's defaults), then copy the getters. isLinearMetrics changes advances only
+ *  (positions are given); embedded bitmaps (isEmbeddedBitmaps, off by default) are not modelled. The
+ *  typeface is the run's font (its file, face and variation position: inkhit_font_with_variations).
+ *  The struct grows at its end: `struct_size`. Since 1.2. */
+typedef struct inkhit_skia_font {
+    /** sizeof(inkhit_skia_font) as the caller's header declares it (inkhit_skia_font_init sets it). */
+    size_t struct_size;
+    /** getSize(): px per em in the canvas's local space (finite, > 0, <= 16384). Default 12. */
+    double size;
+    /** getScaleX() (finite, not 0, |scale_x| <= 1024). Default 1. */
+    double scale_x;
+    /** getSkewX(): x += skew_x * y, y down (finite, |skew_x| <= 1024; negative leans right). Default 0. */
+    double skew_x;
+    /** (int32_t)getHinting(): INKHIT_SKIA_HINTING_*. Default NORMAL. */
+    int32_t hinting;
+    /** (int32_t)getEdging(): INKHIT_SKIA_EDGING_*. Default ANTI_ALIAS. */
+    int32_t edging;
+    /** isEmbolden(): 0 or 1. Default 0. */
+    int32_t embolden;
+    /** isSubpixel(): 0 or 1. Default 0. */
+    int32_t subpixel;
+    /** isBaselineSnap(): 0 or 1. Default 1. */
+    int32_t baseline_snap;
+    /** isForceAutoHinting(): 0 (1, FT_LOAD_FORCE_AUTOHINT, is not modelled: INVALID_ARGUMENT). Default 0. */
+    int32_t force_auto_hinting;
+} inkhit_skia_font;
+
+/** Fills `*font` with SkFont's defaults, `size` bytes of it (sizeof(inkhit_skia_font) as the caller was
+ *  compiled; call it through the macro below). Owns: `*font` is the caller's, written. Threads: any.
+ *  Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a size this library does not know). Since 1.2. */
+inkhit_status inkhit_skia_font_init_sized(inkhit_skia_font *font, size_t size);
+
+/** Fills every field this header knows. */
+#define inkhit_skia_font_init(font) inkhit_skia_font_init_sized((font), sizeof(inkhit_skia_font))
+
+/** The glyph style Skia draws glyphs of `*font` with on a canvas whose total matrix (SkCanvas::getTotalMatrix,
+ *  local -> device px, no perspective) is `*transform`, written to `*style_out` (filled first with
+ *  inkhit_glyph_style_init). Add the glyphs with inkhit_builder_add_run: run.size = font->size, run.transform =
+ *  *transform, run.style = style_out, each glyph at the canvas-local position given to
+ *  SkTextBlobBuilder::allocRunPos (plus the blob's x, y in run.origin). Skia's rules:
+ *    - matrix (scale_x, -skew_x, 0, 1), ppem INKHIT_PPEM_VIEW (FreeType's sizes on the device);
+ *    - hinting: NONE unless the text is axis-aligned on the device (skew_x 0; the canvas only scales, flips or
+ *      turns by quarter turns); SLIGHT -> LIGHT, NORMAL and FULL -> FULL; with ALIAS edging any but NONE ->
+ *      MONO; hinting_under_transform OFF_WHEN_NOT_AXIS_ALIGNED;
+ *    - embolden: STROKE, size * r wide (inkhit_skia_fake_bold_width), JOIN_MITER, miter_limit 4;
+ *    - origin_rounding (device px): {1, 0.5} on both axes; with subpixel {0.25, 0.125} along x while the
+ *      text's x axis stays horizontal on the device (transform->b == 0), along y while it is vertical
+ *      (transform->a == 0), on both axes otherwise or when baseline_snap is 0; the other axis {1, 0.5};
+ *    - glyphs over 256 device px per em along a text axis are drawn as paths (SkStrikeSpec::ShouldDrawAsPath):
+ *      hinting NONE, no origin rounding, ppem PER_AXIS, a stroke size / 32 wide.
+ *  Owns: `*font` and `*transform` are only read; `*style_out` is the caller's, written (its struct_size
+ *  kept). Threads: any. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (struct sizes, a value out of its range or
+ *  not an enum value, force_auto_hinting 1, a transform that is not finite and invertible, a style_out
+ *  smaller than version 1.2's). Since 1.2. */
+inkhit_status inkhit_glyph_style_for_skia(const inkhit_skia_font *font, const inkhit_transform *transform,
+                                          inkhit_glyph_style *style_out);
 
 /** Sets the calling thread's message (what inkhit_last_error() returns) to `message` (UTF-8,
  *  NUL-terminated; NULL: "") and returns `status`: for libraries built on this interface (the Pango adapter),

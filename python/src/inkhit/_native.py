@@ -106,6 +106,12 @@ class GlyphStyle(Structure):
                 ("stem_darkening", c_int32)]
 
 
+class SkiaFont(Structure):
+    _fields_ = [("struct_size", c_size_t), ("size", c_double), ("scale_x", c_double), ("skew_x", c_double),
+                ("hinting", c_int32), ("edging", c_int32), ("embolden", c_int32), ("subpixel", c_int32),
+                ("baseline_snap", c_int32), ("force_auto_hinting", c_int32)]
+
+
 class GlyphRun(Structure):
     _fields_ = [("struct_size", c_size_t), ("font", c_void_p), ("size", c_double), ("origin", Point),
                 ("transform", Transform), ("style", POINTER(GlyphStyle)), ("position_scale", c_double),
@@ -331,6 +337,10 @@ _FUNCTIONS.update({
     "inkhit_snapshot_hit_batch": [_handle, c_void_p, c_size_t, c_double, c_int32, c_void_p, _P(c_size_t)],
     "inkhit_limits_get": [_P(Limits)],
     "inkhit_limits_set": [_P(Limits)],
+    "inkhit_builder_add_path": [_handle, _handle, c_uint64, c_void_p, c_size_t, c_void_p, c_size_t, c_void_p, c_size_t,
+                                c_uint32, c_int32, _P(Transform), _P(c_size_t)],
+    "inkhit_skia_font_init_sized": [_P(SkiaFont), c_size_t],
+    "inkhit_glyph_style_for_skia": [_P(SkiaFont), _P(Transform), _P(GlyphStyle)],
 })
 
 for _name, _args in _FUNCTIONS.items():
