@@ -23,10 +23,14 @@ public struct GlyphJob: Sendable {
         /// Synthetic bold and oblique, hinting and the bitmap alpha threshold: the job's `"embolden"`,
         /// `"oblique"`, `"hinting"` and `"alphaThreshold"`, each overridden by the font entry's own.
         public var style: GlyphStyle
+        /// For glyphs Qt drew (`"qt"`): the raw font's settings, whose rules (`QtRawFont`) place the glyphs
+        /// through the job's transform (the painter's); `style` is then unused. Nil for other renderers.
+        public var qt: QtRawFont?
         /// A reference to face `index` of the file at `path`.
         public init(path: String, index: Int = 0, variations: [FontVariation] = [], instance: NamedInstanceSelector? = nil,
-                    style: GlyphStyle = GlyphStyle()) {
+                    style: GlyphStyle = GlyphStyle(), qt: QtRawFont? = nil) {
             self.path = path; self.index = index; self.variations = variations; self.instance = instance; self.style = style
+            self.qt = qt
         }
     }
     /// One glyph of the job.
@@ -68,7 +72,10 @@ extension GlyphJob {
     public init(_ v: JSONValue, limits: JobLimits = JobLimits()) throws(JobError) {
         guard case .object = v else { throw .notAnObject(got: v.typeName) }
         idJSON = try JobFields.id(of: v, limits: limits)
-        fonts = try JobFields.fonts(of: v, limits: limits)
+        fonts = try JobFields.fonts(of: v, limits: limits, allowsQt: true)
+        if let i = fonts.firstIndex(where: { $0.qt != nil }), let m = JobMembers.style.first(where: { v[$0] != nil && v[$0] != .null }) {
+            throw .invalid(field: "\"\(m)\"", problem: "would not apply to fonts[\(i)], whose \"qt\" settings decide its style: set it on the other fonts")
+        }
         var size: Double? = nil
         if let sv = v["size"] { size = try JobFields.positive(sv, "size") }
         guard let gv = v["glyphs"] else { throw .missing(field: "\"glyphs\"") }
@@ -95,6 +102,13 @@ extension GlyphJob {
             }
             var gs = size
             if let s = g["size"] { gs = try JobFields.positive(s, "glyphs[\(i)].size") }
+            if let qt = fonts[font].qt {
+                // Qt's raw font says the size and the style.
+                for m in ["size"] + JobMembers.style where g[m] != nil && g[m] != .null {
+                    throw .invalid(field: "glyphs[\(i)].\(m)", problem: "is decided by its font's \"qt\" settings")
+                }
+                gs = qt.pixelSize
+            }
             guard let gsize = gs else { throw .invalid(field: "glyphs[\(i)]", problem: "has no size and the job has no \"size\"") }
             let style = try JobFields.style(of: g, "glyphs[\(i)].", base: fonts[font].style)
             glyphs.append(Glyph(font: font, id: GlyphID(UInt32(gid)), x: x, y: y, size: gsize, style: style))
@@ -119,7 +133,12 @@ extension GlyphJob {
         case .index(let i)?: s += ",\"instance\":" + String(i)
         case nil: break
         }
-        return s + styleJSON(ref.style) + "}"
+        guard let q = ref.qt else { return s + styleJSON(ref.style) + "}" }
+        s += ",\"qt\":{\"pixelSize\":\(q.pixelSize),\"hinting\":\"\(q.hinting.rawValue)\",\"weight\":\(q.weight),"
+            + "\"style\":\"\(q.style)\",\"stretch\":\(q.stretch),\"version\":\"\(q.qtVersion >> 16).\((q.qtVersion >> 8) & 255)."
+            + "\(q.qtVersion & 255)\",\"verticalSubpixelPositioning\":\(q.verticalSubpixelPositioning)"
+        if let name = q.styleName { s += ",\"styleName\":" + JSONValue.quoted(name) }
+        return s + "}}"
     }
 
     /// A style's members that differ from a plain style's (`,"embolden":…`, `,"oblique":…`, `,"hinting":…`,
@@ -156,10 +175,27 @@ extension GlyphJob {
         return s
     }
 
-    /// The placement of glyph `i` with its font loaded.
-    func placement(_ i: Int, font: Font) -> GlyphPlacement {
+    /// The placement of glyph `i` with its font loaded, and its font's Qt drawing when Qt drew it
+    /// (`qtDrawings`).
+    func placement(_ i: Int, font: Font, qt drawing: QtDrawing? = nil) -> GlyphPlacement {
         let g = glyphs[i]
+        if let drawing { return drawing.placement(of: g.id, at: Point(g.x, g.y)) }
         return GlyphPlacement(font: font, glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: transform,
                               style: g.style)
+    }
+
+    /// For each font with `"qt"` settings, how Qt draws it through the job's transform (nil for the others).
+    ///
+    /// - Throws: `.invalid` naming the font entry, as `QtRawFont.drawing(of:deviceTransform:)` fails (the font
+    ///   is not the face Qt drew, a transform that is not invertible).
+    func qtDrawings(_ loaded: [Font]) throws(JobError) -> [QtDrawing?] {
+        var out: [QtDrawing?] = []
+        for (i, f) in fonts.enumerated() {
+            guard let qt = f.qt else { out.append(nil); continue }
+            do throws(FontError) { out.append(try qt.drawing(of: loaded[i], deviceTransform: transform)) } catch {
+                throw .invalid(field: "fonts[\(i)].qt", problem: error.description)
+            }
+        }
+        return out
     }
 }

@@ -22,7 +22,7 @@ enum JobFields {
     /// `"fonts"`: a non-empty array of `{"path", "index", "variations", "instance", "embolden", "oblique",
     /// "hinting", "alphaThreshold"}`; the job's own `"embolden"`, `"oblique"`, `"hinting"` and
     /// `"alphaThreshold"` apply to fonts that do not set them.
-    static func fonts(of v: JSONValue, limits: JobLimits) throws(JobError) -> [GlyphJob.FontRef] {
+    static func fonts(of v: JSONValue, limits: JobLimits, allowsQt: Bool = false) throws(JobError) -> [GlyphJob.FontRef] {
         let jobStyle = try style(of: v, "", base: GlyphStyle())
         guard let fv = v["fonts"] else { throw .missing(field: "\"fonts\"") }
         guard case .array(let fa) = fv else { throw .wrongType(field: "\"fonts\"", expected: "an array", got: fv.typeName) }
@@ -35,12 +35,69 @@ enum JobFields {
                 throw .wrongType(field: "fonts[\(i)].path", expected: "a string", got: f["path"]?.typeName ?? "nothing")
             }
             try checkLength(path, "fonts[\(i)].path", limits: limits)
-            fonts.append(GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0),
-                                          variations: try variations(f["variations"], "fonts[\(i)].variations", limits: limits),
-                                          instance: try instance(f["instance"], "fonts[\(i)].instance", limits: limits),
-                                          style: try style(of: f, "fonts[\(i)].", base: jobStyle)))
+            var ref = GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0),
+                                       variations: try variations(f["variations"], "fonts[\(i)].variations", limits: limits),
+                                       instance: try instance(f["instance"], "fonts[\(i)].instance", limits: limits),
+                                       style: try style(of: f, "fonts[\(i)].", base: jobStyle))
+            if let q = f["qt"], q != .null {
+                guard allowsQt else {
+                    throw .invalid(field: "fonts[\(i)].qt", problem: "is for glyph jobs (glyphs Qt drew); text and scene jobs lay out their own text")
+                }
+                ref.qt = try qt(q, "fonts[\(i)].qt", limits: limits)
+                for m in JobMembers.style where f[m] != nil && f[m] != .null {
+                    throw .invalid(field: "fonts[\(i)].\(m)", problem: "is decided by Qt's rules for a font with \"qt\" (give the raw font's settings there)")
+                }
+            }
+            fonts.append(ref)
         }
         return fonts
+    }
+
+    /// A font entry's `"qt"`: the `QRawFont` settings Qt drew its glyphs with (`QtRawFont`), whose rules then
+    /// place them: `{"pixelSize": px (required), "hinting": "none" | "light" | "full" (or an alias, as
+    /// `"hinting"`), "weight": 1…1000 (400), "style": "normal" | "italic" | "oblique", "stretch": percent (100),
+    /// "version": "6.4.2" (the newest rules), "verticalSubpixelPositioning": false, "styleName": string}`.
+    static func qt(_ v: JSONValue, _ name: String, limits: JobLimits) throws(JobError) -> QtRawFont {
+        guard case .object(let members) = v else { throw .wrongType(field: name, expected: "an object", got: v.typeName) }
+        let known = ["pixelSize", "hinting", "weight", "style", "stretch", "version", "verticalSubpixelPositioning", "styleName"]
+        for m in members where !known.contains(m.key) {
+            throw .invalid(field: name, problem: "has \(JSONValue.quoted(String(m.key.prefix(40)))), not one of "
+                           + known.map { JSONValue.quoted($0) }.joined(separator: ", "))
+        }
+        guard let px = v["pixelSize"], px != .null else { throw .missing(field: name + ".pixelSize") }
+        var q = QtRawFont(pixelSize: try positive(px, name + ".pixelSize"))
+        if let h = v["hinting"], h != .null {
+            guard case .string(let s) = h, let hinting = GlyphStyle.Hinting(name: s) else {
+                throw .wrongType(field: name + ".hinting", expected: "\"none\", \"light\" or \"full\" (or \"vertical\", \"slight\", …)",
+                                 got: h.serialized.prefix(40) + "")
+            }
+            q.hinting = hinting
+        }
+        q.weight = try int(v["weight"], name + ".weight", default: 400)
+        switch v["style"] {
+        case nil, .null?, .string("normal")?: q.style = .normal
+        case .string("italic")?: q.style = .italic
+        case .string("oblique")?: q.style = .oblique
+        case let s?: throw .wrongType(field: name + ".style", expected: "\"normal\", \"italic\" or \"oblique\"", got: s.serialized.prefix(40) + "")
+        }
+        q.stretch = try int(v["stretch"], name + ".stretch", default: 100)
+        if let version = try string(v["version"], name + ".version") {
+            let parts = version.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+            guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil && (0...255).contains($0!) }) else {
+                throw .invalid(field: name + ".version", problem: "must be a Qt version \"6.4.2\" (got \(JSONValue.quoted(String(version.prefix(40)))))")
+            }
+            q.qtVersion = parts[0]! << 16 | parts[1]! << 8 | (parts.count == 3 ? parts[2]! : 0)
+        }
+        if let b = v["verticalSubpixelPositioning"], b != .null {
+            guard case .bool(let on) = b else { throw .wrongType(field: name + ".verticalSubpixelPositioning", expected: "true or false", got: b.typeName) }
+            q.verticalSubpixelPositioning = on
+        }
+        if let s = try string(v["styleName"], name + ".styleName") {
+            try checkLength(s, name + ".styleName", limits: limits)
+            q.styleName = s
+        }
+        if let problem = q.problem { throw .invalid(field: name, problem: problem) }
+        return q
     }
 
     /// `"variations"`: an object of axis tags and finite numbers (`{"wght": 650, "slnt": -5}`), in the order

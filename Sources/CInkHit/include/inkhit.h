@@ -170,7 +170,7 @@ extern "C" {
 /* ================================================================================================ */
 
 #define INKHIT_VERSION_MAJOR 1
-#define INKHIT_VERSION_MINOR 2
+#define INKHIT_VERSION_MINOR 3
 #define INKHIT_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH of this header. */
 #define INKHIT_VERSION (INKHIT_VERSION_MAJOR * 10000 + INKHIT_VERSION_MINOR * 100 + INKHIT_VERSION_PATCH)
@@ -981,6 +981,114 @@ typedef struct inkhit_hb_glyph_position {
 inkhit_status inkhit_builder_add_shaped(inkhit_builder builder, inkhit_shape_cache cache, const inkhit_glyph_run *run,
                                         const inkhit_hb_glyph_info *infos, const inkhit_hb_glyph_position *positions,
                                         size_t count, inkhit_point *pen_out, size_t *added_out);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Qt's raster engine (since 1.3)                                                                    */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Where Qt fits. QPainter's raster engine (a QImage, a widget's backing store) draws a QGlyphRun (of
+ *  QPainter::drawGlyphRun, or one of QTextLayout::glyphRuns() as QTextLayout::draw draws it) with Qt's own
+ *  rules: which glyphs come from its glyph cache and which are filled as paths, where a cached glyph's
+ *  origin lands, when hinting is off, when bold and italic are synthesized and in which order with the
+ *  painter's transform, CFF stem darkening. An adapter reads the run's QRawFont into an
+ *  inkhit_qt_raw_font and calls inkhit_builder_add_qt_glyph_run with the painter's transform; the rules
+ *  live in the library (InkFreeType's QtRawFont documents each, with the Qt source it was read from).
+ *  C++ programs use adapters/qt/inkhit_qt.hpp, which does the reading; Python, inkhit.qt. */
+
+/** QFont::Style (inkhit_qt_raw_font.style). Since 1.3. */
+enum {
+    INKHIT_QT_STYLE_NORMAL = 0,
+    INKHIT_QT_STYLE_ITALIC = 1,
+    INKHIT_QT_STYLE_OBLIQUE = 2
+};
+
+/** inkhit_qt_raw_font.flags. Since 1.3. */
+enum {
+    /** The painter has QPainter::VerticalSubpixelPositioning set. */
+    INKHIT_QT_VERTICAL_SUBPIXEL_POSITIONING = 1u << 0
+};
+
+/** What Qt's FreeType font engine knows of a font it draws a glyph run with (a QGlyphRun's QRawFont). Fill
+ *  it with inkhit_qt_raw_font_init, then set what you read. Since 1.3. */
+typedef struct inkhit_qt_raw_font {
+    /** sizeof(inkhit_qt_raw_font) as the caller's header declares it (inkhit_qt_raw_font_init sets it). */
+    size_t struct_size;
+    /** QRawFont::pixelSize(): px per em in the painter's user space (finite, > 0, at most 16384). */
+    double pixel_size;
+    /** The font engine's hint style, INKHIT_HINTING_*: NONE for HintNone, LIGHT for HintLight, FULL for
+     *  HintMedium and HintFull. QRawFont::hintingPreference() when it names one; the raw fonts of a
+     *  QTextLayout's glyph runs say PreferDefaultHinting whatever their QFont asked (inkhit_qt.hpp finds the
+     *  engine's style out; inkhit_qt_hinting maps a preference as Qt's fontconfig database does). Default
+     *  NONE. */
+    int32_t hinting;
+    /** QRawFont::weight() (QFont::Weight, 1 ... 1000): the requested weight. Default 400. */
+    int32_t weight;
+    /** QRawFont::style(): INKHIT_QT_STYLE_*. Default NORMAL. */
+    int32_t style;
+    /** QFont::stretch(), percent (1 ... 4000; 100: not stretched). Default 100. */
+    int32_t stretch;
+    /** The Qt version whose rules apply, as QT_VERSION writes it (0x060402 for 6.4.2; qVersion() at run
+     *  time is the one that draws). 0 (the default): the newest rules this library knows. */
+    uint32_t qt_version;
+    /** INKHIT_QT_* flags. Default 0. */
+    uint32_t flags;
+    /** QRawFont::styleName() as UTF-8 (NUL-terminated), checked against the font's face ("Book", a variable
+     *  font's named instance "Thin"); NULL (the default): not checked. */
+    const char *style_name;
+    /** QRawFont::fontTable("head"), `head_length` bytes, checked against the font's own head table (equal
+     *  tables: the same file); NULL (the default): not checked. */
+    const uint8_t *head;
+    size_t head_length;
+} inkhit_qt_raw_font;
+
+/** Fills `*font` with the defaults (pixel_size 16), `size` bytes of it: sizeof(inkhit_qt_raw_font) as the
+ *  caller was compiled. Sets struct_size to `size`. Programs call it through the macro below.
+ *  Owns: `*font` is the caller's, written. Threads: any. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a size
+ *  this library does not know). Since 1.3. */
+inkhit_status inkhit_qt_raw_font_init_sized(inkhit_qt_raw_font *font, size_t size);
+
+/** Fills every field this header knows. */
+#define inkhit_qt_raw_font_init(font) inkhit_qt_raw_font_init_sized((font), sizeof(inkhit_qt_raw_font))
+
+/** The hint style Qt's fontconfig database gives a font engine (QFontconfigDatabase's
+ *  defaultHintStyleFromMatch), written to `*hinting_out` as INKHIT_HINTING_*: `preference` is a
+ *  QFont::HintingPreference (0 default, 1 none -> NONE, 2 vertical -> LIGHT, 3 full -> FULL); for the
+ *  default, NONE when `high_dpi` is 1 (QHighDpiScaling active), else fontconfig's FC_HINT_STYLE for the font
+ *  (`fontconfig_hint_style`: 0 none -> NONE, 1 slight -> LIGHT, 2 medium and 3 full -> FULL; -1: fontconfig
+ *  has none -> FULL).
+ *  Owns: `*hinting_out` is written. Threads: any. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a value out of
+ *  those ranges; high_dpi not 0 or 1). Since 1.3. */
+inkhit_status inkhit_qt_hinting(int32_t preference, int32_t fontconfig_hint_style, int32_t high_dpi, int32_t *hinting_out);
+
+/** Writes the glyph style Qt's rules give glyphs of `font` drawn as `qt` says through a painter whose
+ *  transform (user space -> device px) is `*transform` (NULL: the identity) to `*style_out` (its struct_size
+ *  says how much: fill it with inkhit_glyph_style_init first), and to `*cached_out` (unless NULL) 1 when
+ *  Qt draws them from its glyph cache (device size <= 64 px, no shear: the style then carries the
+ *  transform's linear part in its matrix and Qt's origin rounding, for placements at device origins with
+ *  an identity transform) or 0 when it fills them as paths (placed through the transform). For inspection:
+ *  inkhit_builder_add_qt_glyph_run places glyphs with it.
+ *  Owns: `*style_out` and `*cached_out` are written. Threads: any.
+ *  Errors: NULL_ARGUMENT (font, qt, style_out); INVALID_HANDLE; INVALID_ARGUMENT (struct sizes, values out of
+ *  range, a transform that is not finite); PLACEMENT (a singular transform); FONT (the font is not the face
+ *  Qt drew: another head table or style name). Since 1.3. */
+inkhit_status inkhit_qt_glyph_style(inkhit_font font, const inkhit_qt_raw_font *qt, const inkhit_transform *transform,
+                                    inkhit_glyph_style *style_out, int32_t *cached_out);
+
+/** Adds glyphs[0 ..< count] of a Qt glyph run in order, as Qt's raster engine draws them: glyph `glyph` of
+ *  `font` (the face Qt drew from; the style name and head table in `*qt`, when given, are checked) at user
+ *  space `origin + (x, y)` — a QGlyphRun's positions and the point given to QPainter::drawGlyphRun (0, 0 for
+ *  QTextLayout::draw's runs placed by the transform) — through the painter's transform `*transform` (NULL:
+ *  the identity), with the run's tags. Each cached glyph is placed at its device origin truncated to 1/64 px
+ *  and rounded as Qt rounds it (inkhit_qt_glyph_style's style); each path at its exact position. Markers are
+ *  added without ink. Stops at the first glyph that fails ("glyphs[12]: ..."); writes how many were added
+ *  to `*added_out` unless NULL. Query in device px.
+ *  Owns: `qt`, `glyphs` are only read. Threads: any; the batch runs under the builder's lock.
+ *  Errors: as inkhit_qt_glyph_style and inkhit_builder_add_run; NULL_ARGUMENT also for glyphs == NULL with
+ *  count > 0. Since 1.3. */
+inkhit_status inkhit_builder_add_qt_glyph_run(inkhit_builder builder, inkhit_shape_cache cache, inkhit_font font,
+                                              const inkhit_qt_raw_font *qt, const inkhit_transform *transform,
+                                              inkhit_point origin, const inkhit_run_glyph *glyphs, size_t count,
+                                              size_t *added_out);
 
 /** Sets the tag of placement `placement` (0 ..< inkhit_builder_count) to `tag`. Placements start with tag
  *  0, or the tag their call gave; an index keeps the tags its placements had when it was built.
