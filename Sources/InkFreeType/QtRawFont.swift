@@ -36,12 +36,13 @@ import InkHit
 ///   would autohint is then drawn as its driver loads it): InkHit hands FreeType the same transform, so the
 ///   same happens.
 /// - **Synthetic bold** (`FT_GlyphSlot_Embolden`, after the transform) for a requested weight ≥ 700 of a face
-///   that is not bold (`FT_STYLE_FLAG_BOLD`), not monospaced, whose own weight is below 700 (its `OS/2`
-///   weight class; from Qt 6.8 the `wght` of the named instance it was opened at), at pixel sizes below 64.
+///   that is not bold (`FT_STYLE_FLAG_BOLD`), not monospaced, whose `OS/2` weight class is below 700, at pixel
+///   sizes below 64 (a variable font's Bold instance is emboldened again: its `OS/2` says 400).
 /// - **Synthetic oblique** (`FT_GlyphSlot_Oblique`'s shear, 0.2126) for an italic or oblique request of a face
-///   that is not italic (from Qt 6.8: an `ital` instance coordinate of 1 counts as italic): after the
-///   transform and emboldening up to Qt 6.7 (6.4.2 read and measured); from 6.8 (6.8.2 and 6.11.2 read, 6.12.0
-///   measured) before the transform whenever the glyph set transforms, after it otherwise.
+///   that is not italic: after the transform and emboldening up to Qt 6.7 (6.4.2 read and measured); from 6.8
+///   (6.8.2 and 6.11.2 read, 6.12.0 measured) before the transform whenever the glyph set transforms, after it
+///   otherwise.
+/// - From Qt 6.8, a face with color glyphs is not synthesized.
 /// - **Stretch** (`QFont::setStretch`): FreeType's x size is `stretch`% of the y size.
 /// - **CFF stem darkening**: Qt turns FreeType's `cff` driver darkening on (`no-stem-darkening` off) for every
 ///   OpenType CFF/CFF2 font, hinted or not; Type 1 fonts are not darkened.
@@ -75,9 +76,17 @@ public struct QtRawFont: Sendable, Hashable {
     public var qtVersion: Int
     /// True when the painter has `QPainter::VerticalSubpixelPositioning` set.
     public var verticalSubpixelPositioning: Bool
-    /// The face's style name as Qt read it (`QRawFont::styleName()`: FreeType's, the named instance's for a
-    /// variable font), checked against the source font (`check(source:)`); nil: not checked.
-    public var styleName: String?
+    /// A glyph of the run and the exact box of its outline as Qt makes it (`QRawFont::pathForGlyph(glyph)
+    /// .boundingRect()`: px at `pixelSize`, y-down, origin at (0, 0), synthetic bold, oblique and stretch
+    /// applied), checked against the source font's (`check(source:)`); nil: not checked. What Qt draws is
+    /// what this box is measured from, so it catches a source at other design coordinates, another weight or
+    /// file, and a synthesis the rules did not expect.
+    public var probe: (glyph: GlyphID, bounds: Rect)? {
+        get { probeGlyph.map { ($0, probeBounds) } }
+        set { probeGlyph = newValue?.glyph; probeBounds = newValue?.bounds ?? .empty }
+    }
+    var probeGlyph: GlyphID?
+    var probeBounds = Rect.empty
     /// The font's `head` table as Qt reads it (`QRawFont::fontTable("head")`), checked against the source
     /// font's (`check(source:)`): equal tables (checksum and dates) mean the same file; nil: not checked.
     public var headTable: [UInt8]?
@@ -95,10 +104,23 @@ public struct QtRawFont: Sendable, Hashable {
     /// Settings; the defaults are a plain upright font, unhinted, with the newest rules.
     public init(pixelSize: Double, hinting: GlyphStyle.Hinting = .none, weight: Int = 400, style: Style = .normal,
                 stretch: Int = 100, qtVersion: Int = QtRawFont.newestKnownVersion,
-                verticalSubpixelPositioning: Bool = false, styleName: String? = nil, headTable: [UInt8]? = nil) {
+                verticalSubpixelPositioning: Bool = false, probe: (glyph: GlyphID, bounds: Rect)? = nil, headTable: [UInt8]? = nil) {
         self.pixelSize = pixelSize; self.hinting = hinting; self.weight = weight; self.style = style
         self.stretch = stretch; self.qtVersion = qtVersion; self.verticalSubpixelPositioning = verticalSubpixelPositioning
-        self.styleName = styleName; self.headTable = headTable
+        self.probe = probe; self.headTable = headTable
+    }
+
+    /// Equal settings (the probe compared by glyph and box).
+    public static func == (a: QtRawFont, b: QtRawFont) -> Bool {
+        a.pixelSize == b.pixelSize && a.hinting == b.hinting && a.weight == b.weight && a.style == b.style && a.stretch == b.stretch
+            && a.qtVersion == b.qtVersion && a.verticalSubpixelPositioning == b.verticalSubpixelPositioning
+            && a.probeGlyph == b.probeGlyph && (a.probeGlyph == nil || a.probeBounds == b.probeBounds) && a.headTable == b.headTable
+    }
+
+    /// Hashes the settings.
+    public func hash(into h: inout Hasher) {
+        h.combine(pixelSize); h.combine(hinting); h.combine(weight); h.combine(style); h.combine(stretch); h.combine(qtVersion)
+        h.combine(verticalSubpixelPositioning); h.combine(probeGlyph); h.combine(headTable)
     }
 
     /// The hint style Qt's fontconfig database gives a font (`defaultHintStyleFromMatch`): the preference
@@ -143,46 +165,64 @@ public struct QtRawFont: Sendable, Hashable {
 // MARK: The source font
 
 extension QtRawFont {
-    /// The style name Qt gives `font`'s face: its named instance's (a variable font opened at one), else
-    /// FreeType's style name.
-    static func qtStyleName(of font: Font) -> String? {
-        if let i = font.namedInstanceIndex, i < font.namedInstances.count, let name = font.namedInstances[i].name { return name }
-        return font.styleName
-    }
+    /// How far Qt's outline box of the probe glyph may be from InkHit's, px: 1/32 px plus 0.2 % of the pixel
+    /// size (FreeType's 26.6 rounding at two sizes; a weight or instance apart moves an edge by several %).
+    func probeTolerance() -> Double { 1.0 / 32 + 0.002 * pixelSize }
 
-    /// Checks that `source` is the face Qt drew from, as far as the settings say: the same `head` table
-    /// (the same file), and the same style name (for a variable font, the named instance: Qt opens a
-    /// variable font's instances as their own faces, and `QRawFont(path)` opens the first instance, not the
-    /// defaults). A variable `source` at the coordinates of the instance Qt names passes.
+    /// The exact bounds of `glyph`'s outline as Qt makes a path of it (`QFontEngineFT::addGlyphsToPath`, which
+    /// `QRawFont::pathForGlyph` and large glyphs use; Qt's `QPainterPath::boundingRect()`): px at `pixelSize`,
+    /// y-down, the origin at (0, 0); empty for a glyph without points.
     ///
-    /// - Throws: `FontError.notTheDrawnFont`, saying what differs and what would match.
-    public func check(source font: Font) throws(FontError) {
-        if let head = headTable, let own = font.face.sfntTable(0x6865_6164), head != own {
-            throw .notTheDrawnFont(reason: "Qt's font has another head table than \(font.familyName ?? "the source") "
-                                   + "\(Self.qtStyleName(of: font) ?? "") (another file: give the file Qt loaded)")
-        }
-        guard let qtName = styleName, let ownName = Self.qtStyleName(of: font), qtName != ownName else { return }
-        if let instance = font.namedInstances.firstIndex(where: { $0.name == qtName }) {
-            if font.namedInstances[instance].coordinates == font.variationCoordinates.map(\.value) { return }
-            let axes = zip(font.variationAxes, font.namedInstances[instance].coordinates)
-                .map { "\($0.tag)=\(DecimalText.short($1))" }.joined(separator: " ")
-            throw .notTheDrawnFont(reason: "Qt drew the named instance \"\(qtName)\" (\(axes)) and the source is at "
-                                   + font.variationCoordinates.map(\.description).joined(separator: " ")
-                                   + ": open the source at that instance")
-        }
-        throw .notTheDrawnFont(reason: "Qt drew the face \"\(qtName)\" and the source is \"\(ownName)\" "
-                               + "(\(font.familyName ?? "unnamed family")): give the file and face Qt loaded")
+    /// - Throws: as `GlyphPlacement.outline(into:viewTolerance:)`.
+    public func pathBounds(of glyph: GlyphID, font: Font) throws(FontError) -> Rect {
+        var style = GlyphStyle()
+        if synthesizesBold(font) { style.embolden = .freeType }
+        if synthesizesOblique(font) { style.oblique = GlyphStyle.freeTypeOblique }
+        let t = AffineTransform(a: Double(stretch) / 100, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+        var sink = CurveBoundsSink()
+        try GlyphPlacement(font: font, glyph: glyph, size: pixelSize, transform: t, style: style).outline(into: &sink)
+        return sink.bounds
     }
 
-    /// The face's own weight as Qt reads it: the `wght` of the named instance it was opened at (from 6.8),
-    /// else its `OS/2` weight class (700 without an `OS/2` table).
-    func actualWeight(of font: Font) -> Double {
-        if qtVersion >= QtRawFont.slantBeforeTransformVersion, let i = font.namedInstanceIndex, i < font.namedInstances.count,
-           let axis = font.variationAxes.firstIndex(where: { $0.tag == "wght" }) {
-            return font.namedInstances[i].coordinates[axis].rounded(.towardZero)
+    /// Checks that `font` is the face Qt drew from, as far as the settings say: the same `head` table (the same
+    /// file), and the probe glyph's outline box within `probeTolerance()` of the one these rules make from
+    /// `font` (the same design coordinates and weight, and the same synthesis: Qt names a variable font's
+    /// instances from fontconfig, and may draw an instance it calls "Italic" at the default coordinates with a
+    /// synthetic slant; `QRawFont(path)` opens a variable font's first named instance).
+    ///
+    /// - Throws: `FontError.notTheDrawnFont`, saying what differs.
+    public func check(source font: Font) throws(FontError) {
+        let name = [font.familyName, font.styleName].compactMap { $0 }.joined(separator: " ")
+        if let head = headTable, let own = font.face.sfntTable(0x6865_6164), head != own {
+            throw .notTheDrawnFont(reason: "Qt's font has another head table than \(name) (another file: give the file Qt loaded)")
         }
-        return Double(font.face.weightClass ?? 700)
+        guard let glyph = probeGlyph else { return }
+        guard Int(glyph.rawValue) < font.glyphCount else {
+            throw .notTheDrawnFont(reason: "Qt's font has glyph \(glyph), \(name) has \(font.glyphCount) glyphs (another font)")
+        }
+        let own = try pathBounds(of: glyph, font: font)
+        // Qt's box of an empty path is (0, 0, 0, 0).
+        let qt = probeBounds.width == 0 && probeBounds.height == 0 ? Rect.empty : probeBounds
+        if own.isEmpty && qt.isEmpty { return }
+        let tolerance = probeTolerance()
+        let apart = own.isEmpty || qt.isEmpty ? Double.infinity
+            : max(abs(own.minX - qt.minX), abs(own.minY - qt.minY), abs(own.maxX - qt.maxX), abs(own.maxY - qt.maxY))
+        guard apart > tolerance else { return }
+        func box(_ r: Rect) -> String {
+            r.isEmpty ? "empty" : "(\(DecimalText.short(r.minX)), \(DecimalText.short(r.minY))) … (\(DecimalText.short(r.maxX)), \(DecimalText.short(r.maxY)))"
+        }
+        let coordinates = font.variationCoordinates.isEmpty ? ""
+            : " at " + font.variationCoordinates.map(\.description).joined(separator: " ")
+        throw .notTheDrawnFont(reason: "Qt's outline of glyph \(glyph) spans \(box(qt)) px and \(name)\(coordinates)'s, with Qt's "
+                               + "synthesis (bold \(synthesizesBold(font)), oblique \(synthesizesOblique(font)), stretch \(stretch) %), "
+                               + "spans \(box(own)): Qt drew another file, instance or weight")
     }
+
+    /// The face's own weight as Qt reads it: its `OS/2` weight class (700 without an `OS/2` table). Qt 6.8 and
+    /// later read a named instance's `wght` instead when FreeType reports the face as a named instance; with
+    /// FreeType 2.12 (Debian 12) PySide6 6.12.0 emboldens Inter's Bold instance (`OS/2` 400), so InkHit
+    /// follows what was measured (the probe check sees it when a build differs).
+    func actualWeight(of font: Font) -> Double { Double(font.face.weightClass ?? 700) }
 
     /// True when Qt emboldens `font` (synthetic bold).
     public func synthesizesBold(_ font: Font) -> Bool {
@@ -190,20 +230,62 @@ extension QtRawFont {
             && actualWeight(of: font) < 700 && pixelSize < QtRawFont.maximumCachedGlyphSize
     }
 
-    /// True when Qt slants `font` (synthetic oblique).
+    /// True when Qt slants `font` (synthetic oblique): an italic or oblique request of a face FreeType does not
+    /// call italic (as for the weight, Qt 6.8's reading of a named instance's `ital` is not what was measured).
     public func synthesizesOblique(_ font: Font) -> Bool {
-        guard style != .normal, !colorBlocksSynthesis(font) else { return false }
-        if qtVersion >= QtRawFont.slantBeforeTransformVersion, let i = font.namedInstanceIndex, i < font.namedInstances.count,
-           let axis = font.variationAxes.firstIndex(where: { $0.tag == "ital" }) {
-            return font.namedInstances[i].coordinates[axis].rounded(.towardZero) != 1
-        }
-        return !font.face.isItalicFace
+        style != .normal && !colorBlocksSynthesis(font) && !font.face.isItalicFace
     }
 
     /// From Qt 6.8 a face with color glyphs gets no synthetic style.
     private func colorBlocksSynthesis(_ font: Font) -> Bool {
         qtVersion >= QtRawFont.slantBeforeTransformVersion && font.face.hasColorGlyphs
     }
+}
+
+/// The exact bounds of the curves handed over (their extrema, not their control points).
+struct CurveBoundsSink: OutlineSink {
+    var bounds = Rect.empty
+    var current = Point.zero
+    mutating func move(to p: Point) { bounds.expand(toInclude: p); current = p }
+    mutating func addLine(to p: Point) { bounds.expand(toInclude: p); current = p }
+    mutating func addQuadCurve(to p: Point, control c: Point) {
+        let p0 = current
+        for (a, b, e) in [(p0.x, c.x, p.x), (p0.y, c.y, p.y)] {
+            // B'(t) = 0 at t = (a - b) / (a - 2b + e).
+            let d = a - 2 * b + e
+            guard d != 0 else { continue }
+            let t = (a - b) / d
+            guard t > 0, t < 1 else { continue }
+            let u = 1 - t
+            bounds.expand(toInclude: Point(u * u * p0.x + 2 * u * t * c.x + t * t * p.x, u * u * p0.y + 2 * u * t * c.y + t * t * p.y))
+        }
+        addLine(to: p)
+    }
+    mutating func addCurve(to p: Point, control1 c1: Point, control2 c2: Point) {
+        let p0 = current
+        func at(_ t: Double) -> Point {
+            let u = 1 - t
+            let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
+            return Point(a * p0.x + b * c1.x + c * c2.x + d * p.x, a * p0.y + b * c1.y + c * c2.y + d * p.y)
+        }
+        for (v0, v1, v2, v3) in [(p0.x, c1.x, c2.x, p.x), (p0.y, c1.y, c2.y, p.y)] {
+            // B'(t)/3 = a t² + b t + c.
+            let a = -v0 + 3 * v1 - 3 * v2 + v3, b = 2 * (v0 - 2 * v1 + v2), c = v1 - v0
+            var roots: [Double] = []
+            if abs(a) < 1e-12 * (abs(b) + abs(c) + 1) {
+                if b != 0 { roots.append(-c / b) }
+            } else {
+                let disc = b * b - 4 * a * c
+                if disc >= 0 {
+                    let r = disc.squareRoot()
+                    roots += [(-b + r) / (2 * a), (-b - r) / (2 * a)]
+                }
+            }
+            for t in roots where t > 0 && t < 1 { bounds.expand(toInclude: at(t)) }
+        }
+        addLine(to: p)
+    }
+    mutating func closeSubpath() {}
 }
 
 // MARK: Drawing
@@ -357,18 +439,21 @@ extension GlyphMatrix {
 
 extension HitIndex.Builder {
     /// Adds a glyph run as Qt's raster engine draws it (`QPainter::drawGlyphRun`, `QTextLayout::draw`): glyph
-    /// `glyphs[i]` at `positions[i]` (user space) plus `origin` (the point given to `drawGlyphRun`), of
-    /// `font` as `qt` says, through the painter's `deviceTransform`. Returns the placements' indexes.
+    /// `glyphs[i]` at `positions[i]` (user space) plus `origin` (the point given to `drawGlyphRun`; with
+    /// `layoutDraw`, the point given to `QTextLayout::draw`, which Qt truncates to 1/64 px toward zero first),
+    /// of `font` as `qt` says, through the painter's `deviceTransform`. Returns the placements' indexes.
     ///
     /// - Throws: as `QtRawFont.drawing(of:deviceTransform:)` and `add(_:cache:)`; `.invalidPlacement` when the
     ///   counts differ. Placements added before a failure stay.
     @discardableResult
-    public mutating func addQtGlyphRun(_ glyphs: [GlyphID], positions: [Point], origin: Point = .zero, font: Font,
-                                       qt: QtRawFont, deviceTransform: AffineTransform = .identity,
+    public mutating func addQtGlyphRun(_ glyphs: [GlyphID], positions: [Point], origin: Point = .zero, layoutDraw: Bool = false,
+                                       font: Font, qt: QtRawFont, deviceTransform: AffineTransform = .identity,
                                        cache: FontShapeCache = .shared) throws(FontError) -> Range<Int> {
         guard glyphs.count == positions.count else {
             throw .invalidPlacement(reason: "\(glyphs.count) glyphs and \(positions.count) positions")
         }
+        guard origin.isFinite else { throw .invalidPlacement(reason: "the origin must be finite") }
+        let origin = layoutDraw ? QtRawFont.fixed(origin) : origin
         let drawing = try qt.drawing(of: font, deviceTransform: deviceTransform)
         var first: Int?, last = 0
         for (g, p) in zip(glyphs, positions) {

@@ -22,7 +22,8 @@ public func inkhit_qt_raw_font_init_sized(_ font: UnsafeMutablePointer<inkhit_qt
         }
         font.pointee = inkhit_qt_raw_font(struct_size: size, pixel_size: 16, hinting: Int32(INKHIT_HINTING_NONE), weight: 400,
                                           style: Int32(INKHIT_QT_STYLE_NORMAL), stretch: 100, qt_version: 0, flags: 0,
-                                          style_name: nil, head: nil, head_length: 0)
+                                          probe_glyph: 0, probe_bounds: inkhit_rect(min_x: 0, min_y: 0, max_x: 0, max_y: 0),
+                                          head: nil, head_length: 0)
     }
 }
 
@@ -71,14 +72,13 @@ func qtRawFont(_ p: UnsafePointer<inkhit_qt_raw_font>?, _ name: String) throws(C
     guard let style = QtRawFont.Style(rawValue: Int(q.style)) else {
         throw .argument("\(name)->style \(q.style) is not an INKHIT_QT_STYLE_* value")
     }
-    let known = UInt32(INKHIT_QT_VERTICAL_SUBPIXEL_POSITIONING)
-    guard q.flags & ~known == 0 else { throw .argument("\(name)->flags 0x\(String(q.flags, radix: 16)) has unknown bits") }
+    let vertical = UInt32(INKHIT_QT_VERTICAL_SUBPIXEL_POSITIONING), probe = UInt32(INKHIT_QT_PROBE)
+    guard q.flags & ~(vertical | probe | UInt32(INKHIT_QT_LAYOUT_DRAW)) == 0 else { throw .argument("\(name)->flags 0x\(String(q.flags, radix: 16)) has unknown bits") }
     var font = QtRawFont(pixelSize: q.pixel_size, hinting: hinting, weight: Int(q.weight), style: style, stretch: Int(q.stretch),
                          qtVersion: q.qt_version == 0 ? QtRawFont.newestKnownVersion : Int(q.qt_version),
-                         verticalSubpixelPositioning: q.flags & known != 0)
-    if let s = q.style_name {
-        guard let name = String(validatingCString: s) else { throw .argument("\(name)->style_name is not UTF-8") }
-        font.styleName = name
+                         verticalSubpixelPositioning: q.flags & vertical != 0)
+    if q.flags & probe != 0 {
+        font.probe = (GlyphID(q.probe_glyph), try rect(q.probe_bounds, "\(name)->probe_bounds"))
     }
     if let head = q.head {
         let n = try count(q.head_length, "\(name)->head_length")
@@ -133,7 +133,8 @@ public func inkhit_builder_add_qt_glyph_run(_ builder: OpaquePointer?, _ cache: 
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let fonts = try optionalCache(cache)?.glyphs ?? .shared
         let drawing = try qtDrawing(font, qt, transform)
-        let o = try point(origin, "origin")
+        var o = try point(origin, "origin")
+        if let qt, qt.pointee.flags & UInt32(INKHIT_QT_LAYOUT_DRAW) != 0 { o = QtRawFont.fixed(o) }
         let list = try buffer(glyphs, n, "glyphs", countName: "count")
         try CallLimits.bounded { (limits, _) throws(CError) in
             var tally = ShapeTally(limit: limits.shapeBytes)

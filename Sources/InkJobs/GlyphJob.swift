@@ -137,7 +137,9 @@ extension GlyphJob {
         s += ",\"qt\":{\"pixelSize\":\(q.pixelSize),\"hinting\":\"\(q.hinting.rawValue)\",\"weight\":\(q.weight),"
             + "\"style\":\"\(q.style)\",\"stretch\":\(q.stretch),\"version\":\"\(q.qtVersion >> 16).\((q.qtVersion >> 8) & 255)."
             + "\(q.qtVersion & 255)\",\"verticalSubpixelPositioning\":\(q.verticalSubpixelPositioning)"
-        if let name = q.styleName { s += ",\"styleName\":" + JSONValue.quoted(name) }
+        if let p = q.probe {
+            s += ",\"probe\":{\"glyph\":\(p.glyph.rawValue),\"bounds\":[\(p.bounds.minX),\(p.bounds.minY),\(p.bounds.maxX),\(p.bounds.maxY)]}"
+        }
         return s + "}}"
     }
 

@@ -56,10 +56,11 @@ enum JobFields {
     /// A font entry's `"qt"`: the `QRawFont` settings Qt drew its glyphs with (`QtRawFont`), whose rules then
     /// place them: `{"pixelSize": px (required), "hinting": "none" | "light" | "full" (or an alias, as
     /// `"hinting"`), "weight": 1…1000 (400), "style": "normal" | "italic" | "oblique", "stretch": percent (100),
-    /// "version": "6.4.2" (the newest rules), "verticalSubpixelPositioning": false, "styleName": string}`.
+    /// "version": "6.4.2" (the newest rules), "verticalSubpixelPositioning": false, "probe": {"glyph": id,
+    /// "bounds": [minX, minY, maxX, maxY]} (`QtRawFont.probe`)}`.
     static func qt(_ v: JSONValue, _ name: String, limits: JobLimits) throws(JobError) -> QtRawFont {
         guard case .object(let members) = v else { throw .wrongType(field: name, expected: "an object", got: v.typeName) }
-        let known = ["pixelSize", "hinting", "weight", "style", "stretch", "version", "verticalSubpixelPositioning", "styleName"]
+        let known = ["pixelSize", "hinting", "weight", "style", "stretch", "version", "verticalSubpixelPositioning", "probe"]
         for m in members where !known.contains(m.key) {
             throw .invalid(field: name, problem: "has \(JSONValue.quoted(String(m.key.prefix(40)))), not one of "
                            + known.map { JSONValue.quoted($0) }.joined(separator: ", "))
@@ -92,9 +93,14 @@ enum JobFields {
             guard case .bool(let on) = b else { throw .wrongType(field: name + ".verticalSubpixelPositioning", expected: "true or false", got: b.typeName) }
             q.verticalSubpixelPositioning = on
         }
-        if let s = try string(v["styleName"], name + ".styleName") {
-            try checkLength(s, name + ".styleName", limits: limits)
-            q.styleName = s
+        if let p = v["probe"], p != .null {
+            guard case .object(let pm) = p, pm.count == 2, let g = p["glyph"], case .array(let b)? = p["bounds"], b.count == 4 else {
+                throw .wrongType(field: name + ".probe", expected: "{\"glyph\": id, \"bounds\": [minX, minY, maxX, maxY]}", got: p.serialized.prefix(60) + "")
+            }
+            let glyph = try int(g, name + ".probe.glyph", default: 0)
+            guard (0...Int(UInt32.max)).contains(glyph) else { throw .invalid(field: name + ".probe.glyph", problem: "\(glyph) out of range") }
+            let bounds = try (0..<4).map { (k) throws(JobError) in try finite(b[k], name + ".probe.bounds[\(k)]") }
+            q.probe = (GlyphID(UInt32(glyph)), Rect(minX: bounds[0], minY: bounds[1], maxX: bounds[2], maxY: bounds[3]))
         }
         if let problem = q.problem { throw .invalid(field: name, problem: problem) }
         return q

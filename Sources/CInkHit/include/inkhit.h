@@ -1005,7 +1005,13 @@ enum {
 /** inkhit_qt_raw_font.flags. Since 1.3. */
 enum {
     /** The painter has QPainter::VerticalSubpixelPositioning set. */
-    INKHIT_QT_VERTICAL_SUBPIXEL_POSITIONING = 1u << 0
+    INKHIT_QT_VERTICAL_SUBPIXEL_POSITIONING = 1u << 0,
+    /** probe_glyph and probe_bounds are set: check them against the font (see probe_bounds). */
+    INKHIT_QT_PROBE = 1u << 1,
+    /** The run is one of QTextLayout::glyphRuns() drawn by QTextLayout::draw (or QTextLine::draw) at the
+     *  `origin` of inkhit_builder_add_qt_glyph_run: Qt truncates that position to 1/64 px toward zero before
+     *  it adds the runs' positions (QPainter::drawGlyphRun adds its position as it is). */
+    INKHIT_QT_LAYOUT_DRAW = 1u << 2
 };
 
 /** What Qt's FreeType font engine knows of a font it draws a glyph run with (a QGlyphRun's QRawFont). Fill
@@ -1032,9 +1038,13 @@ typedef struct inkhit_qt_raw_font {
     uint32_t qt_version;
     /** INKHIT_QT_* flags. Default 0. */
     uint32_t flags;
-    /** QRawFont::styleName() as UTF-8 (NUL-terminated), checked against the font's face ("Book", a variable
-     *  font's named instance "Thin"); NULL (the default): not checked. */
-    const char *style_name;
+    /** With INKHIT_QT_PROBE: a glyph of the run and QRawFont::pathForGlyph(glyph).boundingRect() (px at
+     *  pixel_size, y-down, origin (0, 0); min_x = left, min_y = top), the exact box of Qt's outline with its
+     *  synthetic bold, oblique and stretch. The library makes the same box from the font with Qt's rules and refuses the font
+     *  (FONT) when an edge is more than 1/32 px + 0.2 % of pixel_size away: another file, design coordinates
+     *  (a variable font's instance), weight or synthesis than Qt drew. */
+    uint32_t probe_glyph;
+    inkhit_rect probe_bounds;
     /** QRawFont::fontTable("head"), `head_length` bytes, checked against the font's own head table (equal
      *  tables: the same file); NULL (the default): not checked. */
     const uint8_t *head;
@@ -1070,12 +1080,12 @@ inkhit_status inkhit_qt_hinting(int32_t preference, int32_t fontconfig_hint_styl
  *  Owns: `*style_out` and `*cached_out` are written. Threads: any.
  *  Errors: NULL_ARGUMENT (font, qt, style_out); INVALID_HANDLE; INVALID_ARGUMENT (struct sizes, values out of
  *  range, a transform that is not finite); PLACEMENT (a singular transform); FONT (the font is not the face
- *  Qt drew: another head table or style name). Since 1.3. */
+ *  Qt drew: another head table, or the probe's box differs). Since 1.3. */
 inkhit_status inkhit_qt_glyph_style(inkhit_font font, const inkhit_qt_raw_font *qt, const inkhit_transform *transform,
                                     inkhit_glyph_style *style_out, int32_t *cached_out);
 
 /** Adds glyphs[0 ..< count] of a Qt glyph run in order, as Qt's raster engine draws them: glyph `glyph` of
- *  `font` (the face Qt drew from; the style name and head table in `*qt`, when given, are checked) at user
+ *  `font` (the face Qt drew from; the head table and probe in `*qt`, when given, are checked) at user
  *  space `origin + (x, y)` — a QGlyphRun's positions and the point given to QPainter::drawGlyphRun (0, 0 for
  *  QTextLayout::draw's runs placed by the transform) — through the painter's transform `*transform` (NULL:
  *  the identity), with the run's tags. Each cached glyph is placed at its device origin truncated to 1/64 px
