@@ -43,7 +43,8 @@ import InkHit
 ///   (6.8.2 and 6.11.2 read, 6.12.0 measured) before the transform whenever the glyph set transforms, after it
 ///   otherwise.
 /// - From Qt 6.8, a face with color glyphs is not synthesized.
-/// - **Stretch** (`QFont::setStretch`): FreeType's x size is `stretch`% of the y size.
+/// - **Stretch** (`QFont::setStretch`, when no face of that width matched): FreeType's x size is `stretch`% of
+///   the y size; in a path, the x scale after emboldening and slanting.
 /// - **CFF stem darkening**: Qt turns FreeType's `cff` driver darkening on (`no-stem-darkening` off) for every
 ///   OpenType CFF/CFF2 font, hinted or not; Type 1 fonts are not darkened.
 public struct QtRawFont: Sendable, Hashable {
@@ -70,8 +71,10 @@ public struct QtRawFont: Sendable, Hashable {
     public var weight: Int
     /// The requested style (`QRawFont::style()`): italic or oblique on an upright face is synthetic oblique.
     public var style: Style
-    /// The stretch, percent of the normal width (`QFont::stretch()`, 1…4000; 100: none).
-    public var stretch: Int
+    /// The stretch Qt synthesizes, percent of the normal width (1…4000; 100: none). A `QRawFont` does not say
+    /// it (a `QFont`'s stretch is synthesized only when no face of that width matched): nil infers it from the
+    /// probe (`probe`: Qt's outline box is that much wider than the source's), 100 without one.
+    public var stretch: Int?
     /// The Qt version whose rules apply, as `QT_VERSION` writes it (`0x060402` for 6.4.2).
     public var qtVersion: Int
     /// True when the painter has `QPainter::VerticalSubpixelPositioning` set.
@@ -103,7 +106,7 @@ public struct QtRawFont: Sendable, Hashable {
 
     /// Settings; the defaults are a plain upright font, unhinted, with the newest rules.
     public init(pixelSize: Double, hinting: GlyphStyle.Hinting = .none, weight: Int = 400, style: Style = .normal,
-                stretch: Int = 100, qtVersion: Int = QtRawFont.newestKnownVersion,
+                stretch: Int? = nil, qtVersion: Int = QtRawFont.newestKnownVersion,
                 verticalSubpixelPositioning: Bool = false, probe: (glyph: GlyphID, bounds: Rect)? = nil, headTable: [UInt8]? = nil) {
         self.pixelSize = pixelSize; self.hinting = hinting; self.weight = weight; self.style = style
         self.stretch = stretch; self.qtVersion = qtVersion; self.verticalSubpixelPositioning = verticalSubpixelPositioning
@@ -154,7 +157,7 @@ public struct QtRawFont: Sendable, Hashable {
                 + "(got \(DecimalText.short(pixelSize)))"
         }
         guard (1...1000).contains(weight) else { return "weight must be 1 … 1000 (QFont::Weight; got \(weight))" }
-        guard (1...4000).contains(stretch) else { return "stretch must be 1 … 4000 percent (got \(stretch))" }
+        if let stretch, !(1...4000).contains(stretch) { return "stretch must be 1 … 4000 percent (got \(stretch))" }
         guard (0x06_00_00...0x0F_FF_FF).contains(qtVersion) else {
             return "qtVersion must be a Qt 6 version as QT_VERSION writes it (0x060402 for 6.4.2; got 0x\(String(qtVersion, radix: 16)))"
         }
@@ -178,7 +181,7 @@ extension QtRawFont {
         var style = GlyphStyle()
         if synthesizesBold(font) { style.embolden = .freeType }
         if synthesizesOblique(font) { style.oblique = GlyphStyle.freeTypeOblique }
-        let t = AffineTransform(a: Double(stretch) / 100, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+        let t = AffineTransform(a: Double(stretch ?? 100) / 100, b: 0, c: 0, d: 1, tx: 0, ty: 0)
         var sink = CurveBoundsSink()
         try GlyphPlacement(font: font, glyph: glyph, size: pixelSize, transform: t, style: style).outline(into: &sink)
         return sink.bounds
@@ -191,18 +194,41 @@ extension QtRawFont {
     /// synthetic slant; `QRawFont(path)` opens a variable font's first named instance).
     ///
     /// - Throws: `FontError.notTheDrawnFont`, saying what differs.
-    public func check(source font: Font) throws(FontError) {
+    public func check(source font: Font) throws(FontError) { _ = try resolved(for: font) }
+
+    /// These settings for `font`, checked (`check(source:)`), with the stretch inferred when it is nil: the
+    /// probe's width over the width of the source's box unstretched, in whole percent (100 without a probe).
+    ///
+    /// - Throws: as `check(source:)`.
+    public func resolved(for font: Font) throws(FontError) -> QtRawFont {
+        var q = self
         let name = [font.familyName, font.styleName].compactMap { $0 }.joined(separator: " ")
         if let head = headTable, let own = font.face.sfntTable(0x6865_6164), head != own {
             throw .notTheDrawnFont(reason: "Qt's font has another head table than \(name) (another file: give the file Qt loaded)")
         }
-        guard let glyph = probeGlyph else { return }
+        guard let glyph = probeGlyph else {
+            q.stretch = stretch ?? 100
+            return q
+        }
         guard Int(glyph.rawValue) < font.glyphCount else {
             throw .notTheDrawnFont(reason: "Qt's font has glyph \(glyph), \(name) has \(font.glyphCount) glyphs (another font)")
         }
-        let own = try pathBounds(of: glyph, font: font)
         // Qt's box of an empty path is (0, 0, 0, 0).
         let qt = probeBounds.width == 0 && probeBounds.height == 0 ? Rect.empty : probeBounds
+        if q.stretch == nil {
+            q.stretch = 100
+            let plain = try q.pathBounds(of: glyph, font: font)
+            if !qt.isEmpty, plain.width > 1e-9 {
+                q.stretch = max(1, min(4000, Int((100 * qt.width / plain.width).rounded())))
+            }
+        }
+        try q.compareProbe(glyph, qt, font: font, name: name)
+        return q
+    }
+
+    /// Throws when the probe's box `qt` is not the one `font` makes.
+    private func compareProbe(_ glyph: GlyphID, _ qt: Rect, font: Font, name: String) throws(FontError) {
+        let own = try pathBounds(of: glyph, font: font)
         if own.isEmpty && qt.isEmpty { return }
         let tolerance = probeTolerance()
         let apart = own.isEmpty || qt.isEmpty ? Double.infinity
@@ -214,7 +240,7 @@ extension QtRawFont {
         let coordinates = font.variationCoordinates.isEmpty ? ""
             : " at " + font.variationCoordinates.map(\.description).joined(separator: " ")
         throw .notTheDrawnFont(reason: "Qt's outline of glyph \(glyph) spans \(box(qt)) px and \(name)\(coordinates)'s, with Qt's "
-                               + "synthesis (bold \(synthesizesBold(font)), oblique \(synthesizesOblique(font)), stretch \(stretch) %), "
+                               + "synthesis (bold \(synthesizesBold(font)), oblique \(synthesizesOblique(font)), stretch \(stretch ?? 100) %), "
                                + "spans \(box(own)): Qt drew another file, instance or weight")
     }
 
@@ -318,8 +344,8 @@ public struct QtDrawing: Sendable, Hashable {
         }
         let o = QtRawFont.fixed(position)
         var t = deviceTransform
-        if qt.stretch != 100 {
-            let s = Double(qt.stretch) / 100
+        if let stretch = qt.stretch, stretch != 100 {
+            let s = Double(stretch) / 100
             t = AffineTransform(a: s, b: 0, c: 0, d: 1, tx: o.x - s * o.x, ty: 0).concatenating(deviceTransform)
         }
         return GlyphPlacement(font: font, glyph: glyph, size: qt.pixelSize, origin: o, transform: t, style: style)
@@ -339,14 +365,19 @@ extension QtRawFont {
         guard t.isFinite, t.singularValues.isPlaceable else {
             throw .invalidPlacement(reason: "the painter's transform \(t) must be finite and invertible")
         }
-        try check(source: font)
+        return try resolved(for: font).resolvedDrawing(of: font, deviceTransform: t)
+    }
+
+    /// `drawing(of:deviceTransform:)` with the settings checked and the stretch known.
+    private func resolvedDrawing(of font: Font, deviceTransform t: AffineTransform) throws(FontError) -> QtDrawing {
+        let stretchPercent = stretch ?? 100
         let kind = QtRawFont.kind(t)
         let cached = kind != .shear && pixelSize * pixelSize * abs(QtRawFont.determinant(t))
             <= QtRawFont.maximumCachedGlyphSize * QtRawFont.maximumCachedGlyphSize
         var style = GlyphStyle()
         if synthesizesBold(font) { style.embolden = .freeType }
         let slant = synthesizesOblique(font)
-        let stretch = GlyphMatrix(xx: Double(self.stretch) / 100, xy: 0, yx: 0, yy: 1)
+        let stretch = GlyphMatrix(xx: Double(stretchPercent) / 100, xy: 0, yx: 0, yy: 1)
         guard cached else {
             // QPaintEngineEx fills the outline of QFontEngineFT::addGlyphsToPath: unscaled (exact), emboldened,
             // slanted, then scaled by the (stretched) size and the painter's transform.
@@ -373,7 +404,7 @@ extension QtRawFont {
         style.hinting = keepsHinting ? hinting : .none
         style.matrix = matrix.isIdentity ? .identity : matrix
         // FreeType's x size is stretched; the rest of the matrix (a rotation) after hinting.
-        if self.stretch != 100 && style.hinting != .none { style.ppem = .perAxis }
+        if stretchPercent != 100 && style.hinting != .none { style.ppem = .perAxis }
         style.stemDarkening = font.face.format == "CFF"
         let subpixel = hinting != .full
         let quarter = OriginRounding.Axis(grid: 0.25, bias: 1.0 / 64)

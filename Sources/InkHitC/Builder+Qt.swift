@@ -21,7 +21,7 @@ public func inkhit_qt_raw_font_init_sized(_ font: UnsafeMutablePointer<inkhit_qt
                             + "(\(QtRawFontLayout.size) for 1.3)")
         }
         font.pointee = inkhit_qt_raw_font(struct_size: size, pixel_size: 16, hinting: Int32(INKHIT_HINTING_NONE), weight: 400,
-                                          style: Int32(INKHIT_QT_STYLE_NORMAL), stretch: 100, qt_version: 0, flags: 0,
+                                          style: Int32(INKHIT_QT_STYLE_NORMAL), stretch: 0, qt_version: 0, flags: 0,
                                           probe_glyph: 0, probe_bounds: inkhit_rect(min_x: 0, min_y: 0, max_x: 0, max_y: 0),
                                           head: nil, head_length: 0)
     }
@@ -74,7 +74,7 @@ func qtRawFont(_ p: UnsafePointer<inkhit_qt_raw_font>?, _ name: String) throws(C
     }
     let vertical = UInt32(INKHIT_QT_VERTICAL_SUBPIXEL_POSITIONING), probe = UInt32(INKHIT_QT_PROBE)
     guard q.flags & ~(vertical | probe | UInt32(INKHIT_QT_LAYOUT_DRAW)) == 0 else { throw .argument("\(name)->flags 0x\(String(q.flags, radix: 16)) has unknown bits") }
-    var font = QtRawFont(pixelSize: q.pixel_size, hinting: hinting, weight: Int(q.weight), style: style, stretch: Int(q.stretch),
+    var font = QtRawFont(pixelSize: q.pixel_size, hinting: hinting, weight: Int(q.weight), style: style, stretch: q.stretch == 0 ? nil : Int(q.stretch),
                          qtVersion: q.qt_version == 0 ? QtRawFont.newestKnownVersion : Int(q.qt_version),
                          verticalSubpixelPositioning: q.flags & vertical != 0)
     if q.flags & probe != 0 {

@@ -135,7 +135,7 @@ extension GlyphJob {
         }
         guard let q = ref.qt else { return s + styleJSON(ref.style) + "}" }
         s += ",\"qt\":{\"pixelSize\":\(q.pixelSize),\"hinting\":\"\(q.hinting.rawValue)\",\"weight\":\(q.weight),"
-            + "\"style\":\"\(q.style)\",\"stretch\":\(q.stretch),\"version\":\"\(q.qtVersion >> 16).\((q.qtVersion >> 8) & 255)."
+            + "\"style\":\"\(q.style)\",\(q.stretch.map { "\"stretch\":\($0)," } ?? "")\"version\":\"\(q.qtVersion >> 16).\((q.qtVersion >> 8) & 255)."
             + "\(q.qtVersion & 255)\",\"verticalSubpixelPositioning\":\(q.verticalSubpixelPositioning)"
         if let p = q.probe {
             s += ",\"probe\":{\"glyph\":\(p.glyph.rawValue),\"bounds\":[\(p.bounds.minX),\(p.bounds.minY),\(p.bounds.maxX),\(p.bounds.maxY)]}"

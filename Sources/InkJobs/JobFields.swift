@@ -55,7 +55,8 @@ enum JobFields {
 
     /// A font entry's `"qt"`: the `QRawFont` settings Qt drew its glyphs with (`QtRawFont`), whose rules then
     /// place them: `{"pixelSize": px (required), "hinting": "none" | "light" | "full" (or an alias, as
-    /// `"hinting"`), "weight": 1…1000 (400), "style": "normal" | "italic" | "oblique", "stretch": percent (100),
+    /// `"hinting"`), "weight": 1…1000 (400), "style": "normal" | "italic" | "oblique", "stretch": percent (inferred from the
+    /// probe, else 100),
     /// "version": "6.4.2" (the newest rules), "verticalSubpixelPositioning": false, "probe": {"glyph": id,
     /// "bounds": [minX, minY, maxX, maxY]} (`QtRawFont.probe`)}`.
     static func qt(_ v: JSONValue, _ name: String, limits: JobLimits) throws(JobError) -> QtRawFont {
@@ -81,7 +82,7 @@ enum JobFields {
         case .string("oblique")?: q.style = .oblique
         case let s?: throw .wrongType(field: name + ".style", expected: "\"normal\", \"italic\" or \"oblique\"", got: s.serialized.prefix(40) + "")
         }
-        q.stretch = try int(v["stretch"], name + ".stretch", default: 100)
+        if let st = v["stretch"], st != .null { q.stretch = try int(st, name + ".stretch", default: 100) }
         if let version = try string(v["version"], name + ".version") {
             let parts = version.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
             guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil && (0...255).contains($0!) }) else {

@@ -1031,7 +1031,9 @@ typedef struct inkhit_qt_raw_font {
     int32_t weight;
     /** QRawFont::style(): INKHIT_QT_STYLE_*. Default NORMAL. */
     int32_t style;
-    /** QFont::stretch(), percent (1 ... 4000; 100: not stretched). Default 100. */
+    /** The stretch Qt synthesizes, percent (1 ... 4000; 100: none): a QFont's stretch when no face of that
+     *  width matched. A QRawFont does not say it: 0 (the default) infers it from the probe (Qt's box is that
+     *  much wider than the font's), 100 without one. */
     int32_t stretch;
     /** The Qt version whose rules apply, as QT_VERSION writes it (0x060402 for 6.4.2; qVersion() at run
      *  time is the one that draws). 0 (the default): the newest rules this library knows. */
