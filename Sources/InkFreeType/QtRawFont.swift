@@ -22,10 +22,10 @@ import InkHit
 /// `QPaintEngineEx`; measured against Qt 6.4.2 and PySide6 6.12.0's pixels):
 ///
 /// - **Cached or path.** A glyph whose device size is at most 64 px (`pixelSize² · |det| ≤ 64²` of the
-///   painter's transform, `QT_MAX_CACHED_GLYPH_SIZE`) is drawn from Qt's glyph cache, unless the transform
-///   shears (or projects): FreeType renders it with the transform's linear part (`FT_Set_Transform`, 16.16),
-///   and the mask is put at the device origin rounded. Larger glyphs, and sheared ones, are filled as exact
-///   paths (unhinted, unscaled outlines) at their exact positions.
+///   painter's transform, `QT_MAX_CACHED_GLYPH_SIZE`) is drawn from the font engine's glyph cache, whatever
+///   the (affine) transform — rotated and sheared too: FreeType renders it with the transform's linear part
+///   (`FT_Set_Transform`, 16.16), and the mask is put at the device origin rounded. Larger glyphs are filled
+///   as exact paths (unhinted, unscaled outlines) at their exact positions.
 /// - **Origins** (cached glyphs): the device position is truncated to 1/64 px (`QFixed::fromReal`), then
 ///   x goes to a ¼ px grid after adding 1/64 (`QFontEngine::subPixelPositionFor`) for a font hinted `none` or
 ///   `light`, or to the whole pixel below it (`qFloor`) for `full`; y is rounded to the nearest whole pixel
@@ -325,7 +325,7 @@ public struct QtDrawing: Sendable, Hashable {
     public let qt: QtRawFont
     /// The painter's transform, user space → device px.
     public let deviceTransform: AffineTransform
-    /// True when the glyphs come from Qt's glyph cache (device size ≤ 64 px, no shear): placed at rounded
+    /// True when the glyphs come from Qt's glyph cache (device size ≤ 64 px): placed at rounded
     /// device origins with `style`, which carries the transform's linear part in its `matrix`. False: filled
     /// as exact paths, placed through `deviceTransform`.
     public let isCached: Bool
@@ -372,7 +372,9 @@ extension QtRawFont {
     private func resolvedDrawing(of font: Font, deviceTransform t: AffineTransform) throws(FontError) -> QtDrawing {
         let stretchPercent = stretch ?? 100
         let kind = QtRawFont.kind(t)
-        let cached = kind != .shear && pixelSize * pixelSize * abs(QtRawFont.determinant(t))
+        // QRasterPaintEngine::shouldDrawCachedGlyphs: QFontEngineFT caches internally, so a sheared painter's glyphs
+        // are cached too (only a projective transform, which an AffineTransform cannot be, is filled as paths).
+        let cached = pixelSize * pixelSize * abs(QtRawFont.determinant(t))
             <= QtRawFont.maximumCachedGlyphSize * QtRawFont.maximumCachedGlyphSize
         var style = GlyphStyle()
         if synthesizesBold(font) { style.embolden = .freeType }
@@ -456,7 +458,7 @@ extension QtRawFont {
     }
 
     /// `QFixedPoint::fromPointF`: each coordinate truncated toward zero to 1/64 px.
-    static func fixed(_ p: Point) -> Point {
+    package static func fixed(_ p: Point) -> Point {
         Point((p.x * 64).rounded(.towardZero) / 64, (p.y * 64).rounded(.towardZero) / 64)
     }
 }

@@ -1075,7 +1075,7 @@ inkhit_status inkhit_qt_hinting(int32_t preference, int32_t fontconfig_hint_styl
 /** Writes the glyph style Qt's rules give glyphs of `font` drawn as `qt` says through a painter whose
  *  transform (user space -> device px) is `*transform` (NULL: the identity) to `*style_out` (its struct_size
  *  says how much: fill it with inkhit_glyph_style_init first), and to `*cached_out` (unless NULL) 1 when
- *  Qt draws them from its glyph cache (device size <= 64 px, no shear: the style then carries the
+ *  Qt draws them from its glyph cache (device size <= 64 px: the style then carries the
  *  transform's linear part in its matrix and Qt's origin rounding, for placements at device origins with
  *  an identity transform) or 0 when it fills them as paths (placed through the transform). For inspection:
  *  inkhit_builder_add_qt_glyph_run places glyphs with it.
