@@ -2,7 +2,7 @@
 # OSS-Fuzz-style build of InkHit's fuzz targets: what a continuous-fuzzing service's build script
 # (OSS-Fuzz's projects/inkhit/build.sh, in a base-builder-swift image) runs. It writes, into $OUT:
 #   inkhit_TARGET                     one fuzzer binary per target of Fuzz/ (font, geometry, jobs, scenes,
-#                                     capi, colorfonts), linked with $LIB_FUZZING_ENGINE;
+#                                     capi, colorfonts, text), linked with $LIB_FUZZING_ENGINE;
 #   inkhit_TARGET_seed_corpus.zip     its seed corpus (the files scripts/fuzz.sh seeds it with);
 #   inkhit_TARGET.options             its libFuzzer options (input size, 2 GB memory cap, time per input).
 #
@@ -24,8 +24,8 @@ OUT=$(cd "$OUT" && pwd)
 export CC LIB_FUZZING_ENGINE
 export INKHIT_FUZZ_BUILD=${INKHIT_FUZZ_BUILD:-${WORK:-$OUT/.work}/inkhit-fuzz}
 B=$INKHIT_FUZZ_BUILD
-targets=(font geometry jobs scenes capi colorfonts)
-declare -A max_len=([font]=800000 [geometry]=4096 [jobs]=16384 [scenes]=4096 [capi]=4096 [colorfonts]=1024)
+targets=(font geometry jobs scenes capi colorfonts text)
+declare -A max_len=([font]=800000 [geometry]=4096 [jobs]=16384 [scenes]=4096 [capi]=4096 [colorfonts]=1024 [text]=4096)
 
 if [ "${1:-}" = "--check" ]; then
   scratch=$(mktemp -d)

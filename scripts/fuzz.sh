@@ -14,7 +14,8 @@
 # Targets: font (font bytes → outlines → shapes → index → queries), geometry (structure-aware outline /
 # transform / radius / point decoding against brute force), jobs (`ink-hit query` lines through JobRunner),
 # scenes (structure-aware scene jobs: large bounds, huge paths and masks), capi (the C interface as sequences
-# of calls with hostile arguments), colorfonts (COLR and sbix fonts built from a grammar).
+# of calls with hostile arguments), colorfonts (COLR and sbix fonts built from a grammar), text (structure-aware
+# text jobs: whitespace runs, bidi nesting, mark and ZWJ floods, runs, exclusions, links and attachments).
 #
 # Every run is held to 2 GB (-rss_limit_mb and -malloc_limit_mb: an allocation or a resident size beyond it
 # is a finding, as an abort is) and 10 s per input (-timeout).
@@ -36,17 +37,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 B=${INKHIT_FUZZ_BUILD:-.build-fuzz}
-TARGETS=(font geometry jobs scenes capi colorfonts)
+TARGETS=(font geometry jobs scenes capi colorfonts text)
 TEST_SUPPORT=(Tests/InkTestSupport/SplitMix64.swift Tests/InkTestSupport/BruteForce.swift Tests/InkTestSupport/TestShapes.swift)
 FONT_GRAMMAR=(Tests/InkTestSupport/TinyFont.swift Tests/InkTestSupport/ColorFont.swift Tests/InkTestSupport/HostileFonts.swift)
-declare -A MAX_LEN=([font]=800000 [geometry]=4096 [jobs]=16384 [scenes]=4096 [capi]=4096 [colorfonts]=1024)
+declare -A MAX_LEN=([font]=800000 [geometry]=4096 [jobs]=16384 [scenes]=4096 [capi]=4096 [colorfonts]=1024 [text]=4096)
 SWIFTC=${SWIFTC:-swiftc}
 CC=${CC:-clang}
 SANITIZER=${SANITIZER:-address}
 case $SANITIZER in address|thread) ;; *) echo "fuzz: SANITIZER=$SANITIZER is not supported (address, thread)" >&2; exit 2 ;; esac
 CFLAGS=${CFLAGS:--O1 -g -fsanitize=$SANITIZER,fuzzer-no-link}
 read -r -a ENGINE <<<"${LIB_FUZZING_ENGINE:--fsanitize=fuzzer}"
-SWIFTFLAGS=(-O -g -parse-as-library -swift-version 6)
+# One package name for every module and fuzzer, as SwiftPM gives its targets: `package` members (test hooks
+# such as TextLayout.lineFillingWork) are visible to the fuzzers.
+SWIFTFLAGS=(-O -g -parse-as-library -swift-version 6 -package-name InkHit)
 FUZZ=(-sanitize=fuzzer,"$SANITIZER")
 # The geometry core runs hot loops over every edge and cell: edge coverage without comparison tracing keeps
 # it ~3x faster under instrumentation (the parsers above it keep full `-sanitize=fuzzer` tracing).
@@ -123,6 +126,7 @@ build() {
       scenes) file=SceneFuzzer ;;
       capi) file=CAPIFuzzer ;;
       colorfonts) file=ColorFontFuzzer; extra=("${FONT_GRAMMAR[@]}") ;;
+      text) file=TextFuzzer ;;
     esac
     newer "$B/bin/$t-fuzzer" "Fuzz/$file.swift" Fuzz/Support "${extra[@]}" "$B/obj" scripts/fuzz.sh || continue
     echo "fuzz: linking $t-fuzzer" >&2
@@ -182,7 +186,7 @@ EOF
   cp Fuzz/corpus/jobs/*.jsonl "$B/seeds/jobs/"
   # The structure-aware targets write their own seeds (Fuzz/GeometryFuzzer.swift's GeometrySeeds, …).
   local t
-  for t in geometry scenes capi colorfonts; do
+  for t in geometry scenes capi colorfonts text; do
     mkdir -p "$B/seeds/$t"
     INKHIT_FUZZ_WRITE_SEEDS="$B/seeds/$t" "$B/bin/$t-fuzzer" >/dev/null 2>&1
   done

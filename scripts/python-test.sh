@@ -4,7 +4,8 @@
 # .build-python/venv (./inkhit deps made it) and runs pytest over python/tests against that installed wheel:
 # the curve-exact fixtures through the API and against `ink-hit query` byte for byte, Hypothesis properties,
 # lifetimes and threads, the C structs against a compiler, layouts, scenes, jobs, the Dask example, the Pango
-# adapter, the README's Python section, and the wheel in a fresh venv with the Swift toolchain hidden.
+# adapter, the README's Python section, and the wheel in a fresh venv with the Swift toolchain hidden; then the
+# binding fuzzer under a memory cap.
 #
 # Usage: scripts/python-test.sh [PYTEST ARGS...]
 #   INKHIT_INK_HIT: the ink-hit binary to compare with (default: .build/debug/ink-hit, built if missing).
@@ -25,4 +26,14 @@ fi
 export INKHIT_INK_HIT INKHIT_WHEEL="$wheel"
 # From the tests' folder, so `import inkhit` is the installed wheel, never python/src.
 cd python
-exec "../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@"
+status=0
+"../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@" || status=$?
+# The binding fuzzer (tests/fuzz_binding.py: Hypothesis over the public API with hostile numbers and arrays) in a
+# process of its own under a 3 GB address-space cap, so an abort or an allocation past the cap fails it; a fixed set
+# of examples (INKHIT_FUZZ_EXAMPLES per test, default 400: ~20 s here). Skipped when pytest arguments pick tests.
+if [ $# -eq 0 ]; then
+  fuzz_start=$SECONDS
+  prlimit --as=3000000000 "../$venv/bin/python" -m pytest -q -p no:cacheprovider tests/fuzz_binding.py || status=1
+  echo "python-test: the binding fuzzer took $((SECONDS - fuzz_start)) s" >&2
+fi
+exit $status

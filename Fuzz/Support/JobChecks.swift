@@ -1,17 +1,51 @@
 // The invariants every job line must keep, shared by the job and scene fuzzers: every output line is valid
 // JSON; a failed job's last line is its {"job":…,"error":…} line, after answers numbered from 0 (a job stopped
 // while writing); a good job emits one answer per point, in order. A text job is also laid out as `ink-hit
-// layout` does: the glyph job written is valid, fits the line limit or is refused, and `query` answers it.
+// layout` does: the glyph job written is valid, fits the line limit or is refused, and `query` answers it; its
+// lines, glyphs and answers lie inside the text, and line filling stays linear in it.
 
 import InkGeometry
 import InkHit
 import InkJobs
+import InkText
 
 enum JobChecks {
+    /// Layouts of more glyphs skip the `ink-hit layout` round trip (its glyph job is parsed and answered
+    /// again: seconds for 100,000 glyphs under AddressSanitizer); their other invariants are checked.
+    nonisolated(unsafe) static var maxRoundTripGlyphs = Int.max
+
     /// `ink-hit layout`: the glyph job of a text job parses as a glyph job with the layout's glyphs, and
-    /// `query` answers it (it has no attachments' boxes, so only the number of answers is compared).
-    static func checkLayout(_ runner: JobRunner, _ text: TextJob) {
-        guard let layout = try? runner.layout(text) else { violated("a text job answered but not laid out") }
+    /// `query` answers it (it has no attachments' boxes, so only the number of answers is compared). The
+    /// layout's lines and glyphs, and the job's `answers` (UTF-16 ranges, lines), lie inside the text; line
+    /// filling (`TextLayout.lineFillingWork`) takes at most 6 steps per UTF-16 unit without exclusions (each
+    /// planned line holds a cluster or is an empty paragraph, each cluster is visited at most twice — its word
+    /// may spill from the line before — and each trailing space hung once).
+    static func checkLayout(_ runner: JobRunner, _ text: TextJob, answers: [JSONValue] = []) {
+        let layout: TextLayout
+        do { layout = try runner.layout(text) } catch {
+            // Laid out again under the job's limit: a machine busier now than for the run may stop it there.
+            if case .timeLimit = error { return }
+            violated("a text job answered but not laid out: \(error)")
+        }
+        let n = text.text.utf16.count
+        for l in layout.lines where l.utf16.lowerBound < 0 || l.utf16.upperBound > n {
+            violated("line \(l.utf16) outside the text (\(n) units)")
+        }
+        for g in layout.glyphs where g.utf16.upperBound > n || g.line < 0 || g.line >= layout.lines.count || !g.x.isFinite || !g.y.isFinite {
+            violated("glyph \(g) outside the text (\(n) units) or its \(layout.lines.count) lines")
+        }
+        if text.paragraph.exclusions.isEmpty && layout.lineFillingWork > 6 * (n + 1) {
+            violated("line filling took \(layout.lineFillingWork) steps for \(n) units")
+        }
+        for a in answers {
+            guard case .bool(true)? = a["hit"] else { continue }
+            guard case .array(let r)? = a["utf16"], r.count == 2, case .number(let lo, _) = r[0], case .number(let hi, _) = r[1],
+                  case .number(let line, _)? = a["line"] else { violated("a text hit without its range and line: \(a.serialized)") }
+            if lo < 0 || hi > Double(n) || lo > hi || line < 0 || line >= Double(layout.lines.count) {
+                violated("a hit outside the text (\(n) units, \(layout.lines.count) lines): \(a.serialized)")
+            }
+        }
+        guard layout.glyphs.count <= maxRoundTripGlyphs else { return }
         let line = runner.glyphJobJSON(text, layout)
         guard line.utf8.count <= runner.limits.maxLineBytes else { return }      // `layout` refuses it
         guard let value = try? JSONParser.parse(line) else { violated("layout wrote invalid JSON: \(line.prefix(200))") }
@@ -78,7 +112,7 @@ enum JobChecks {
                 guard case .number(let n, _)? = a["i"], n == Double(i), a["job"]?.serialized == text.idJSON,
                       case .bool? = a["hit"] else { violated("bad answer line \(out[i])") }
             }
-            checkLayout(runner, text)
+            checkLayout(runner, text, answers: parsed)
             return
         }
         guard let job = try? GlyphJob(value, limits: runner.limits) else {

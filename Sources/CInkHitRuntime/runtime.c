@@ -18,6 +18,7 @@ _Static_assert(sizeof(void *) == 8, "InkHit's handles need 64-bit pointers");
 
 #define IHR_HIDDEN __attribute__((visibility("hidden")))
 
+IHR_HIDDEN ihr_slot ihr_chunk0[IHR_CHUNK_SIZE];
 IHR_HIDDEN ihr_slot *ihr_chunks[IHR_MAX_CHUNKS];
 
 static pthread_mutex_t ihr_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -26,7 +27,7 @@ static uint32_t *ihr_free;           /* released slots, reused last-in first-out
 static size_t ihr_free_count, ihr_free_capacity;
 static size_t ihr_live;
 
-IHR_HIDDEN uintptr_t ihr_insert(void *object, uint32_t kind) {
+IHR_HIDDEN uintptr_t ihr_insert(void *object, uint32_t kind, void *hot) {
     if (object == NULL || kind == 0) return 0;
     uintptr_t handle = 0;
     pthread_mutex_lock(&ihr_mutex);
@@ -38,21 +39,24 @@ IHR_HIDDEN uintptr_t ihr_insert(void *object, uint32_t kind) {
     } else if (ihr_next_slot < IHR_MAX_CHUNKS * IHR_CHUNK_SIZE) {
         slot = ihr_next_slot;
         uint32_t chunk = slot >> IHR_CHUNK_BITS;
-        if (ihr_chunks[chunk] == NULL) {
+        if (chunk == 0) {
+            ihr_next_slot += 1;
+            have = 1;
+        } else if (ihr_chunks[chunk] == NULL) {
             ihr_slot *c = calloc(IHR_CHUNK_SIZE, sizeof(ihr_slot));
             if (c != NULL) __atomic_store_n(&ihr_chunks[chunk], c, __ATOMIC_RELEASE);
         }
-        if (ihr_chunks[chunk] != NULL) {
+        if (chunk != 0 && ihr_chunks[chunk] != NULL) {
             ihr_next_slot += 1;
             have = 1;
         }
     }
     if (have) {
-        ihr_slot *s = &ihr_chunks[slot >> IHR_CHUNK_BITS][slot & (IHR_CHUNK_SIZE - 1u)];
-        uint32_t generation = s->generation + 1u;          /* even (free) -> odd (live) */
+        ihr_slot *s = ihr_slot_at(slot);
+        uint32_t generation = (uint32_t)(s->tag >> 32) + 1u;          /* even (free) -> odd (live) */
         __atomic_store_n(&s->object, object, __ATOMIC_RELAXED);
-        __atomic_store_n(&s->kind, kind, __ATOMIC_RELAXED);
-        __atomic_store_n(&s->generation, generation, __ATOMIC_RELEASE);
+        __atomic_store_n(&s->hot, hot != NULL ? hot : object, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->tag, ((uint64_t)generation << 32) | kind, __ATOMIC_RELEASE);
         handle = (uintptr_t)(((uint64_t)generation << 32) | slot);
         ihr_live += 1;
     }
@@ -65,10 +69,11 @@ IHR_HIDDEN void *ihr_remove(uintptr_t handle, uint32_t kind) {
     void *object = ihr_lookup(handle, kind);
     if (object != NULL) {
         uint32_t slot = (uint32_t)handle;
-        ihr_slot *s = &ihr_chunks[slot >> IHR_CHUNK_BITS][slot & (IHR_CHUNK_SIZE - 1u)];
-        __atomic_store_n(&s->generation, s->generation + 1u, __ATOMIC_RELEASE);   /* odd -> even */
+        ihr_slot *s = ihr_slot_at(slot);
+        uint32_t generation = (uint32_t)(s->tag >> 32) + 1u;          /* odd -> even, kind 0 */
+        __atomic_store_n(&s->tag, (uint64_t)generation << 32, __ATOMIC_RELEASE);
         __atomic_store_n(&s->object, NULL, __ATOMIC_RELAXED);
-        __atomic_store_n(&s->kind, 0u, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->hot, NULL, __ATOMIC_RELAXED);
         if (ihr_free_count == ihr_free_capacity) {
             size_t capacity = ihr_free_capacity ? ihr_free_capacity * 2 : 1024;
             uint32_t *grown = realloc(ihr_free, capacity * sizeof(uint32_t));
@@ -92,11 +97,12 @@ IHR_HIDDEN int32_t ihr_describe(uintptr_t handle, uint32_t kind, uint32_t *actua
     int32_t result = IHR_UNKNOWN;
     pthread_mutex_lock(&ihr_mutex);
     if ((generation & 1u) != 0 && slot < ihr_next_slot && (slot >> IHR_CHUNK_BITS) < IHR_MAX_CHUNKS) {
-        ihr_slot *s = &ihr_chunks[slot >> IHR_CHUNK_BITS][slot & (IHR_CHUNK_SIZE - 1u)];
-        if (s->generation == generation) {
-            result = s->kind == kind ? IHR_LIVE : IHR_WRONG_KIND;
-            if (actual_kind != NULL) *actual_kind = s->kind;
-        } else if (generation < s->generation) {
+        ihr_slot *s = ihr_slot_at(slot);
+        uint32_t current = (uint32_t)(s->tag >> 32), current_kind = (uint32_t)s->tag;
+        if (current == generation) {
+            result = current_kind == kind ? IHR_LIVE : IHR_WRONG_KIND;
+            if (actual_kind != NULL) *actual_kind = current_kind;
+        } else if (generation < current) {
             result = IHR_RELEASED;
         }
     }

@@ -65,6 +65,15 @@ extension Font {
     /// vary.
     public var namedInstances: [NamedInstance] { face.variation.instances }
 
+    /// The 0-based index (into `namedInstances`) of the named instance `selector` picks: by subfamily name,
+    /// ASCII case-insensitive ("semibold italic"), from the font's `name` table as FreeType reads it; or by
+    /// index, checked.
+    ///
+    /// - Throws: `.unknownInstance`, naming the instances the font has (a font that does not vary has none).
+    public func namedInstance(_ selector: NamedInstanceSelector) throws(FontError) -> Int {
+        try face.variation.instanceIndex(selector)
+    }
+
     /// The design coordinates this font draws with, one per axis of `variationAxes` (the defaults unless
     /// it was made by `withVariations(_:instance:)`); empty for a font that does not vary.
     public var variationCoordinates: [FontVariation] {

@@ -33,21 +33,10 @@ extension HitIndex {
     @_spi(InkInternals)
     public func unsafeHits(for points: UnsafeBufferPointer<Point>, radius: Double = 0,
                            into out: UnsafeMutableBufferPointer<Hit?>) {
-        let s = storage
         let n = min(points.count, out.count)
-        withExtendedLifetime(s) {
-            if radius > 0 {
-                if radius <= s.preparedRadius, let raster = s.raster, n > 0 {
-                    s.nearStaged(points.baseAddress!, n, radius: radius, raster: raster, emit: { out[$0] = $1 })
-                } else {
-                    for i in 0..<n { out[i] = s.bestHit(points[i].x, points[i].y, radius: radius) }
-                }
-            } else if let raster = s.raster, n > 0 {
-                s.inkHitsStaged(points.baseAddress!, n, into: out.baseAddress!, raster: raster)
-            } else {
-                for i in 0..<n { out[i] = s.inkHit(points[i].x, points[i].y) }
-            }
-        }
+        guard n > 0, let p = points.baseAddress, let o = out.baseAddress else { return }
+        var sink = OptionalHits(o)
+        unsafeHits(for: p, count: n, radius: radius, into: &sink)
     }
 
     /// Not API: `topmost(at:)` for each of `points` (view px) into the same slots of `out` (-1: no ink

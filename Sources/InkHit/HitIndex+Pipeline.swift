@@ -33,13 +33,6 @@ extension HitIndex.Storage {
         return (ok ? code : 0, cell)
     }
 
-    /// Answers at radius 0 (`inkHit`) for `n` points, in stages, into `out`.
-    func inkHitsStaged(_ pts: UnsafePointer<Point>, _ n: Int, into out: UnsafeMutablePointer<Hit?>,
-                       raster: UnsafeMutablePointer<UInt8>) {
-        inkStaged(pts, n, raster: raster, distances: true, clear: { out[$0] = nil },
-                  emit: { out[$0] = Hit(placement: $1, distance: -$2, isInside: true) })
-    }
-
     /// `topmost` for `n` points, in stages, into `out` (-1: none).
     func topmostStaged(_ pts: UnsafePointer<Point>, _ n: Int, into out: UnsafeMutablePointer<Int>,
                        raster: UnsafeMutablePointer<UInt8>) {

@@ -6,8 +6,9 @@ extension HitIndex {
     ///
     /// Built in three phases: `PlacementTable` (a record, a view box and an anchor per placement, shapes
     /// de-duplicated), `PageGrid` (the cell size, bounded in cells and in list entries) and binning (the
-    /// CSR lists, and each record's cell range and anchor offset).
-    final class Storage: @unchecked Sendable {
+    /// CSR lists, and each record's cell range and anchor offset). `@usableFromInline` for
+    /// `HitIndex.unsafeHit(storage:at:radius:)` alone (the C interface's single query).
+    @usableFromInline final class Storage: @unchecked Sendable {
         let tolerance: Double
         /// The radius the page grid's lists are grown by (view px): a query with r ≤ it reads its own cell only.
         let preparedRadius: Double

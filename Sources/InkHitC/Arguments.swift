@@ -61,6 +61,12 @@ func describe(_ t: inkhit_transform) -> String {
 /// A radius of a query: >= 0 (+inf allowed), not NaN.
 @inline(__always) func radiusIsValid(_ r: Double) -> Bool { r >= 0 }
 
+/// Whether a query's point and radius are usable — x and y finite, the radius >= 0 (+inf allowed), not NaN — in
+/// five instructions and one branch: `v - v` is 0 for a finite `v` and NaN for NaN or an infinity.
+@inline(__always) func queryIsValid(_ x: Double, _ y: Double, _ radius: Double) -> Bool {
+    (x - x) + (y - y) == 0 && radius >= 0
+}
+
 func radiusError(_ r: Double) -> CError { .argument("radius must be >= 0 and not NaN (got \(show(r)))") }
 
 func pointError(_ x: Double, _ y: Double) -> CError { .argument("the point (\(show(x)), \(show(y))) is not finite") }

@@ -127,7 +127,9 @@ public func inkhit_builder_add_qt_glyph_run(_ builder: OpaquePointer?, _ cache: 
                                             _ qt: UnsafePointer<inkhit_qt_raw_font>?,
                                             _ transform: UnsafePointer<inkhit_transform>?, _ origin: inkhit_point,
                                             _ glyphs: UnsafePointer<inkhit_run_glyph>?, _ n: Int,
+                                            _ firstOut: UnsafeMutablePointer<Int>?,
                                             _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    firstOut?.pointee = 0
     addedOut?.pointee = 0
     return call("inkhit_builder_add_qt_glyph_run") { () throws(CError) in
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
@@ -139,6 +141,7 @@ public func inkhit_builder_add_qt_glyph_run(_ builder: OpaquePointer?, _ cache: 
         try CallLimits.bounded { (limits, _) throws(CError) in
             var tally = ShapeTally(limit: limits.shapeBytes)
             try box.lock.withLock { () throws(CError) in
+                firstOut?.pointee = box.builder.count
                 for (i, g) in list.enumerated() {
                     let prefix = "glyphs[\(i)]: "
                     guard g.reserved == 0 else { throw .argument(prefix + "reserved must be 0 (got \(g.reserved))") }

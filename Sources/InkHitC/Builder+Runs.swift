@@ -9,19 +9,21 @@ import InkGeometry
 
 // MARK: Growable structs
 
-/// Checks a growable struct's `struct_size`: at least this version's size; bytes past it (a newer header's
-/// fields) must be zero, since this library cannot honour them (nothing given is silently dropped).
-func checkStructSize(_ p: UnsafeRawPointer, _ structSize: Int, known: Int, _ name: String, init initName: String) throws(CError) {
-    guard structSize >= known else {
-        throw .argument("\(name)->struct_size is \(UInt(bitPattern: structSize)), less than this library's sizeof "
-                        + "(\(known)): fill the struct with \(initName) first")
+/// Checks a growable struct's `struct_size` against the sizes this library knows (`known`: each version's sizeof,
+/// oldest first; `name` names the struct in messages), so a caller's struct is never read as another version:
+/// a known size is read as that version; a larger one (a newer header's) only when every byte past this
+/// library's version is zero (fields it cannot honour are refused, never dropped); any other size is refused.
+func checkStructSize(_ p: UnsafeRawPointer, _ structSize: Int, known: [Int], _ name: String, type: String,
+                     init initName: String) throws(CError) {
+    guard !known.contains(structSize) else { return }
+    let newest = known.last!
+    let sizes = known.map(String.init).joined(separator: " or ")
+    guard structSize > newest, structSize <= 1 << 16 else {
+        throw .argument("\(name)->struct_size is \(UInt(bitPattern: structSize)), not a size of \(type) this library "
+                        + "(\(INKHIT_VERSION_MAJOR).\(INKHIT_VERSION_MINOR)) knows (\(sizes)): fill the struct with \(initName)")
     }
-    guard structSize > known else { return }
-    guard structSize <= 1 << 16 else {
-        throw .argument("\(name)->struct_size \(UInt(bitPattern: structSize)) is not the size of a struct")
-    }
-    for i in known..<structSize where p.load(fromByteOffset: i, as: UInt8.self) != 0 {
-        throw .argument("\(name) sets fields past byte \(known), which this library (\(INKHIT_VERSION_MAJOR)."
+    for i in newest..<structSize where p.load(fromByteOffset: i, as: UInt8.self) != 0 {
+        throw .argument("\(name) sets fields past byte \(newest), which this library (\(INKHIT_VERSION_MAJOR)."
                         + "\(INKHIT_VERSION_MINOR)) does not know: use a library at least as new as your inkhit.h")
     }
 }
@@ -93,10 +95,9 @@ public func inkhit_skia_fake_bold_width(_ textSize: Double, _ widthOut: UnsafeMu
 /// that version) is read only as far as it goes; the rest keeps its defaults.
 func glyphStyle(_ p: UnsafePointer<inkhit_glyph_style>?, _ name: String) throws(CError) -> GlyphStyle {
     guard let p else { return GlyphStyle() }
-    let size = UnsafeRawPointer(p).loadUnaligned(as: Int.self)
-    if size != GlyphStyleLayout.size11 {
-        try checkStructSize(UnsafeRawPointer(p), size, known: GlyphStyleLayout.size, name, init: "inkhit_glyph_style_init")
-    }
+    let size = structSize(of: p)
+    try checkStructSize(UnsafeRawPointer(p), size, known: StructSizes.glyphStyle, name, type: "inkhit_glyph_style",
+                        init: "inkhit_glyph_style_init")
     var s = glyphStyleDefaults(structSize: size)
     withUnsafeMutableBytes(of: &s) { $0.baseAddress!.copyMemory(from: UnsafeRawPointer(p), byteCount: min(size, GlyphStyleLayout.size)) }
     var style = GlyphStyle()
@@ -251,9 +252,9 @@ struct CheckedRun {
 
     init(_ p: UnsafePointer<inkhit_glyph_run>?) throws(CError) {
         guard let p else { throw .null("run") }
-        let r = p.pointee
-        try checkStructSize(UnsafeRawPointer(p), r.struct_size, known: MemoryLayout<inkhit_glyph_run>.size, "run",
+        try checkStructSize(UnsafeRawPointer(p), structSize(of: p), known: StructSizes.glyphRun, "run", type: "inkhit_glyph_run",
                             init: "inkhit_glyph_run_init")
+        let r = p.pointee
         guard r.font != nil else { throw .null("run->font") }
         font = try resolve(r.font, .font, "run->font", as: FontBox.self).font
         size = try finite(r.size, "run->size")
@@ -281,8 +282,25 @@ struct CheckedRun {
 public func inkhit_builder_add_run(_ builder: OpaquePointer?, _ cache: OpaquePointer?, _ run: UnsafePointer<inkhit_glyph_run>?,
                                    _ glyphs: UnsafePointer<inkhit_run_glyph>?, _ n: Int,
                                    _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    addRun("inkhit_builder_add_run", builder, cache, run, glyphs, n, nil, addedOut)
+}
+
+/// `inkhit_builder_add_run_numbered` (inkhit.h, 1.2).
+@_cdecl("inkhit_builder_add_run_numbered")
+public func inkhit_builder_add_run_numbered(_ builder: OpaquePointer?, _ cache: OpaquePointer?,
+                                            _ run: UnsafePointer<inkhit_glyph_run>?, _ glyphs: UnsafePointer<inkhit_run_glyph>?,
+                                            _ n: Int, _ firstOut: UnsafeMutablePointer<Int>?,
+                                            _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    addRun("inkhit_builder_add_run_numbered", builder, cache, run, glyphs, n, firstOut, addedOut)
+}
+
+/// Adds a run's glyphs under one lock, writing the first one's number and how many were added.
+func addRun(_ function: StaticString, _ builder: OpaquePointer?, _ cache: OpaquePointer?, _ run: UnsafePointer<inkhit_glyph_run>?,
+            _ glyphs: UnsafePointer<inkhit_run_glyph>?, _ n: Int, _ firstOut: UnsafeMutablePointer<Int>?,
+            _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    firstOut?.pointee = 0
     addedOut?.pointee = 0
-    return call("inkhit_builder_add_run") { () throws(CError) in
+    return call(function) { () throws(CError) in
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let fonts = try optionalCache(cache)?.glyphs ?? .shared
         let r = try CheckedRun(run)
@@ -290,6 +308,7 @@ public func inkhit_builder_add_run(_ builder: OpaquePointer?, _ cache: OpaquePoi
         try CallLimits.bounded { (limits, _) throws(CError) in
             var tally = ShapeTally(limit: limits.shapeBytes)
             try box.lock.withLock { () throws(CError) in
+                firstOut?.pointee = box.builder.count
                 for (i, g) in list.enumerated() {
                     let prefix = "glyphs[\(i)]: "
                     guard g.reserved == 0 else { throw .argument(prefix + "reserved must be 0 (got \(g.reserved))") }
@@ -316,8 +335,29 @@ public func inkhit_builder_add_shaped(_ builder: OpaquePointer?, _ cache: Opaque
                                       _ positions: UnsafePointer<inkhit_hb_glyph_position>?, _ n: Int,
                                       _ penOut: UnsafeMutablePointer<inkhit_point>?,
                                       _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    addShaped("inkhit_builder_add_shaped", builder, cache, run, infos, positions, n, penOut, nil, addedOut)
+}
+
+/// `inkhit_builder_add_shaped_numbered` (inkhit.h, 1.2).
+@_cdecl("inkhit_builder_add_shaped_numbered")
+public func inkhit_builder_add_shaped_numbered(_ builder: OpaquePointer?, _ cache: OpaquePointer?,
+                                               _ run: UnsafePointer<inkhit_glyph_run>?,
+                                               _ infos: UnsafePointer<inkhit_hb_glyph_info>?,
+                                               _ positions: UnsafePointer<inkhit_hb_glyph_position>?, _ n: Int,
+                                               _ penOut: UnsafeMutablePointer<inkhit_point>?,
+                                               _ firstOut: UnsafeMutablePointer<Int>?,
+                                               _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    addShaped("inkhit_builder_add_shaped_numbered", builder, cache, run, infos, positions, n, penOut, firstOut, addedOut)
+}
+
+/// Adds HarfBuzz's arrays under one lock, writing the first placement's number, how many were added and the pen.
+func addShaped(_ function: StaticString, _ builder: OpaquePointer?, _ cache: OpaquePointer?,
+               _ run: UnsafePointer<inkhit_glyph_run>?, _ infos: UnsafePointer<inkhit_hb_glyph_info>?,
+               _ positions: UnsafePointer<inkhit_hb_glyph_position>?, _ n: Int, _ penOut: UnsafeMutablePointer<inkhit_point>?,
+               _ firstOut: UnsafeMutablePointer<Int>?, _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    firstOut?.pointee = 0
     addedOut?.pointee = 0
-    return call("inkhit_builder_add_shaped") { () throws(CError) in
+    return call(function) { () throws(CError) in
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let fonts = try optionalCache(cache)?.glyphs ?? .shared
         let r = try CheckedRun(run)
@@ -329,6 +369,7 @@ public func inkhit_builder_add_shaped(_ builder: OpaquePointer?, _ cache: Opaque
         try CallLimits.bounded { (limits, _) throws(CError) in
             var tally = ShapeTally(limit: limits.shapeBytes)
             try box.lock.withLock { () throws(CError) in
+                firstOut?.pointee = box.builder.count
                 for (i, info) in glyphs.enumerated() {
                     let prefix = "glyphs[\(i)]: "
                     let p = places?[i]

@@ -95,6 +95,8 @@ extension CError {
             status = INKHIT_ERROR_INVALID_ARGUMENT
         case .linkOutOfRange, .attachmentNotOnPlaceholder, .invalidAttachment, .invalidRun, .invalidExclusion:
             status = INKHIT_ERROR_LAYOUT
+        case .offsetInsideCharacter:
+            status = INKHIT_ERROR_INVALID_TEXT
         case .decoration:
             status = INKHIT_ERROR_PLACEMENT
         case .tooLong, .shapeBytes, .pastDeadline:

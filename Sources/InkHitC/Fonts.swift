@@ -128,3 +128,67 @@ func optionalCache(_ cache: OpaquePointer?, _ name: String = "cache") throws(CEr
     guard cache != nil else { return nil }
     return try resolve(cache, .shapeCache, name, as: ShapeCacheBox.self)
 }
+
+// MARK: Named instances (since 1.2)
+
+/// `inkhit_font_instance_count` (inkhit.h).
+@_cdecl("inkhit_font_instance_count")
+public func inkhit_font_instance_count(_ font: OpaquePointer?, _ countOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    countOut?.pointee = 0
+    return call("inkhit_font_instance_count") { () throws(CError) in
+        guard let countOut else { throw .null("count_out") }
+        countOut.pointee = try resolve(font, .font, "font", as: FontBox.self).font.namedInstances.count
+    }
+}
+
+/// `inkhit_font_instance_name` (inkhit.h): the name cut at a character boundary to fit `capacity` with its NUL.
+@_cdecl("inkhit_font_instance_name")
+public func inkhit_font_instance_name(_ font: OpaquePointer?, _ instance: Int, _ name: UnsafeMutablePointer<CChar>?,
+                                      _ capacity: Int, _ lengthOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    lengthOut?.pointee = 0
+    return call("inkhit_font_instance_name") { () throws(CError) in
+        guard let lengthOut else { throw .null("length_out") }
+        let dest = try mutableBuffer(name, capacity, "name", countName: "capacity")
+        let f = try resolve(font, .font, "font", as: FontBox.self).font
+        let k = try count(instance, "instance")
+        let instances = f.namedInstances
+        guard k < instances.count else {
+            throw CError(INKHIT_ERROR_FONT, "instance \(k) is out of range: the font has \(instances.count) named instance"
+                         + (instances.count == 1 ? "" : "s"))
+        }
+        let utf8 = Array((instances[k].name ?? "").utf8)
+        lengthOut.pointee = utf8.count
+        guard dest.count > 0 else { return }
+        var n = min(utf8.count, dest.count - 1)
+        while n > 0 && n < utf8.count && utf8[n] & 0xC0 == 0x80 { n -= 1 }   // never half a character
+        for i in 0..<n { dest[i] = CChar(bitPattern: utf8[i]) }
+        dest[n] = 0
+    }
+}
+
+/// `inkhit_font_find_instance` (inkhit.h).
+@_cdecl("inkhit_font_find_instance")
+public func inkhit_font_find_instance(_ font: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                      _ instanceOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    call("inkhit_font_find_instance") { () throws(CError) in
+        guard let instanceOut else { throw .null("instance_out") }
+        guard let name else { throw .null("name") }
+        let f = try resolve(font, .font, "font", as: FontBox.self).font
+        let wanted = try cString(name, "name")
+        do throws(FontError) { instanceOut.pointee = try f.namedInstance(.name(wanted)) } catch { throw CError(error) }
+    }
+}
+
+/// `inkhit_font_with_instance` (inkhit.h).
+@_cdecl("inkhit_font_with_instance")
+public func inkhit_font_with_instance(_ font: OpaquePointer?, _ instance: Int,
+                                      _ out: UnsafeMutablePointer<OpaquePointer?>?) -> inkhit_status {
+    call("inkhit_font_with_instance") { () throws(CError) in
+        guard let out else { throw .null("out") }
+        let f = try resolve(font, .font, "font", as: FontBox.self).font
+        let k = try count(instance, "instance")
+        let made: Font
+        do throws(FontError) { made = try f.withVariations([], instance: .index(k)) } catch { throw CError(error) }
+        try publish(FontBox(made), .font, to: out)
+    }
+}

@@ -112,12 +112,14 @@ final class SnapshotBox {
 /// The handle's bits.
 @inline(__always) func bits(_ handle: OpaquePointer?) -> UInt { UInt(bitPattern: handle) }
 
-/// Registers `object` as a new live handle of `kind` and writes it to `out`.
+/// Registers `object` as a new live handle of `kind` and writes it to `out`; `hot` (kept alive by `object`) is what
+/// `lookupHot` gives the hot queries in its place (nil: the object).
 ///
 /// - Throws: `.limit` when every registry slot is taken (nothing is kept then).
-func publish(_ object: AnyObject, _ kind: HandleKind, to out: UnsafeMutablePointer<OpaquePointer?>) throws(CError) {
+func publish(_ object: AnyObject, _ kind: HandleKind, to out: UnsafeMutablePointer<OpaquePointer?>,
+             hot: UnsafeMutableRawPointer? = nil) throws(CError) {
     let retained = Unmanaged.passRetained(object)
-    let handle = ihr_insert(retained.toOpaque(), kind.rawValue)
+    let handle = ihr_insert(retained.toOpaque(), kind.rawValue, hot)
     guard handle != 0 else {
         retained.release()
         throw CError(INKHIT_ERROR_LIMIT, "more than \(Int(IHR_MAX_CHUNKS) * Int(IHR_CHUNK_SIZE)) live handles")
@@ -142,6 +144,14 @@ func lookup<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type:
                           in thread: UnsafeMutablePointer<ihr_thread>) -> Unmanaged<T>? {
     guard let p = ihr_protect_in(thread, bits(handle), kind.rawValue) else { return nil }
     return Unmanaged<T>.fromOpaque(p)
+}
+
+/// The hot pointer of a live handle of `kind` (an index's storage: `HitIndex.unsafeStorage`), protected with its
+/// object until `ihr_unprotect_in(thread)` as `lookup` protects it; nil when the handle is not live and of `kind`.
+/// One dependent load fewer than `lookup` then the object's field.
+@inline(__always)
+func lookupHot(_ handle: OpaquePointer?, _ kind: HandleKind, in thread: UnsafeMutablePointer<ihr_thread>) -> UnsafeMutableRawPointer? {
+    ihr_protect_hot_in(thread, bits(handle), kind.rawValue)
 }
 
 extension Unmanaged {

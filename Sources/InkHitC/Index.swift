@@ -61,8 +61,26 @@ public func inkhit_builder_add_glyph(_ builder: OpaquePointer?, _ cache: OpaqueP
 public func inkhit_builder_add_glyphs(_ builder: OpaquePointer?, _ cache: OpaquePointer?,
                                       _ placements: UnsafePointer<inkhit_glyph_placement>?, _ n: Int,
                                       _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    addGlyphs("inkhit_builder_add_glyphs", builder, cache, placements, n, nil, addedOut)
+}
+
+/// `inkhit_builder_add_glyphs_numbered` (inkhit.h, 1.2).
+@_cdecl("inkhit_builder_add_glyphs_numbered")
+public func inkhit_builder_add_glyphs_numbered(_ builder: OpaquePointer?, _ cache: OpaquePointer?,
+                                               _ placements: UnsafePointer<inkhit_glyph_placement>?, _ n: Int,
+                                               _ firstOut: UnsafeMutablePointer<Int>?,
+                                               _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    addGlyphs("inkhit_builder_add_glyphs_numbered", builder, cache, placements, n, firstOut, addedOut)
+}
+
+/// Adds `placements` under one lock, writing the first one's number (the builder's count when the lock was
+/// taken) and how many were added as they are.
+func addGlyphs(_ function: StaticString, _ builder: OpaquePointer?, _ cache: OpaquePointer?,
+               _ placements: UnsafePointer<inkhit_glyph_placement>?, _ n: Int,
+               _ firstOut: UnsafeMutablePointer<Int>?, _ addedOut: UnsafeMutablePointer<Int>?) -> inkhit_status {
+    firstOut?.pointee = 0
     addedOut?.pointee = 0
-    return call("inkhit_builder_add_glyphs") { () throws(CError) in
+    return call(function) { () throws(CError) in
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let fonts = try optionalCache(cache)?.glyphs ?? .shared
         let list = try buffer(placements, n, "placements", countName: "count")
@@ -71,6 +89,7 @@ public func inkhit_builder_add_glyphs(_ builder: OpaquePointer?, _ cache: Opaque
         try CallLimits.bounded { (limits, _) throws(CError) in
             var tally = ShapeTally(limit: limits.shapeBytes)
             try box.lock.withLock { () throws(CError) in
+                firstOut?.pointee = box.builder.count
                 for (i, p) in list.enumerated() {
                     if isMarker(p.glyph) {
                         _ = try box.addMarkerLocked(tag: 0, "placements[\(i)]: ")
@@ -206,7 +225,7 @@ public func inkhit_builder_build(_ builder: OpaquePointer?, _ out: UnsafeMutable
         guard let out else { throw .null("out") }
         let box = try resolve(builder, .builder, "builder", as: BuilderBox.self)
         let (index, meta) = box.lock.withLock { (box.builder.build(), box.meta.prefix(box.builder.count)) }
-        try publish(IndexBox(index, meta: meta), .index, to: out)
+        try publish(IndexBox(index, meta: meta), .index, to: out, hot: index.unsafeStorage)
     }
 }
 
@@ -225,18 +244,18 @@ let missHit = inkhit_hit(hit: 0, inside: 0, placement: -1, distance: .nan)
     return inkhit_hit(hit: 1, inside: h.isInside ? 1 : 0, placement: Int64(h.placement), distance: h.distance)
 }
 
-/// `inkhit_index_hit` (inkhit.h). The hot path: one registry lookup (no lock, no retain), three comparisons,
-/// the Swift query, the answer stored; every failure goes to `indexHitFailed`, out of line, so this function
-/// saves no registers for messages it does not build.
+/// `inkhit_index_hit` (inkhit.h). The hot path: one registry lookup (no lock, no retain; the slot gives the
+/// index's storage directly: `lookupHot`), three comparisons, the Swift query, the answer stored; every failure
+/// goes to `indexHitFailed`, out of line, so this function saves no registers for messages it does not build.
 @_cdecl("inkhit_index_hit")
 public func inkhit_index_hit(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius: Double,
                              _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
     let thread = ihr_current()
     defer { ihr_unprotect_in(thread) }
-    guard let out, let box = lookup(index, .index, as: IndexBox.self, in: thread), radiusIsValid(radius), x.isFinite, y.isFinite else {
+    guard let out, let storage = lookupHot(index, .index, in: thread), queryIsValid(x, y, radius) else {
         return indexHitFailed(index, x, y, radius, out)
     }
-    out.pointee = cHit(box.withBorrowed { $0.index.hit(at: Point(x, y), radius: radius) })
+    out.pointee = cHit(HitIndex.unsafeHit(storage: storage, at: Point(x, y), radius: radius))
     return inkhit_status(INKHIT_OK)
 }
 
@@ -253,62 +272,6 @@ func indexHitFailed(_ index: OpaquePointer?, _ x: Double, _ y: Double, _ radius:
     return (radiusIsValid(radius) ? pointError(x, y) : radiusError(radius)).report(function)
 }
 
-/// Whether `Point` and `inkhit_point` have one layout (two Doubles, x first), and `RawHit` (InkHit) and
-/// `inkhit_hit` another, so a batch reads the caller's points and writes its answers in place.
-let batchLayoutsMatch = MemoryLayout<Point>.size == MemoryLayout<inkhit_point>.size
-    && MemoryLayout<Point>.stride == MemoryLayout<inkhit_point>.stride
-    && MemoryLayout<Point>.offset(of: \Point.y) == MemoryLayout<inkhit_point>.offset(of: \inkhit_point.y)
-    && MemoryLayout<RawHit>.size == MemoryLayout<inkhit_hit>.size
-    && MemoryLayout<RawHit>.stride == MemoryLayout<inkhit_hit>.stride
-    && MemoryLayout<RawHit>.offset(of: \RawHit.inside) == MemoryLayout<inkhit_hit>.offset(of: \inkhit_hit.inside)
-    && MemoryLayout<RawHit>.offset(of: \RawHit.placement) == MemoryLayout<inkhit_hit>.offset(of: \inkhit_hit.placement)
-    && MemoryLayout<RawHit>.offset(of: \RawHit.distance) == MemoryLayout<inkhit_hit>.offset(of: \inkhit_hit.distance)
-
-/// `inkhit_index_hits` (inkhit.h): the Swift batch loop (`unsafeRawHits`, the loop of `unsafeHits`) reading
-/// the caller's points and writing its answers in place. Allocates nothing.
-@_cdecl("inkhit_index_hits")
-public func inkhit_index_hits(_ index: OpaquePointer?, _ points: UnsafePointer<inkhit_point>?, _ n: Int, _ radius: Double,
-                              _ out: UnsafeMutablePointer<inkhit_hit>?) -> inkhit_status {
-    let thread = ihr_current()
-    defer { ihr_unprotect_in(thread) }
-    let function: StaticString = "inkhit_index_hits"
-    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else { return handleError(index, .index, "index").report(function) }
-    guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
-    let answers: UnsafeMutableBufferPointer<inkhit_hit>, queries: UnsafeBufferPointer<inkhit_point>
-    do {
-        queries = try buffer(points, n, "points", countName: "count")
-        answers = try mutableBuffer(out, n, "out", countName: "count")
-    } catch {
-        return error.report(function)
-    }
-    guard let p = queries.baseAddress, let o = answers.baseAddress else { return inkhit_status(INKHIT_OK) }
-    var result = (firstNonFinite: -1, nonFinite: 0)
-    box.withBorrowed { b in
-        if batchLayoutsMatch {
-            p.withMemoryRebound(to: Point.self, capacity: n) { points in
-                UnsafeMutableRawPointer(o).withMemoryRebound(to: RawHit.self, capacity: n) { answers in
-                    result = b.index.unsafeRawHits(for: points, count: n, radius: radius, into: answers)
-                }
-            }
-        } else {
-            for i in 0..<n {
-                let q = p[i], h = b.index.hit(at: Point(q.x, q.y), radius: radius)
-                o[i] = cHit(h)
-                if h == nil && !(q.x.isFinite && q.y.isFinite) {
-                    if result.firstNonFinite < 0 { result.firstNonFinite = i }
-                    result.nonFinite += 1
-                }
-            }
-        }
-    }
-    if result.firstNonFinite >= 0 {
-        let q = p[result.firstNonFinite], bad = result.nonFinite
-        return CError.argument("points[\(result.firstNonFinite)] (\(show(q.x)), \(show(q.y))) is not finite (\(bad) such point"
-                               + "\(bad == 1 ? "" : "s"), answered as misses; the other points were answered)").report(function)
-    }
-    return inkhit_status(INKHIT_OK)
-}
-
 /// `inkhit_index_contains` (inkhit.h).
 @_cdecl("inkhit_index_contains")
 public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Double,
@@ -317,11 +280,11 @@ public func inkhit_index_contains(_ index: OpaquePointer?, _ x: Double, _ y: Dou
     defer { ihr_unprotect_in(thread) }
     guard let insideOut else { return CError.null("inside_out").report("inkhit_index_contains") }
     insideOut.pointee = 0
-    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else {
+    guard let storage = lookupHot(index, .index, in: thread) else {
         return handleError(index, .index, "index").report("inkhit_index_contains")
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_contains") }
-    insideOut.pointee = box.withBorrowed { $0.index.contains(Point(x, y)) } ? 1 : 0
+    insideOut.pointee = HitIndex.unsafeTopmost(storage: storage, at: Point(x, y)) >= 0 ? 1 : 0
     return inkhit_status(INKHIT_OK)
 }
 
@@ -333,11 +296,11 @@ public func inkhit_index_topmost(_ index: OpaquePointer?, _ x: Double, _ y: Doub
     defer { ihr_unprotect_in(thread) }
     guard let placementOut else { return CError.null("placement_out").report("inkhit_index_topmost") }
     placementOut.pointee = -1
-    guard let box = lookup(index, .index, as: IndexBox.self, in: thread) else {
+    guard let storage = lookupHot(index, .index, in: thread) else {
         return handleError(index, .index, "index").report("inkhit_index_topmost")
     }
     guard x.isFinite, y.isFinite else { return pointError(x, y).report("inkhit_index_topmost") }
-    placementOut.pointee = Int64(box.withBorrowed { $0.index.topmost(at: Point(x, y)) } ?? -1)
+    placementOut.pointee = Int64(HitIndex.unsafeTopmost(storage: storage, at: Point(x, y)))
     return inkhit_status(INKHIT_OK)
 }
 

@@ -29,15 +29,18 @@ func writeDefaults(_ options: UnsafeMutablePointer<inkhit_layout_options>, bytes
     withUnsafeBytes(of: &d) { UnsafeMutableRawPointer(options).copyMemory(from: $0.baseAddress!, byteCount: bytes) }
 }
 
-/// The caller's options: all of them when `struct_size` is this version's size, else version 1.0's fields
-/// (the rest left at their defaults), read without touching a byte past a 1.0 struct.
-func readOptions(_ p: UnsafePointer<inkhit_layout_options>) -> inkhit_layout_options {
+/// The caller's options, read as the version its `struct_size` names and never past it: all of them for this
+/// version's size (or a newer header's, whose extra bytes must be zero: `checkStructSize`), version 1.0's fields
+/// for 1.0's size (the rest left at their defaults; the 1.0 init function writes that size). Any other size (0,
+/// a struct filled by hand) is refused, never laid out as 1.0 with its runs and exclusions dropped.
+func readOptions(_ p: UnsafePointer<inkhit_layout_options>) throws(CError) -> inkhit_layout_options {
     let raw = UnsafeRawPointer(p)
-    let size = raw.loadUnaligned(fromByteOffset: LayoutOptionsLayout.structSizeOffset, as: UInt32.self)
-    if Int(size) == LayoutOptionsLayout.size { return p.pointee }
+    let size = Int(raw.loadUnaligned(fromByteOffset: LayoutOptionsLayout.structSizeOffset, as: UInt32.self))
+    try checkStructSize(raw, size, known: [LayoutOptionsLayout.size10, LayoutOptionsLayout.size], "options",
+                        type: "inkhit_layout_options", init: "inkhit_layout_options_init")
+    if size >= LayoutOptionsLayout.size { return p.pointee }
     var o = inkhit_layout_options()
     withUnsafeMutableBytes(of: &o) { $0.baseAddress!.copyMemory(from: raw, byteCount: LayoutOptionsLayout.size10) }
-    o.struct_size = 0
     return o
 }
 
@@ -48,7 +51,7 @@ public func inkhit_layout_options_init_sized(_ options: UnsafeMutablePointer<ink
         guard let options else { throw .null("options") }
         guard size == LayoutOptionsLayout.size10 || size == LayoutOptionsLayout.size else {
             throw .argument("size \(UInt(bitPattern: size)) is not a size of inkhit_layout_options this library knows "
-                            + "(\(LayoutOptionsLayout.size10) for version 1.0, \(LayoutOptionsLayout.size) for 1.1)")
+                            + "(\(LayoutOptionsLayout.size10) for version 1.0, \(LayoutOptionsLayout.size) for 1.1 and 1.2)")
         }
         writeDefaults(options, bytes: size, structSize: UInt32(size))
     }
@@ -58,7 +61,7 @@ public func inkhit_layout_options_init_sized(_ options: UnsafeMutablePointer<ink
 /// spacing and indent put into `paragraph`.
 func richText(_ o: inkhit_layout_options, offsets: OffsetMap, fontCount: Int,
               paragraph: inout ParagraphStyle) throws(CError) -> [TextRun] {
-    guard Int(o.struct_size) == LayoutOptionsLayout.size else { return [] }
+    guard Int(o.struct_size) >= LayoutOptionsLayout.size else { return [] }
     if o.line_height != 0 {
         let lh = try finite(o.line_height, "options->line_height")
         guard lh > 0 else { throw .argument("options->line_height must be > 0, or 0 for 1 (got \(show(lh)))") }

@@ -13,7 +13,7 @@ import InkText
 public func inkhit_layout_options_init(_ options: UnsafeMutablePointer<inkhit_layout_options>?) -> inkhit_status {
     call("inkhit_layout_options_init") { () throws(CError) in
         guard let options else { throw .null("options") }
-        writeDefaults(options, bytes: LayoutOptionsLayout.size10, structSize: 0)
+        writeDefaults(options, bytes: LayoutOptionsLayout.size10, structSize: UInt32(LayoutOptionsLayout.size10))
     }
 }
 
@@ -37,7 +37,7 @@ struct OffsetMap {
             return text.utf16.distance(from: text.utf16.startIndex, to: i)
         }
         let i = text.utf16.index(text.utf16.startIndex, offsetBy: o)
-        guard i == text.utf16.endIndex || !UTF16.isTrailSurrogate(text.utf16[i]) else {
+        guard !isInsideSurrogatePair(text.utf16, at: i) else {         // the layout's own rule
             throw CError(INKHIT_ERROR_INVALID_TEXT, "\(name) \(o) is between the two UTF-16 units of a character")
         }
         return o
@@ -47,7 +47,7 @@ struct OffsetMap {
 private func makeLayout(_ text: String, isUTF8: Bool, length: Int,
                         _ optionsIn: UnsafePointer<inkhit_layout_options>?) throws(CError) -> LayoutBox {
     guard let optionsIn else { throw .null("options") }
-    let o = readOptions(optionsIn)
+    let o = try readOptions(optionsIn)
     let fontHandles = try buffer(o.fonts, o.font_count, "options->fonts", countName: "options->font_count")
     guard !fontHandles.isEmpty else { throw .argument("options->font_count is 0: a layout needs at least one font") }
     var fonts: [Font] = []

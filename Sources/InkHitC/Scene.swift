@@ -99,9 +99,16 @@ func nodeShape(_ n: inkhit_node, _ field: String, data: UnsafePointer<inkhit_nod
                             + "or inkhit_scene_update_shaped")
         }
         guard let data else { throw .null("shape (node \(n.id) is a glyph-run or mask node)") }
-        try checkStructSize(UnsafeRawPointer(data), data.pointee.struct_size, known: MemoryLayout<inkhit_node_shape>.size,
-                            "shape", init: "inkhit_node_shape_init")
-        shape = Int(n.shape) == INKHIT_SHAPE_GLYPHS ? try glyphsShape(data.pointee) : try maskShape(data.pointee)
+        let size = structSize(of: data)
+        try checkStructSize(UnsafeRawPointer(data), size, known: StructSizes.nodeShape, "shape", type: "inkhit_node_shape",
+                            init: "inkhit_node_shape_init")
+        // A 1.1 struct has no mask_length: its mask bytes are read as width x height (trusted, as 1.1 said).
+        var d = inkhit_node_shape()
+        withUnsafeMutableBytes(of: &d) {
+            $0.baseAddress!.copyMemory(from: UnsafeRawPointer(data), byteCount: min(size, MemoryLayout<inkhit_node_shape>.size))
+        }
+        shape = Int(n.shape) == INKHIT_SHAPE_GLYPHS ? try glyphsShape(d)
+            : try maskShape(d, length: size >= MemoryLayout<inkhit_node_shape>.size ? d.mask_length : nil)
     default:
         throw .argument("\(field)shape \(n.shape) is not an INKHIT_SHAPE_ value")
     }
@@ -125,15 +132,23 @@ func glyphsShape(_ d: inkhit_node_shape) throws(CError) -> NodeShape {
 
 /// A mask node's shape: its bytes checked against the mask limit and copied; a mask of no pixels is never hit
 /// (one transparent pixel), as a box of no size is never hit.
-func maskShape(_ d: inkhit_node_shape) throws(CError) -> NodeShape {
+func maskShape(_ d: inkhit_node_shape, length: Int?) throws(CError) -> NodeShape {
     guard d.mask_threshold <= 255 else { throw .argument("shape->mask_threshold must be 0 ... 255 (got \(d.mask_threshold))") }
     let threshold = d.mask_threshold == 0 ? UInt8(128) : UInt8(d.mask_threshold)
     let w = Int(d.mask_width), h = Int(d.mask_height)
-    guard w > 0, h > 0 else { return .mask(AlphaMask(width: 1, height: 1, alpha: [0], threshold: threshold)!) }
-    guard w <= AlphaMask.maxPixels / h else {
+    guard w == 0 || h == 0 || w <= AlphaMask.maxPixels / h else {
         throw CError(INKHIT_ERROR_LIMIT, "shape->mask_width x mask_height (\(w) x \(h)) is more than \(AlphaMask.maxPixels) "
                      + "pixels (4096 x 4096)")
     }
+    if let length {
+        // 1.2: the caller says how many bytes it gives; the library reads no more, and uses them all.
+        let given = try count(length, "shape->mask_length")
+        guard given == w * h else {
+            throw .argument("shape->mask_length is \(given), but a mask of \(w) x \(h) pixels has \(w * h) bytes "
+                            + "(one alpha byte per pixel, row by row)")
+        }
+    }
+    guard w > 0, h > 0 else { return .mask(AlphaMask(width: 1, height: 1, alpha: [0], threshold: threshold)!) }
     let bytes = try buffer(d.mask_alpha, w * h, "shape->mask_alpha", countName: "shape->mask_width x mask_height")
     guard let mask = AlphaMask(width: w, height: h, alpha: Array(bytes), threshold: threshold) else {
         throw .argument("shape->mask of \(w) x \(h) pixels cannot be made")
@@ -147,7 +162,7 @@ public func inkhit_node_shape_init(_ shape: UnsafeMutablePointer<inkhit_node_sha
     guard let shape else { return CError.null("shape").report("inkhit_node_shape_init") }
     shape.pointee = inkhit_node_shape(struct_size: MemoryLayout<inkhit_node_shape>.size, glyphs: nil, glyph_count: 0,
                                       holes: Int32(INKHIT_HOLES_INK), mask_width: 0, mask_height: 0, mask_alpha: nil,
-                                      mask_threshold: 0)
+                                      mask_threshold: 0, mask_length: 0)
     return inkhit_status(INKHIT_OK)
 }
 
@@ -317,42 +332,6 @@ public func inkhit_snapshot_hit(_ snapshot: OpaquePointer?, _ x: Double, _ y: Do
         return (radiusIsValid(radius) ? pointError(x, y) : radiusError(radius)).report(function)
     }
     out.pointee = box.withBorrowed { b in cSceneHit(b.snapshot.hit(at: Point(x, y), radius: radius), b) }
-    return inkhit_status(INKHIT_OK)
-}
-
-/// `inkhit_snapshot_hits` (inkhit.h).
-@_cdecl("inkhit_snapshot_hits")
-public func inkhit_snapshot_hits(_ snapshot: OpaquePointer?, _ points: UnsafePointer<inkhit_point>?, _ n: Int,
-                                 _ radius: Double, _ out: UnsafeMutablePointer<inkhit_scene_hit>?) -> inkhit_status {
-    let thread = ihr_current()
-    defer { ihr_unprotect_in(thread) }
-    let function: StaticString = "inkhit_snapshot_hits"
-    guard let box = lookup(snapshot, .snapshot, as: SnapshotBox.self, in: thread) else {
-        return handleError(snapshot, .snapshot, "snapshot").report(function)
-    }
-    guard radiusIsValid(radius) else { return radiusError(radius).report(function) }
-    let answers: UnsafeMutableBufferPointer<inkhit_scene_hit>, queries: UnsafeBufferPointer<inkhit_point>
-    do {
-        queries = try buffer(points, n, "points", countName: "count")
-        answers = try mutableBuffer(out, n, "out", countName: "count")
-    } catch {
-        return error.report(function)
-    }
-    var firstBad = -1, bad = 0
-    box.withBorrowed { b in
-        for (i, q) in queries.enumerated() {
-            answers[i] = cSceneHit(b.snapshot.hit(at: Point(q.x, q.y), radius: radius), b)
-            if !(q.x.isFinite && q.y.isFinite) {
-                if firstBad < 0 { firstBad = i }
-                bad += 1
-            }
-        }
-    }
-    if firstBad >= 0 {
-        let q = queries[firstBad]
-        return CError.argument("points[\(firstBad)] (\(show(q.x)), \(show(q.y))) is not finite (\(bad) such point"
-                               + "\(bad == 1 ? "" : "s"), answered as misses; the other points were answered)").report(function)
-    }
     return inkhit_status(INKHIT_OK)
 }
 

@@ -43,8 +43,8 @@ public struct GlyphJob: Sendable {
         public var x: Double, y: Double
         /// px per em; the job's `size` unless the glyph overrides it.
         public var size: Double
-        /// How the glyph is drawn: its font entry's style, with the glyph's own `"embolden"`, `"oblique"` and
-        /// `"hinting"` over it.
+        /// How the glyph is drawn: its font entry's style, with the glyph's own `"embolden"`, `"oblique"`,
+        /// `"hinting"` and `"alphaThreshold"` over it.
         public var style: GlyphStyle
     }
     /// The job's id as JSON text (string or number), echoed in every answer.
@@ -119,10 +119,8 @@ extension GlyphJob {
     }
 
     /// The glyph and text jobs' font entry for `ref`: path and index, and the variations, instance and each
-    /// style member that is not the default (a plain style with only an alpha threshold writes only
-    /// `"alphaThreshold"`: `"embolden": 0` would ask FreeType to embolden by 0, another outline). The entry
-    /// reads back as the same style in a job that sets no style of its own, as the glyph jobs `ink-hit layout`
-    /// writes do not.
+    /// style member that is not the default (`styleJSON` over a plain style). The entry reads back as the
+    /// same style in a job that sets no style of its own, as the glyph jobs `ink-hit layout` writes do not.
     static func fontJSON(_ ref: FontRef) -> String {
         var s = "{\"path\":" + JSONValue.quoted(ref.path) + ",\"index\":" + String(ref.index)
         if !ref.variations.isEmpty {
@@ -143,37 +141,42 @@ extension GlyphJob {
         return s + "}}"
     }
 
-    /// A style's members that differ from a plain style's (`,"embolden":…`, `,"oblique":…`, `,"hinting":…`,
-    /// `,"alphaThreshold":…`; all four with `explicit`), so an entry means the same whatever encloses it and a
-    /// style read back is the style written.
-    static func styleJSON(_ style: GlyphStyle, explicit: Bool = false) -> String {
+    /// A style's members that differ from `base`'s (`,"embolden":…`, `,"oblique":…`, `,"hinting":…`,
+    /// `,"alphaThreshold":…`, `,"matrix":…`, `,"originRounding":…`, `,"hintingUnderTransform":…`, `,"ppem":…`,
+    /// `,"stemDarkening":…`), so an entry whose members go over `base` reads back as exactly `style`: a font
+    /// entry's over a plain style, a glyph's over its font entry's. No emboldening is written `"none"`
+    /// (`"embolden": 0` would ask FreeType to embolden by 0: its outline at the size, not the exact one);
+    /// numbers in Swift's shortest form that reads back as the same `Double`.
+    static func styleJSON(_ style: GlyphStyle, over base: GlyphStyle = GlyphStyle()) -> String {
         var s = ""
-        switch style.embolden {
-        case .none: if explicit { s += ",\"embolden\":0" }
-        case .freeType: s += ",\"embolden\":\"freetype\""
-        case .strength(let x, let y): s += x == y ? ",\"embolden\":\(x)" : ",\"embolden\":[\(x),\(y)]"
-        case .skiaFakeBold: s += ",\"embolden\":\"skia\""
-        case .stroke(let w, let join):
-            switch join {
-            case .miter(let limit): s += ",\"embolden\":{\"stroke\":\(w),\"join\":\"miter\",\"miterLimit\":\(limit)}"
-            case .round: s += ",\"embolden\":{\"stroke\":\(w),\"join\":\"round\"}"
-            case .bevel: s += ",\"embolden\":{\"stroke\":\(w),\"join\":\"bevel\"}"
+        if style.embolden != base.embolden {
+            switch style.embolden {
+            case .none: s += ",\"embolden\":\"none\""
+            case .freeType: s += ",\"embolden\":\"freetype\""
+            case .strength(let x, let y): s += x == y ? ",\"embolden\":\(x)" : ",\"embolden\":[\(x),\(y)]"
+            case .skiaFakeBold: s += ",\"embolden\":\"skia\""
+            case .stroke(let w, let join):
+                switch join {
+                case .miter(let limit): s += ",\"embolden\":{\"stroke\":\(w),\"join\":\"miter\",\"miterLimit\":\(limit)}"
+                case .round: s += ",\"embolden\":{\"stroke\":\(w),\"join\":\"round\"}"
+                case .bevel: s += ",\"embolden\":{\"stroke\":\(w),\"join\":\"bevel\"}"
+                }
             }
         }
-        if explicit || style.oblique != 0 {
+        if style.oblique != base.oblique {
             s += style.oblique == GlyphStyle.freeTypeOblique ? ",\"oblique\":\"freetype\"" : ",\"oblique\":\(style.oblique)"
         }
-        if explicit || style.hinting != .none { s += ",\"hinting\":\"" + style.hinting.rawValue + "\"" }
-        if explicit || style.alphaThreshold != GlyphStyle.defaultAlphaThreshold { s += ",\"alphaThreshold\":\(style.alphaThreshold)" }
+        if style.hinting != base.hinting { s += ",\"hinting\":\"" + style.hinting.rawValue + "\"" }
+        if style.alphaThreshold != base.alphaThreshold { s += ",\"alphaThreshold\":\(style.alphaThreshold)" }
         let m = style.matrix
-        if explicit || !m.isIdentity { s += ",\"matrix\":[\(m.xx),\(m.xy),\(m.yx),\(m.yy)]" }
-        if explicit || !style.originRounding.isNone {
+        if m != base.matrix { s += ",\"matrix\":[\(m.xx),\(m.xy),\(m.yx),\(m.yy)]" }
+        if style.originRounding != base.originRounding {
             func axis(_ a: OriginRounding.Axis) -> String { "{\"grid\":\(a.grid),\"bias\":\(a.bias)}" }
             s += ",\"originRounding\":{\"x\":" + axis(style.originRounding.x) + ",\"y\":" + axis(style.originRounding.y) + "}"
         }
-        if explicit || style.hintingUnderTransform != .keep { s += ",\"hintingUnderTransform\":\"" + style.hintingUnderTransform.rawValue + "\"" }
-        if explicit || style.ppem != .uniform { s += ",\"ppem\":\"" + style.ppem.rawValue + "\"" }
-        if explicit || style.stemDarkening { s += ",\"stemDarkening\":\(style.stemDarkening)" }
+        if style.hintingUnderTransform != base.hintingUnderTransform { s += ",\"hintingUnderTransform\":\"" + style.hintingUnderTransform.rawValue + "\"" }
+        if style.ppem != base.ppem { s += ",\"ppem\":\"" + style.ppem.rawValue + "\"" }
+        if style.stemDarkening != base.stemDarkening { s += ",\"stemDarkening\":\(style.stemDarkening)" }
         return s
     }
 

@@ -27,6 +27,9 @@ public indirect enum JobError: Error, Sendable, Equatable, CustomStringConvertib
     case shapeBytes(glyph: Int, limit: Int)
     /// The text is longer than the job's text limit (UTF-16 code units).
     case textLength(limit: Int)
+    /// A scene job's text nodes hold more UTF-16 code units together than the job's text limit (it counts
+    /// every text node of the job); `node` is the node whose text went over it.
+    case sceneTextLength(limit: Int, node: String)
     /// The job ran longer than `JobLimits.maxSecondsPerJob`; `during` says what it was doing.
     case timeLimit(seconds: Double, during: String)
     /// A font of the job could not be loaded.
@@ -63,6 +66,9 @@ public indirect enum JobError: Error, Sendable, Equatable, CustomStringConvertib
             return "glyphs[\(g)]: the job's glyph shapes need more than \(l) bytes "
                 + "(the limit; each distinct glyph and size class has its own shape)"
         case .textLength(let l): return "the text has more than \(l) UTF-16 code units (the limit)"
+        case .sceneTextLength(let l, let node):
+            return "the scene's text nodes have more than \(l) UTF-16 code units together (the limit; at node "
+                + "\(JSONValue.quoted(String(node.prefix(200)))))"
         case .timeLimit(let s, let during):
             return "the job took more than \(DecimalText.short(s)) s (the limit) while \(during)"
         case .font(let path, let face, let e): return "font \(JSONValue.quoted(path)) face \(face): \(e)"

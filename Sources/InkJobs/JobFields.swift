@@ -139,12 +139,13 @@ enum JobFields {
         return .index(i)
     }
 
-    /// `"embolden"` (px, `[x, y]` px, `"freetype"`, `"skia"` or `{"stroke": px, "join", "miterLimit"}`),
-    /// `"oblique"` (a shear or `"freetype"`), `"hinting"` (`"none"`, `"light"`, `"full"` or a renderer's
-    /// alias: `GlyphStyle.Hinting.names`), `"alphaThreshold"` (0 < t ≤ 1: the least alpha of a bitmap glyph
-    /// that is ink), `"matrix"` (`[xx, xy, yx, yy]`), `"originRounding"`, `"hintingUnderTransform"`, `"ppem"`
-    /// and `"stemDarkening"` of an object (the job, or a font entry whose member names start with `prefix`),
-    /// each replacing `base`'s when present and not null.
+    /// `"embolden"` (px, `[x, y]` px, `"freetype"`, `"skia"`, `{"stroke": px, "join", "miterLimit"}`, or
+    /// `"none"`: not emboldened, where a number, even 0, asks FreeType to embolden), `"oblique"` (a shear or
+    /// `"freetype"`), `"hinting"` (`"none"`, `"light"`, `"full"` or a renderer's alias:
+    /// `GlyphStyle.Hinting.names`), `"alphaThreshold"` (0 < t ≤ 1: the least alpha of a bitmap glyph that is
+    /// ink), `"matrix"` (`[xx, xy, yx, yy]`), `"originRounding"`, `"hintingUnderTransform"`, `"ppem"` and
+    /// `"stemDarkening"` of an object (the job, or a font entry whose member names start with `prefix`), each
+    /// replacing `base`'s when present and not null.
     static func style(of v: JSONValue, _ prefix: String, base: GlyphStyle) throws(JobError) -> GlyphStyle {
         var style = base
         if let e = v["embolden"], e != .null {
@@ -152,13 +153,14 @@ enum JobFields {
             switch e {
             case .string("freetype"): style.embolden = .freeType
             case .string("skia"): style.embolden = .skiaFakeBold
+            case .string("none"): style.embolden = .none
             case .number: style.embolden = .uniform(try finite(e, name))
             case .array(let xy) where xy.count == 2:
                 style.embolden = .strength(x: try finite(xy[0], name + "[0]"), y: try finite(xy[1], name + "[1]"))
             case .object:
                 style.embolden = try stroke(e, name)
             default:
-                throw .wrongType(field: name, expected: "a number (px), [x, y] (px), \"freetype\", \"skia\" or {\"stroke\": px}",
+                throw .wrongType(field: name, expected: "a number (px), [x, y] (px), \"freetype\", \"skia\", \"none\" or {\"stroke\": px}",
                                  got: e.serialized.prefix(40) + "")
             }
         }
@@ -309,7 +311,7 @@ enum JobFields {
     static func radius(of v: JSONValue) throws(JobError) -> Double {
         guard let rv = v["radius"], rv != .null else { return 0 }
         let r = try finite(rv, "radius")
-        guard r >= 0 else { throw .invalid(field: "\"radius\"", problem: "must be ≥ 0 (got \(r))") }
+        guard r >= 0 else { throw .invalid(field: "radius", problem: "must be ≥ 0 (got \(DecimalText.short(r)))") }
         return r
     }
 
@@ -343,7 +345,7 @@ enum JobFields {
     /// A finite number > 0.
     static func positive(_ v: JSONValue, _ name: String) throws(JobError) -> Double {
         let d = try finite(v, name)
-        guard d > 0 else { throw .invalid(field: name, problem: "must be > 0 (got \(d))") }
+        guard d > 0 else { throw .invalid(field: name, problem: "must be > 0 (got \(DecimalText.short(d)))") }
         return d
     }
 

@@ -16,7 +16,8 @@ public struct JobLimits: Sendable, Hashable {
     public var maxLineBytes = 64 << 20
     /// Most glyphs in one job: a glyph job's `glyphs`, or the glyphs a text job's layout makes.
     public var maxGlyphs = 1_000_000
-    /// Longest text of a text job, in UTF-16 code units.
+    /// Longest text of a text job, or of all the text nodes of a scene job together (checked as the job is
+    /// read, before any layout is built), in UTF-16 code units.
     public var maxTextLength = 1_000_000
     /// Most links plus attachments in one text job.
     public var maxLinks = 100_000

@@ -24,6 +24,7 @@ public enum JobLoop {
     public static func run(_ input: JobInput, to output: JobOutput, limits: JobLimits,
                            answer: (JobLine, (String) -> Void) throws(JobError) -> Void) -> Summary {
         var summary = Summary()
+        let leftovers = Leftovers()
         while let line = input.next() {
             switch line {
             case .tooLong(let bytes):
@@ -33,9 +34,11 @@ public enum JobLoop {
             case .text(let text):
                 if text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                 summary.jobs += 1
-                if !process(text, limits: limits, emit: output.line, answer: answer) { summary.failed += 1 }
+                if !process(text, limits: limits, emit: output.line, leftovers: leftovers, answer: answer) { summary.failed += 1 }
             }
-            if !output.flush() { break }
+            let flushed = output.flush()
+            leftovers.release()                      // after the job's last line went out
+            if !flushed { break }
         }
         output.flush()
         summary.ioFailure = input.failure?.description ?? output.failure
@@ -50,6 +53,15 @@ public enum JobLoop {
     /// the job ends with an error line saying how many lines were written.
     public static func process(_ line: String, limits: JobLimits, emit: (String) -> Void,
                                answer: (JobLine, (String) -> Void) throws(JobError) -> Void) -> Bool {
+        let leftovers = Leftovers()
+        defer { leftovers.release() }
+        return process(line, limits: limits, emit: emit, leftovers: leftovers, answer: answer)
+    }
+
+    /// `process(_:limits:emit:answer:)`, handing what a failed job built to `leftovers` (released by the
+    /// caller once the job's lines are written).
+    static func process(_ line: String, limits: JobLimits, emit: (String) -> Void, leftovers: Leftovers,
+                        answer: (JobLine, (String) -> Void) throws(JobError) -> Void) -> Bool {
         var id = "null"
         do throws(JobError) {
             let bytes = line.utf8.count
@@ -66,7 +78,7 @@ public enum JobLoop {
             }
             if case .object = value, let valid = try? JobFields.id(of: value, limits: limits) { id = valid }
             let output = OutputBudget(limits: limits, deadline: deadline)
-            let job = JobLine(value: value, idJSON: id, deadline: deadline, output: output)
+            let job = JobLine(value: value, idJSON: id, deadline: deadline, output: output, leftovers: leftovers)
             // `answer` and `emit` are both non-escaping: hand one to the other without letting it escape.
             // Every shape built for the job (flattening, color layers, pixel staircases, scene regions) sees
             // the job's deadline through `BuildDeadline` and gives up with it.
@@ -104,6 +116,15 @@ public struct JobLine: Sendable {
     /// When the job's time is up (`JobLimits.maxSecondsPerJob` from the moment its line was read).
     let deadline: Deadline
     let output: OutputBudget
+    /// What the job built, kept when it fails until its error line is written (`keepUntilWritten`).
+    let leftovers: Leftovers
+
+    /// Keeps `value` (what a failing job built: a scene of 100,000 nodes, its regions) alive until the job's
+    /// error line is written: freeing it takes a good part of the time it took to build (0.1–0.4 s for 99,999
+    /// path or mask nodes), which then falls between this job and the next instead of between the job's
+    /// deadline and its error line. Nothing more is built meanwhile (the next job starts after it is freed),
+    /// so the process never holds two jobs' structures.
+    public func keepUntilWritten(_ value: Any) { leftovers.keep(value) }
 
     /// True for a text job (`"text"` and no `"glyphs"`; see ``Job/Kind``).
     public var isTextJob: Bool { kind == .text }
@@ -114,6 +135,15 @@ public struct JobLine: Sendable {
     /// True once the job's output ran out of bytes or of time: what it emits from then on is dropped, and
     /// the loop ends the job with an error line.
     public var isStopped: Bool { output.stop != nil }
+}
+
+/// What failed jobs built, held until their error lines are written (`JobLine.keepUntilWritten`), then
+/// released at once. Used by one job loop on one thread.
+final class Leftovers: @unchecked Sendable {
+    private var held: [Any] = []
+    func keep(_ value: Any) { held.append(value) }
+    /// Frees what is held (its teardown runs here).
+    func release() { held.removeAll() }
 }
 
 /// The output bytes and time one job has left for writing (`JobLimits.maxOutputBytesPerJob`,

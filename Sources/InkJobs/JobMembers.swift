@@ -23,7 +23,8 @@ public enum JobMembers {
     static let attachment = ["at", "width", "ascent", "descent", "cornerRadius", "tag"]
     static let run = ["start", "end", "fonts", "size", "underline", "strikethrough", "overline", "baselineShift",
                       "letterSpacing"] + style
-    /// An exclusion is checked by its parser (exactly one of these).
+    /// An exclusion is checked by its parser (exactly one of these): a member it does not know fails the job
+    /// with an error naming it, so it is not reported here as ignored.
     static let exclusion = ["rect", "ellipse", "path"]
     static let sceneJob = ["id", "fonts", "scene", "radius", "points"] + style
     static let node = ["id", "transform", "bounds", "hidden", "interactive", "alpha", "clip", "pointerEvents", "slop",
@@ -70,8 +71,7 @@ public enum JobMembers {
     /// A text job's or text shape's links, attachments, runs and exclusions (and fonts, for a job).
     static func text(_ v: JSONValue, _ at: String, _ found: inout [String], limit: Int) {
         let prefix = at.isEmpty ? "" : at + "."
-        for (name, known) in [("fonts", font), ("links", link), ("attachments", attachment), ("runs", run),
-                              ("exclusions", exclusion)] {
+        for (name, known) in [("fonts", font), ("links", link), ("attachments", attachment), ("runs", run)] {
             guard case .array(let items)? = v[name] else { continue }
             for (i, item) in items.enumerated() {
                 if i & 1023 == 1023 && BuildDeadline.hasPassed { return }
@@ -94,7 +94,9 @@ public enum JobMembers {
             if visited & 1023 == 0 && BuildDeadline.hasPassed { return }
             guard case .object(let members) = n else { continue }
             for m in members where found.count < limit && !node.contains(m.key) { found.append(at + "." + m.key.prefix(64)) }
-            if case .object(let shapeMembers)? = n["shape"] {
+            // A shape object without a known shape fails the job with an error naming what it has; members
+            // beside a known shape are ignored, and reported.
+            if case .object(let shapeMembers)? = n["shape"], shapeMembers.contains(where: { shape.contains($0.key) }) {
                 for m in shapeMembers where found.count < limit && !shape.contains(m.key) {
                     found.append(at + ".shape." + m.key.prefix(64))
                 }

@@ -88,9 +88,9 @@ extension JobRunner {
         var gl: [String] = []
         gl.reserveCapacity(layout.glyphs.count)
         for (gi, g) in layout.glyphs.enumerated() {
-            // The glyph's size, and its style where a run changed it from its font entry's.
-            let gs = layout.glyphStyle(of: gi)
-            let style = gs == job.fonts[g.font].style ? "" : GlyphJob.styleJSON(gs, explicit: true)
+            // The glyph's size, and the members of its style a run changed from its font entry's (read back
+            // over the entry's: the same style exactly).
+            let style = GlyphJob.styleJSON(layout.glyphStyle(of: gi), over: job.fonts[g.font].style)
             gl.append("{\"font\":\(g.font),\"id\":\(g.id),\"x\":\(num(g.x, digits)),\"y\":\(num(g.y, digits)),\"size\":\(exact(g.size))"
                       + style + ",\"cluster\":\(g.utf16.lowerBound)}")
         }

@@ -77,10 +77,16 @@ public final class JobRunner {
     public func answer(_ line: JobLine, emit: (String) -> Void) throws(JobError) {
         trimCaches()
         try checkMembers(line)
-        switch try Job(line.value, limits: limits) {
-        case .scene(let job): try answerScene(job, line: line, emit: emit)
-        case .text(let job): try answerText(job, line: line, emit: emit)
-        case .glyph(let job): try answerGlyphs(job, line: line, emit: emit)
+        let parsed = try Job(line.value, limits: limits)
+        do throws(JobError) {
+            switch parsed {
+            case .scene(let job): try answerScene(job, line: line, emit: emit)
+            case .text(let job): try answerText(job, line: line, emit: emit)
+            case .glyph(let job): try answerGlyphs(job, line: line, emit: emit)
+            }
+        } catch {
+            line.keepUntilWritten(parsed)                 // freed after the error line (a scene's nodes)
+            throw error
         }
     }
 

@@ -68,6 +68,9 @@ extension SceneJob {
         (radius, points) = try JobFields.queries(of: v, limits: limits)
         items = []
         var seen = Set<String>()
+        // UTF-16 units of the text nodes so far: the text-length limit holds for the job, not for each node,
+        // and is checked as the nodes are read, before any layout is built.
+        var textUnits = 0
         // (value, parent item, where: "scene" or "… .children[k]")
         var stack: [(JSONValue, Int, String)] = [(root, -1, "scene")]
         while let (nv, parent, place) = stack.popLast() {
@@ -84,6 +87,10 @@ extension SceneJob {
                 item = try Self.item(nv, id: id, parent: parent, fonts: fonts, limits: limits)
             } catch {
                 throw .node(id: id, error)
+            }
+            if case .text(let t, _) = item.shape {
+                textUnits += t.text.utf16.count
+                guard textUnits <= limits.maxTextLength else { throw .sceneTextLength(limit: limits.maxTextLength, node: id) }
             }
             let me = items.count
             items.append(item)
@@ -169,7 +176,8 @@ extension SceneJob {
         if let g = sv["glyphs"] { return try glyphsShape(g, id: id, fonts: fonts, limits: limits) }
         if let t = sv["text"] { return try textShape(t, id: id, fonts: fonts, limits: limits) }
         if let m = sv["mask"] { return try maskShape(m, limits: limits) }
-        throw .invalid(field: "\"shape\"", problem: "has no known shape (box, roundRect, ellipse, path, glyphs, text)")
+        let names = members.prefix(4).map { JSONValue.quoted(String($0.key.prefix(40))) }.joined(separator: ", ")
+        throw .invalid(field: "\"shape\"", problem: "has no known shape (box, roundRect, ellipse, path, glyphs, text, mask): \(names)")
     }
 
     /// `{"path": "M … Z", "fillRule"?}`.
@@ -252,14 +260,25 @@ extension JobRunner {
     ///
     /// - Throws: `JobError` (`.node` or `.scene` naming the node that cannot be built).
     public func snapshot(_ job: SceneJob) throws(JobError) -> SceneSnapshot {
-        try snapshot(job, deadline: Deadline(seconds: limits.maxSecondsPerJob))
+        try snapshot(job, deadline: Deadline(seconds: limits.maxSecondsPerJob), keep: nil)
     }
 
     /// Builds a scene job's scene: fonts loaded, texts laid out (each within the job's limits and deadline),
-    /// then snapshotted.
-    func snapshot(_ job: SceneJob, deadline: Deadline) throws(JobError) -> SceneSnapshot {
-        let loaded = try loadFonts(job.fonts, job: job.idJSON)
+    /// then snapshotted. When it fails, what it built goes to `keep` (the job line's `keepUntilWritten`), so
+    /// it is freed after the job's error line is written.
+    func snapshot(_ job: SceneJob, deadline: Deadline, keep: JobLine?) throws(JobError) -> SceneSnapshot {
         var scene: Scene? = nil
+        do throws(JobError) {
+            return try snapshot(job, deadline: deadline, into: &scene)
+        } catch {
+            if let scene { keep?.keepUntilWritten(scene) }
+            throw error
+        }
+    }
+
+    /// `snapshot(_:deadline:keep:)`, building the scene in `scene`.
+    private func snapshot(_ job: SceneJob, deadline: Deadline, into scene: inout Scene?) throws(JobError) -> SceneSnapshot {
+        let loaded = try loadFonts(job.fonts, job: job.idJSON)
         var glyphs = 0
         for (k, item) in job.items.enumerated() {
             if k & 63 == 63 && deadline.isPast {
@@ -309,25 +328,35 @@ extension JobRunner {
 
     /// `snapshot(_:)` for the job `line` holds, within its deadline (the one its answers are held to).
     public func snapshot(_ job: SceneJob, for line: JobLine) throws(JobError) -> SceneSnapshot {
-        try snapshot(job, deadline: line.deadline)
+        try snapshot(job, deadline: line.deadline, keep: line)
     }
 
-    /// Answers a scene job: one line per point, a chunk at a time.
+    /// Answers a scene job: one line per point, a chunk at a time. A job stopped while answering (out of time
+    /// or output bytes) frees its snapshot after its error line.
     func answerScene(_ job: SceneJob, line: JobLine, emit: (String) -> Void) throws(JobError) {
-        let snapshot = try snapshot(job, deadline: line.deadline)
-        try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
-            for k in points.indices { results[k] = snapshot.hit(at: points[k], radius: job.radius) }
-        } line: { hit in
-            guard let h = hit else {
-                return ",\"hit\":false,\"node\":null,\"path\":null,\"local\":null" + Self.placementFields(nil)
-                    + Self.characterFields(nil) + Self.insideField(false) + ",\"distance\":null}"
-            }
-            func n(_ v: Double) -> String { DecimalText.string(v, maxFractionDigits: 4) }
-            var s = ",\"hit\":true,\"node\":" + JSONValue.quoted(h.node)
-            s += ",\"path\":[" + h.path.map(JSONValue.quoted).joined(separator: ",") + "]"
-            s += ",\"local\":[" + n(h.local.x) + "," + n(h.local.y) + "]"
-            s += Self.placementFields(h.glyph) + Self.decorationField(h.text?.decoration) + Self.characterFields(h.text)
-            return s + Self.insideField(h.isInside) + ",\"distance\":" + n(h.distance) + "}"
+        let snapshot = try snapshot(job, deadline: line.deadline, keep: line)
+        do throws(JobError) {
+            try Self.answerInChunks(job.points, line: line, seconds: limits.maxSecondsPerJob, emit: emit) { points, results in
+                for k in points.indices { results[k] = snapshot.hit(at: points[k], radius: job.radius) }
+            } line: { Self.sceneAnswer($0) }
+        } catch {
+            line.keepUntilWritten(snapshot)
+            throw error
         }
+        if line.isStopped { line.keepUntilWritten(snapshot) }
+    }
+
+    /// A scene answer after `{"job":ID,"i":N`.
+    static func sceneAnswer(_ hit: SceneHit?) -> String {
+        guard let h = hit else {
+            return ",\"hit\":false,\"node\":null,\"path\":null,\"local\":null" + placementFields(nil)
+                + characterFields(nil) + insideField(false) + ",\"distance\":null}"
+        }
+        func n(_ v: Double) -> String { DecimalText.string(v, maxFractionDigits: 4) }
+        var s = ",\"hit\":true,\"node\":" + JSONValue.quoted(h.node)
+        s += ",\"path\":[" + h.path.map(JSONValue.quoted).joined(separator: ",") + "]"
+        s += ",\"local\":[" + n(h.local.x) + "," + n(h.local.y) + "]"
+        s += placementFields(h.glyph) + decorationField(h.text?.decoration) + characterFields(h.text)
+        return s + insideField(h.isInside) + ",\"distance\":" + n(h.distance) + "}"
     }
 }

@@ -12,7 +12,7 @@ extension TextJob {
         if let h = v["lineHeight"], h != .null { p.lineHeight = try JobFields.positive(h, "lineHeight") }
         if let s = v["paragraphSpacing"], s != .null {
             let d = try JobFields.finite(s, "paragraphSpacing")
-            guard d >= 0 else { throw .invalid(field: "\"paragraphSpacing\"", problem: "must be ≥ 0 (got \(DecimalText.short(d)))") }
+            guard d >= 0 else { throw .invalid(field: "paragraphSpacing", problem: "must be ≥ 0 (got \(DecimalText.short(d)))") }
             p.paragraphSpacing = d
         }
         if let i = v["firstLineIndent"], i != .null { p.firstLineIndent = try JobFields.finite(i, "firstLineIndent") }

@@ -7,7 +7,7 @@ import InkText
 /// `{"id", "text", "fonts": [{"path", "index"}, …fallbacks in order], "size", "width"?, "origin"?: [x, y],
 ///   "maxLines"?, "alignment"?, "lineHeight"?, "paragraphSpacing"?, "firstLineIndent"?,
 ///   "runs"?: [{"start", "end", "fonts"?, "size"?, "underline"?, "strikethrough"?, "overline"?,
-///   "baselineShift"?, "letterSpacing"?, "embolden"?, "oblique"?, "hinting"?}],
+///   "baselineShift"?, "letterSpacing"?, "embolden"?, "oblique"?, "hinting"?, "alphaThreshold"?}],
 ///   "exclusions"?: [{"rect" | "ellipse": [x, y, w, h]} | {"path": "M … Z"}],
 ///   "links"?: [{"start", "end", "tag"}], "attachments"?: [{"at", "width",
 ///   "ascent", "descent", "tag", "cornerRadius"?}], "transform"?, "radius"?, "points"}` — offsets are UTF-16,
@@ -61,7 +61,7 @@ extension TextJob {
         }
         if let m = v["maxLines"], m != .null {
             let n = try JobFields.int(m, "maxLines", default: 0)
-            guard n >= 1 else { throw .invalid(field: "\"maxLines\"", problem: "must be ≥ 1 (got \(n))") }
+            guard n >= 1 else { throw .invalid(field: "maxLines", problem: "must be ≥ 1 (got \(n))") }
             p.maxLines = n
         }
         if let a = try JobFields.string(v["alignment"], "\"alignment\"") {

@@ -60,6 +60,7 @@ extension LayoutEngine {
         var pos = 0
         repeat {
             if pastDeadline("breaking lines at cluster \(pos) of \(cs.count)") { break }
+            fillWork += 1
             let line = fitLine(cs, inks: inks, widest: widest, from: pos, base: base, first: lines.isEmpty, top: top,
                                emptyOffset: range.lowerBound)
             lines.append(line.line)
@@ -113,6 +114,7 @@ extension LayoutEngine {
             let y0 = top + band.minY, y1 = top + band.maxY
             let fragments = self.fragments(whole, covered: exclusions.covered(y0: y0, y1: y1))
             let (filled, end) = fillFragments(cs, inks: inks, from: pos, fragments, rtl: base & 1 == 1)
+            if stoppedDuring != nil { return (planned(filled), cs.count) }
             guard end > pos else {
                 // Nothing fits in this band: below the exclusion that ends first.
                 let clear = exclusions.lowestClearing(y0: y0, y1: y1) ?? y1
@@ -157,7 +159,7 @@ extension LayoutEngine {
 
     /// Fills the fragments in the paragraph's direction from cluster `pos`; returns them (logical order) and
     /// the first cluster left over.
-    func fillFragments(_ cs: [Cluster], inks: [Rect], from pos: Int, _ fragments: [Fragment], rtl: Bool) -> ([Fragment], Int) {
+    mutating func fillFragments(_ cs: [Cluster], inks: [Rect], from pos: Int, _ fragments: [Fragment], rtl: Bool) -> ([Fragment], Int) {
         var out = rtl ? fragments.reversed() : fragments
         var p = pos
         for k in out.indices where p < cs.count {
@@ -169,21 +171,25 @@ extension LayoutEngine {
     /// Greedy line breaking into one fragment: clusters from `i0` while they fit, the line broken at the last
     /// opportunity (in a free fragment, else between clusters when a word is wider than it); trailing spaces
     /// hang. Returns the first cluster left over, or nil when a fragment bounded by an exclusion cannot take
-    /// even the first word.
-    func fill(_ cs: [Cluster], inks: [Rect], from i0: Int, into f: inout Fragment) -> Int? {
+    /// even the first word. O(1) per cluster: the width without trailing spaces is the width after the last
+    /// cluster that is not a space, kept as clusters go (a run of spaces is never walked back over). The
+    /// deadline is checked every 4,096 clusters; past it, `stoppedDuring` is set and the line ends there.
+    mutating func fill(_ cs: [Cluster], inks: [Rect], from i0: Int, into f: inout Fragment) -> Int? {
         var w = 0.0, a = Double.infinity, b = -Double.infinity
         var lastBreak = -1
         var content = (width: 0.0, a: Double.infinity, b: -Double.infinity)    // up to the last break
+        var trimmed = 0.0       // the advance up to the last cluster that is not a space
         var i = i0
         var end = cs.count
         while i < cs.count {
+            if (i - i0) & 4095 == 4095, pastDeadline("breaking lines (cluster \(i) of \(cs.count))") { end = i; break }
             let c = cs[i]
             if !c.isSpace {
                 var na = a, nb = b
                 if !inks.isEmpty, !inks[i].isEmpty { na = min(a, w + inks[i].minX); nb = max(b, w + inks[i].maxX) }
                 if !fits(width: w + c.advance, inkMin: na, inkMax: nb, in: f) {
                     if i > i0 || !f.isFree {
-                        guard lastBreak >= i0 || (f.isFree && i > i0) else { return nil }
+                        guard lastBreak >= i0 || (f.isFree && i > i0) else { fillWork += i - i0 + 1; return nil }
                         end = lastBreak >= i0 ? lastBreak + 1 : i
                         if lastBreak < i0 { content = (w, a, b) }
                         break
@@ -192,23 +198,20 @@ extension LayoutEngine {
                 a = na; b = nb
             }
             w += c.advance
-            if c.breakAfter { lastBreak = i; content = (trimmedWidth(cs, i0, i, w), a, b) }
+            if !c.isSpace { trimmed = w }
+            if c.breakAfter { lastBreak = i; content = (trimmed, a, b) }
             i += 1
         }
-        if end == cs.count { content = (trimmedWidth(cs, i0, cs.count - 1, w), a, b) }
+        fillWork += i - i0 + 1
+        if i == cs.count { content = (trimmed, a, b) }
         // Trailing spaces stay on the line (they hang).
-        while end < cs.count && cs[end].isSpace { end += 1 }
+        let hangFrom = end
+        if stoppedDuring == nil { while end < cs.count && cs[end].isSpace { end += 1 } }
+        fillWork += end - hangFrom
         f.clusters = Array(cs[i0..<end])
         f.source = i0..<end
         (f.contentWidth, f.inkMin, f.inkMax) = content
         return end
-    }
-
-    /// The advance of clusters `i0 ... last` (whose advances sum to `w`) without their trailing spaces.
-    func trimmedWidth(_ cs: [Cluster], _ i0: Int, _ last: Int, _ w: Double) -> Double {
-        var w = w, k = last
-        while k >= i0 && cs[k].isSpace { w -= cs[k].advance; k -= 1 }
-        return w
     }
 
     /// Whether content of advance `width` and ink `inkMin ... inkMax` (relative to its start) fits in `f`:

@@ -84,18 +84,23 @@ extension LayoutEngine {
         }
     }
 
-    /// Break opportunities after clusters; false when the deadline passed.
+    /// Break opportunities after clusters; false when the deadline passed. Two passes: which clusters are
+    /// whitespace (space, tab, U+3000), then the breaks, which read the next cluster's whitespace (a run of
+    /// spaces is one opportunity, after its last space: never before a space).
     mutating func markBreaks(_ clusters: inout [Cluster]) -> Bool {
         for ci in clusters.indices {
             if ci & 4095 == 4095, pastDeadline("finding line breaks (cluster \(ci) of \(clusters.count))") { return false }
             let r = clusters[ci].range
-            let lastScalar = map.scalars[map.scalarIndex(at: r.upperBound - 1)]
-            let isSpace = (clusters[ci].attachment < 0) && (r.lowerBound..<r.upperBound).allSatisfy {
+            clusters[ci].isSpace = clusters[ci].attachment < 0 && !r.isEmpty && (r.lowerBound..<r.upperBound).allSatisfy {
                 let s = map.scalars[map.scalarIndex(at: $0)]
                 return s == " " || s == "\t" || s == "\u{3000}"
             }
-            clusters[ci].isSpace = isSpace && !r.isEmpty
-            var br = isSpace || lastScalar == "-" || lastScalar == "\u{2010}" || lastScalar == "\u{2013}"
+        }
+        for ci in clusters.indices {
+            if ci & 4095 == 4095, pastDeadline("finding line breaks (cluster \(ci) of \(clusters.count))") { return false }
+            let r = clusters[ci].range
+            let lastScalar = map.scalars[map.scalarIndex(at: r.upperBound - 1)]
+            var br = clusters[ci].isSpace || lastScalar == "-" || lastScalar == "\u{2010}" || lastScalar == "\u{2013}"
             if ci + 1 < clusters.count {
                 let nextScalar = map.scalars[map.scalarIndex(at: clusters[ci + 1].range.lowerBound)]
                 if Self.isIdeographic(lastScalar) || Self.isIdeographic(nextScalar) {

@@ -48,6 +48,12 @@ struct LayoutEngine {
     var carets: [Int: [Double]] = [:]
     /// Set when the deadline passed: what the engine was doing (then its results are incomplete).
     var stoppedDuring: String? = nil
+    /// Steps of line breaking: one per line planned, and each cluster line filling visited (`fill`: each it
+    /// measured, each trailing space it hung), over every fitting round; the work a test hook counts
+    /// (`TextLayout.lineFillingWork`).
+    var fillWork = 0
+    /// Deadline checks made (counted only under `LayoutBudget.checksBeforeDeadline`).
+    var deadlineChecks = 0
 
     /// Font units each non-zero advance grows by (synthetic bold), per shaping key.
     var growth: [ShapeKey: Double] = [:]
@@ -103,7 +109,12 @@ struct LayoutEngine {
 
     /// True (and `stoppedDuring` set) once the budget's deadline has passed.
     mutating func pastDeadline(_ during: @autoclosure () -> String) -> Bool {
-        guard budget.deadline != nil, budget.isPastDeadline else { return false }
+        if let n = budget.checksBeforeDeadline {
+            deadlineChecks += 1
+            guard deadlineChecks > n else { return false }
+        } else {
+            guard budget.deadline != nil, budget.isPastDeadline else { return false }
+        }
         if stoppedDuring == nil { stoppedDuring = during() }
         return true
     }

@@ -10,6 +10,13 @@ struct TextIndexMap: Sendable {
     /// UTF-16 offsets where graphemes start (plus one final entry = UTF-16 length).
     let graphemeStarts: [Int]
 
+    /// Throws `.offsetInsideCharacter` when `r` (inside the text) starts or ends inside a surrogate pair;
+    /// `name` names the range (`links[2]`).
+    func checkBoundaries(_ r: Range<Int>, _ name: String) throws(TextError) {
+        if isInsideSurrogatePair(utf16, at: r.lowerBound) { throw .offsetInsideCharacter(field: name + ".start", offset: r.lowerBound) }
+        if isInsideSurrogatePair(utf16, at: r.upperBound) { throw .offsetInsideCharacter(field: name + ".end", offset: r.upperBound) }
+    }
+
     init(_ text: String) {
         utf16 = Array(text.utf16)
         var su: [Int] = [], sc: [Unicode.Scalar] = []
@@ -65,4 +72,12 @@ struct TextIndexMap: Sendable {
         }
         return lo
     }
+}
+
+/// The rule for every UTF-16 offset a layout's ranges start or end at (links and runs, from Swift, jobs, C
+/// and Python alike): not between the two units of a surrogate pair, the one place a UTF-16 offset falls
+/// inside a character. True when the unit at `i` of `units` is a trail surrogate (`units` is valid UTF-16: a
+/// Swift string's).
+package func isInsideSurrogatePair<Units: Collection>(_ units: Units, at i: Units.Index) -> Bool where Units.Element == UInt16 {
+    i != units.endIndex && UTF16.isTrailSurrogate(units[i])
 }

@@ -132,6 +132,10 @@ public struct TextLayout: Sendable {
     let spans: [ClusterSpan]
     /// Line `l`'s spans are `spans[lineSpans[l] ..< lineSpans[l + 1]]`.
     let lineSpans: [Int]
+    /// Steps of line breaking the layout took: one per line planned, and each cluster line filling visited
+    /// (measured, or hung as a trailing space, in every fitting round). Linear in the text, whitespace runs
+    /// included; a test hook that counts work.
+    package let lineFillingWork: Int
 
     /// What a placement of the link index is.
     enum LinkItem: Sendable {
@@ -197,6 +201,7 @@ public struct TextLayout: Sendable {
         self.transform = transform
         self.inverse = inverse
         self.truncated = engine.truncated
+        self.lineFillingWork = engine.fillWork
         self.carets = engine.carets
         self.charBoxes = Self.computeCharacterBoxes(glyphs: engine.glyphs, lines: engine.lines,
                                                     attachments: engine.placedAttachments, map: map, transform: transform)
@@ -233,8 +238,14 @@ public struct TextLayout: Sendable {
         try validate(style: style, paragraph: paragraph)
         let map = TextIndexMap(text)
         guard map.length <= maxLength else { throw .tooLong(length: map.length, limit: maxLength) }
-        for (i, l) in links.enumerated() where l.range.isEmpty || l.range.lowerBound < 0 || l.range.upperBound > map.length {
-            throw .linkOutOfRange(index: i, range: l.range, length: map.length)
+        for (i, l) in links.enumerated() {
+            if l.range.isEmpty || l.range.lowerBound < 0 || l.range.upperBound > map.length {
+                throw .linkOutOfRange(index: i, range: l.range, length: map.length)
+            }
+            try map.checkBoundaries(l.range, "links[\(i)]")
+        }
+        for (i, r) in runs.enumerated() where r.range.lowerBound >= 0 && r.range.upperBound <= map.length {
+            try map.checkBoundaries(r.range, "runs[\(i)]")
         }
         let attachmentAt = try validate(attachments: attachments, map: map)
         let styles = try StyleMap(runs: runs, base: style, length: map.length)

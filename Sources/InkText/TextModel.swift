@@ -126,6 +126,10 @@ public struct LayoutBudget: Sendable, Hashable {
     /// When the layout must give up (monotonic clock), checked between paragraphs, shaping items, lines and
     /// glyphs; nil for no deadline.
     public var deadline: ContinuousClock.Instant?
+    /// Test hook: when set, the layout engine's deadline counts as passed from its check number
+    /// `checksBeforeDeadline + 1` on (every place the engine checks its deadline counts one), whatever the
+    /// clock says, so a test can stop a layout at a chosen step and read where it stopped.
+    package var checksBeforeDeadline: Int? = nil
 
     /// A budget of `maxShapeBytes` bytes of shapes, ending at `deadline`.
     public init(maxShapeBytes: Int = .max, deadline: ContinuousClock.Instant? = nil) {
@@ -155,6 +159,9 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidTransform(AffineTransform)
     /// Link `index` has an empty range or one outside the text.
     case linkOutOfRange(index: Int, range: Range<Int>, length: Int)
+    /// A range starts or ends between the two UTF-16 units of a character (a surrogate pair): `field` names
+    /// the offset (`links[2].start`, `runs[0].end`), `offset` is it.
+    case offsetInsideCharacter(field: String, offset: Int)
     /// Attachment `index` does not stand on a U+FFFC.
     case attachmentNotOnPlaceholder(index: Int, at: Int)
     /// Attachment `index` has invalid sizes or shares its placeholder.
@@ -198,6 +205,7 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidTransform(let t): return "transform \(t) must be finite and invertible"
         case .linkOutOfRange(let i, let r, let n):
             return "links[\(i)] range \(r.lowerBound)..<\(r.upperBound) is outside the text (UTF-16 length \(n)) or empty"
+        case .offsetInsideCharacter(let f, let o): return "\(f) \(o) is between the two UTF-16 units of a character"
         case .attachmentNotOnPlaceholder(let i, let at):
             return "attachments[\(i)].at \(at) is not the UTF-16 offset of a U+FFFC in the text"
         case .invalidAttachment(let i, let why): return "attachments[\(i)]: \(why)"

@@ -18,7 +18,7 @@ struct JobOptions: ParsableArguments {
     var maxLineBytes: Int = JobLimits().maxLineBytes
     @Option(help: "Most glyphs per job (a glyph job's glyphs, or those a text job's layout makes).")
     var maxGlyphs: Int = JobLimits().maxGlyphs
-    @Option(help: "Longest text of a text job, UTF-16 code units.")
+    @Option(help: "Longest text of a text job, or of all the text nodes of a scene job together, UTF-16 code units.")
     var maxTextLength: Int = JobLimits().maxTextLength
     @Option(help: "Most links plus attachments per text job.")
     var maxLinks: Int = JobLimits().maxLinks

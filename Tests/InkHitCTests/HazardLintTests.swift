@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every C entry point that looks a handle up with `lookup` (which leaves the handle protected by the calling
+/// Every C entry point that looks a handle up with `lookup` or `lookupHot` (which leave the handle protected by the calling
 /// thread's hazard) ends that protection on every path: `defer { ihr_unprotect_in(thread) }` or
 /// `defer { unprotect() }` before its first `lookup(`. A function that forgets makes every later release of that
 /// handle wait forever (as `inkhit_layout_hit_decoration` once did), so this is checked on the source text of
@@ -14,7 +14,7 @@ struct HazardLintTests {
         let pieces = source.components(separatedBy: "func ").dropFirst()
         for piece in pieces {
             let name = String(piece.prefix { $0 != "(" && $0 != "<" })
-            guard let call = piece.range(of: "lookup(") else { continue }
+            guard let call = piece.range(of: "lookup(") ?? piece.range(of: "lookupHot(") else { continue }
             let before = piece[..<call.lowerBound]
             let ends = ["defer { ihr_unprotect_in(thread) }", "defer { unprotect() }"]
             if !ends.contains(where: { before.contains($0) }) { result.append(name) }
@@ -29,7 +29,7 @@ struct HazardLintTests {
         var forgetful: [String] = []
         for file in files where file != "Handles.swift" {
             let source = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
-            checked += source.components(separatedBy: "lookup(").count - 1
+            checked += source.components(separatedBy: "lookup(").count - 1 + source.components(separatedBy: "lookupHot(").count - 1
             forgetful += Self.forgetfulFunctions(in: source).map { "\(file): \($0)" }
         }
         #expect(forgetful.isEmpty, "functions that never end the protection `lookup` gives: \(forgetful)")

@@ -92,6 +92,18 @@ struct HeaderAgreementTests {
         same(CInkHit.inkhit_builder_add_path, InkHitC.inkhit_builder_add_path)
         same(CInkHit.inkhit_glyph_style_init_sized, InkHitC.inkhit_glyph_style_init_sized)
         same(CInkHit.inkhit_skia_fake_bold_width, InkHitC.inkhit_skia_fake_bold_width)
+        // 1.2: statuses that mean one thing, numbered adds, named instances, runner options.
+        same(CInkHit.inkhit_index_hit_batch, InkHitC.inkhit_index_hit_batch)
+        same(CInkHit.inkhit_snapshot_hit_batch, InkHitC.inkhit_snapshot_hit_batch)
+        same(CInkHit.inkhit_builder_add_glyphs_numbered, InkHitC.inkhit_builder_add_glyphs_numbered)
+        same(CInkHit.inkhit_builder_add_run_numbered, InkHitC.inkhit_builder_add_run_numbered)
+        same(CInkHit.inkhit_builder_add_shaped_numbered, InkHitC.inkhit_builder_add_shaped_numbered)
+        same(CInkHit.inkhit_font_instance_count, InkHitC.inkhit_font_instance_count)
+        same(CInkHit.inkhit_font_instance_name, InkHitC.inkhit_font_instance_name)
+        same(CInkHit.inkhit_font_find_instance, InkHitC.inkhit_font_find_instance)
+        same(CInkHit.inkhit_font_with_instance, InkHitC.inkhit_font_with_instance)
+        same(CInkHit.inkhit_job_runner_options_init, InkHitC.inkhit_job_runner_options_init)
+        same(CInkHit.inkhit_job_runner_create_with_options, InkHitC.inkhit_job_runner_create_with_options)
     }
 
     /// The list above is complete: it names every function of the header that the C file does not define.

@@ -35,7 +35,17 @@ struct HostileCallTests {
                  message: "more than 1000000 edges", seconds: 5),
         Scenario(name: "ellipses-1e7", status: "INKHIT_ERROR_SHAPE", message: "268435456 bytes", seconds: 2),
         Scenario(name: "ellipses-deadline", status: "INKHIT_ERROR_LIMIT", message: "passed its time limit", seconds: 0.6),
-    ]
+        // The in-process runner is the CLI's equal (a job ink-hit stops at 1.2 s ran 11.3 s): a job held to its
+        // runner's time limit ends with its error line and the next job runs; a call held to inkhit_limits stops
+        // with LIMIT after the job it cut, the quick job after it not run.
+        Scenario(name: "runner-job-deadline", status: "INKHIT_OK", message: "jobs=2 failed=1", seconds: 0.8),
+        Scenario(name: "runner-call-deadline", status: "INKHIT_ERROR_LIMIT", message: "jobs=1 failed=1", seconds: 0.8),
+    ] + ["spaces", "tabs", "ideographic-spaces", "newlines"].map {
+        // 1,000,000 of them laid out under a 0.3 s limit: the limit's error within the overrun (whitespace runs
+        // were quadratic: 100,000 spaces took 3.5 s, a million did not end).
+        Scenario(name: "layout-" + $0, font: { [UInt8](FileManager.default.contents(atPath: TestFonts.sans) ?? Data()) }, status: "INKHIT_ERROR_LIMIT", message: "past its deadline",
+                 seconds: 0.6)
+    }
 
     /// Rows answered by the bounded `GlyphShape` build (segments counted from control points before flattening):
     /// plain outlines and custom outlines.

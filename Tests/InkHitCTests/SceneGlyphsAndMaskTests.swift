@@ -50,6 +50,7 @@ struct SceneGlyphsAndMaskTests {
         data.mask_height = 4
         Self.alpha.withUnsafeBufferPointer { a in
             data.mask_alpha = a.baseAddress
+            data.mask_length = a.count
             ok(inkhit_scene_add_shaped(scene, 1, &maskNode, &data))      // threshold 0: the default, 128
         }
         var snapshot: inkhit_snapshot?
@@ -127,7 +128,39 @@ struct SceneGlyphsAndMaskTests {
         data.mask_width = 3
         data.mask_height = 3
         data.mask_alpha = nil
+        data.mask_length = 9
         fails(inkhit_scene_add_shaped(scene, 1, &node, &data), INKHIT_ERROR_NULL_ARGUMENT, "mask_alpha")
+        // The length bounds the read (issue 28 row 3: a 4096 x 4096 mask of one byte was read past its end):
+        // a short or long one is refused before a byte is read, a 1.1-sized struct reads width x height.
+        let one: [UInt8] = [255]
+        one.withUnsafeBufferPointer { b in
+            data.mask_alpha = b.baseAddress
+            data.mask_length = 1
+            data.mask_width = 4096
+            data.mask_height = 4096
+            fails(inkhit_scene_add_shaped(scene, 1, &node, &data), INKHIT_ERROR_INVALID_ARGUMENT, "mask_length is 1")
+            data.mask_width = 64
+            data.mask_height = 64
+            fails(inkhit_scene_add_shaped(scene, 1, &node, &data), INKHIT_ERROR_INVALID_ARGUMENT, "64 x 64 pixels has 4096 bytes")
+            data.mask_width = 1
+            data.mask_height = 1
+            data.mask_length = 2
+            fails(inkhit_scene_add_shaped(scene, 1, &node, &data), INKHIT_ERROR_INVALID_ARGUMENT, "mask_length is 2")
+            data.mask_length = 1
+            var old = data
+            old.struct_size = MemoryLayout<inkhit_node_shape>.offset(of: \inkhit_node_shape.mask_length)!
+            old.mask_length = 12345                    // not read: a 1.1 caller has no such field
+            var n99 = node
+            n99.id = 99
+            ok(inkhit_scene_add_shaped(scene, 1, &n99, &old))
+            ok(inkhit_scene_remove(scene, 99))
+            for size in [0, 8, old.struct_size + 4, MemoryLayout<inkhit_node_shape>.size - 1] {
+                old.struct_size = size
+                fails(inkhit_scene_add_shaped(scene, 1, &n99, &old), INKHIT_ERROR_INVALID_ARGUMENT, "struct_size is \(size)")
+            }
+        }
+        data.mask_alpha = nil
+        data.mask_length = 0
         data.mask_width = 0
         data.mask_threshold = 256
         fails(inkhit_scene_add_shaped(scene, 1, &node, &data), INKHIT_ERROR_INVALID_ARGUMENT, "mask_threshold")

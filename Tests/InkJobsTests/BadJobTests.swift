@@ -55,7 +55,7 @@ struct BadJobTests {
         ("unknown instance", job(#""fonts":[{"path":"\#(Fonts.interVariable)","instance":"Hairline"}]"#), "no named instance \"Hairline\""),
         ("instance index out of range", job(#""fonts":[{"path":"\#(Fonts.interVariable)","instance":99}]"#), "no named instance \"#99\""),
         ("instance wrong type", job(#""fonts":[{"path":"\#(Fonts.interVariable)","instance":true}]"#), "fonts[0].instance must be a string or an integer"),
-        ("embolden wrong type", job(#""embolden":"bold""#), "embolden must be a number (px), [x, y] (px), \"freetype\", \"skia\" or {\"stroke\": px}"),
+        ("embolden wrong type", job(#""embolden":"bold""#), "embolden must be a number (px), [x, y] (px), \"freetype\", \"skia\", \"none\" or {\"stroke\": px}"),
         ("embolden stroke without a width", job(#""embolden":{"join":"round"}"#), "embolden.stroke"),
         ("embolden stroke unknown join", job(#""embolden":{"stroke":1,"join":"square"}"#), "embolden.join must be \"miter\", \"round\" or \"bevel\""),
         ("embolden stroke unknown member", job(#""embolden":{"stroke":1,"cap":"round"}"#), "not one of \"stroke\""),

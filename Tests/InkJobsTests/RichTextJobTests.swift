@@ -102,6 +102,45 @@ struct RichTextJobTests {
         #expect(error.contains(name), "\(error)")
     }
 
+    /// A link or run that starts or ends between the two UTF-16 units of a character ("😀" is a surrogate
+    /// pair at 1..<3 of "a😀b") is refused, as the C interface refuses it, by the layout's one rule
+    /// (`TextError.offsetInsideCharacter`); one on the pair's edges is answered. It used to be accepted and
+    /// match nothing.
+    @Test(arguments: [
+        (#""links":[{"start":2,"end":4,"tag":"x"}]"#, "links[0].start 2 is between the two UTF-16 units of a character"),
+        (#""links":[{"start":0,"end":2,"tag":"x"}]"#, "links[0].end 2 is between the two UTF-16 units of a character"),
+        (#""runs":[{"start":2,"end":4,"size":30}]"#, "runs[0].start 2 is between the two UTF-16 units of a character"),
+        (#""runs":[{"start":0,"end":2,"underline":"single"}]"#, "runs[0].end 2 is between the two UTF-16 units of a character"),
+        (#""links":[{"start":1,"end":3,"tag":"x"}],"runs":[{"start":1,"end":3,"size":30}]"#, ""),
+    ])
+    func rangesInsideASurrogatePairAreRefused(_ member: String, _ message: String) throws {
+        let line = #"{"id":"sp","text":"a\ud83d\ude00b","fonts":\#(Self.fonts),"size":16,\#(member),"points":[[1,1]]}"#
+        let (ok, out) = Self.answers(line)
+        if message.isEmpty {
+            #expect(ok && out.count == 1 && out[0]["error"] == nil, "\(out)")
+        } else {
+            #expect(!ok && out.count == 1 && (out.first?["error"] as? String) == message, "\(out)")
+        }
+    }
+
+    /// The paragraph members' messages name them alike (as the job's other number members: `lineHeight must
+    /// be > 0 (got 0)`), with the value as written.
+    @Test(arguments: [
+        (#""lineHeight":-1"#, "lineHeight must be > 0 (got -1)"),
+        (#""paragraphSpacing":-1"#, "paragraphSpacing must be ≥ 0 (got -1)"),
+        (#""paragraphSpacing":"x""#, "paragraphSpacing must be a number, got string"),
+        (#""firstLineIndent":"x""#, "firstLineIndent must be a number, got string"),
+        (#""lineHeight":"x""#, "lineHeight must be a number, got string"),
+        (#""width":-2.5"#, "width must be > 0 (got -2.5)"),
+        (#""maxLines":0"#, "maxLines must be ≥ 1 (got 0)"),
+        (#""radius":-1"#, "radius must be ≥ 0 (got -1)"),
+    ])
+    func paragraphMessagesAreAlike(_ member: String, _ message: String) throws {
+        let line = #"{"id":"m","text":"abcdef","fonts":\#(Self.fonts),"size":16,\#(member),"points":[[1,1]]}"#
+        let (ok, out) = Self.answers(line)
+        #expect(!ok && (out.first?["error"] as? String) == message, "\(out)")
+    }
+
     @Test func theLimitsCountRunsAndExclusions() throws {
         let runner = JobRunner()
         runner.limits.maxRunsAndExclusions = 3

@@ -176,6 +176,12 @@ func textError(_ body: () throws -> Void) -> TextError? {
         #expect(e == .linkOutOfRange(index: 0, range: r, length: 4), "link \(r): \(String(describing: e))")
     }
     #expect(textError { _ = try layout(text, links: [TextLink(range: 0..<4, tag: "all")]) } == nil)
+    // U+1D5A0 is the surrogate pair at 1..<3: a range may not start or end at 2, inside it.
+    #expect(textError { _ = try layout(text, links: [TextLink(range: 2..<4, tag: "x")]) }
+            == .offsetInsideCharacter(field: "links[0].start", offset: 2))
+    #expect(textError { _ = try layout(text, links: [TextLink(range: 0..<1, tag: "a"), TextLink(range: 1..<2, tag: "x")]) }
+            == .offsetInsideCharacter(field: "links[1].end", offset: 2))
+    #expect(textError { _ = try layout(text, links: [TextLink(range: 1..<3, tag: "pair")]) } == nil)
     // Every error says what was wrong, naming the value.
     let messages: [(TextError, String)] = [
         (.noFonts, "at least one font"), (.invalidSize(0), "size must be finite and > 0 (got 0.0)"),
@@ -183,6 +189,7 @@ func textError(_ body: () throws -> Void) -> TextError? {
         (.invalidOrigin, "origin must be finite"),
         (.linkOutOfRange(index: 1, range: 0..<9, length: 4), "links[1] range 0..<9 is outside the text (UTF-16 length 4)"),
         (.attachmentNotOnPlaceholder(index: 0, at: 3), "attachments[0].at 3 is not the UTF-16 offset of a U+FFFC"),
+        (.offsetInsideCharacter(field: "runs[2].end", offset: 7), "runs[2].end 7 is between the two UTF-16 units of a character"),
     ]
     for (e, fragment) in messages { #expect(e.description.contains(fragment), "\(e.description)") }
 }

@@ -617,6 +617,10 @@ static void add_unknown_glyph(Recorder *r, PangoFont *font, const PangoGlyphInfo
         add_frame(r, cx + 1.5, cy + 1.5 - PANGO_UNKNOWN_GLYPH_HEIGHT, advance - 3.0, PANGO_UNKNOWN_GLYPH_HEIGHT - 3.0, 1.0, invalid, tag);
         return;
     }
+    /* Lines of no width (hinted metrics under about 1 px: Pango's padding, and the line width with it, round to
+     * 0; its lsb is then 0/0): cairo strokes nothing, fills a disc of radius 0 and arrows of no area as nothing,
+     * and shows the digits at size 0. The glyph is inkless, as drawn: its marker alone. */
+    if (!(h->line_width > 0) || !isfinite(h->box_height) || !isfinite(h->box_descent) || !isfinite(advance)) return;
     int rows = h->rows, cols = 1;
     char hex[8] = {0};
     const char *text = NULL;

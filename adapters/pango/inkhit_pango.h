@@ -35,7 +35,9 @@
  * What is recorded, in the order Pango draws it:
  *   - each glyph (markers keep their number: PANGO_GLYPH_EMPTY, and unknown glyphs, are placements
  *     without ink, followed for an unknown glyph by the ink Pango draws for it: a hex box's frame and
- *     digits, a dot for a space, an arrow for a tab or a line break, an X box for invalid input);
+ *     digits, a dot for a space, an arrow for a tab or a line break, an X box for invalid input; none when
+ *     the box's lines have no width, as for fonts of about 1 px and less with hinted metrics, where Pango's
+ *     box gets lines of width 0 and cairo draws nothing);
  *   - underlines (single, double, low, error), overlines and strikethroughs, as Pango computes them;
  *   - each PangoAttrShape, as its ink rectangle (whether or not a shape renderer draws it).
  * Backgrounds (PangoAttrBackground) are not ink and are not recorded.

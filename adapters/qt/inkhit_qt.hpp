@@ -175,10 +175,7 @@ inline inkhit_status add_glyph_run(inkhit_builder builder, const QGlyphRun &run,
                                    const DrawOptions &options = DrawOptions(), size_t *first_out = nullptr,
                                    size_t *added_out = nullptr) {
     if (added_out) *added_out = 0;
-    size_t first = 0;
-    inkhit_status status = inkhit_builder_count(builder, &first);
-    if (status != INKHIT_OK) return status;
-    if (first_out) *first_out = first;
+    if (first_out) *first_out = 0;
     const QList<quint32> glyphs = run.glyphIndexes();
     const QList<QPointF> positions = run.positions();
     if (positions.size() != glyphs.size())
@@ -203,7 +200,7 @@ inline inkhit_status add_glyph_run(inkhit_builder builder, const QGlyphRun &run,
         return inkhit_report_error(INKHIT_ERROR_INVALID_ARGUMENT, "inkhit::qt::add_glyph_run: a projective transform");
     return inkhit_builder_add_qt_glyph_run(builder, options.cache, source, &raw.settings, &t,
                                            inkhit_point{options.origin.x(), options.origin.y()}, list.data(), list.size(),
-                                           added_out);
+                                           first_out, added_out);
 }
 
 }  // namespace qt

@@ -1384,7 +1384,7 @@ static void test_rich_layout(void) {
           && strncmp(inkhit_last_error(), "inkhit_layout_options_init: ", 28) == 0);
     for (size_t b = size10; b < sizeof old; b++) CHECK(old[b] == 0xAB);
     inkhit_layout_options *o10 = (inkhit_layout_options *)old;
-    CHECK(o10->struct_size == 0 && o10->size == 16);
+    CHECK(o10->struct_size == size10 && o10->size == 16);      /* 1.0's size (since 1.2; 1.1 wrote 0) */
     o10->fonts = &sans;
     o10->font_count = 1;
     OK(inkhit_layout_create_utf8(text, strlen(text), o10, &layout));
@@ -1424,6 +1424,8 @@ static void test_scene_shapes(void) {
     mask_data.mask_alpha = half;
     inkhit_node mask = node(7, 0, 0, 40, 20, 100, 0);
     mask.shape = INKHIT_SHAPE_MASK;
+    EXPECT(inkhit_scene_add_shaped(scene, 1, &mask, &mask_data), INKHIT_ERROR_INVALID_ARGUMENT, "mask_length is 0");
+    mask_data.mask_length = sizeof half;                      /* since 1.2: the bytes given */
     OK(inkhit_scene_add_shaped(scene, 1, &mask, &mask_data));
     mask_data.mask_width = 5000;
     mask_data.mask_height = 5000;
@@ -1445,6 +1447,7 @@ static void test_scene_shapes(void) {
     mask_data.mask_width = 2;
     mask_data.mask_height = 1;
     mask_data.mask_alpha = flipped;
+    mask_data.mask_length = sizeof flipped;
     OK(inkhit_scene_update_shaped(scene, &mask, &mask_data));
     inkhit_snapshot later;
     OK(inkhit_scene_snapshot(scene, 0, &later));
@@ -1569,6 +1572,167 @@ static void test_renderer_rules(void) {
     OK(inkhit_builder_release(builder));
 }
 
+/* ============================================================================================== */
+/* 1.2: statuses that mean one thing, numbered adds, named instances, mask lengths, runner options.      */
+
+static void count_warning(void *user_data, const char *message, size_t length) {
+    job_output *o = user_data;
+    collect(o, message, length);
+}
+
+static void test_contract_12(void) {
+    /* Batch queries: OK with the count of non-finite points answered as misses; nothing written on an error. */
+    inkhit_builder b;
+    OK(inkhit_builder_create(0, &b));
+    inkhit_glyph_placement p[2] = {placement(sans, 43, 40, 0, 40), placement(sans, 43, 40, 40, 40)}; /* two 'H's */
+    size_t first = 99, added = 99;
+    OK(inkhit_builder_add_glyphs_numbered(b, NULL, p, 2, &first, &added));
+    CHECK(first == 0 && added == 2);
+    OK(inkhit_builder_add_glyphs_numbered(b, NULL, p, 1, &first, &added));
+    CHECK(first == 2 && added == 1);
+    inkhit_glyph_placement broken[2] = {placement(sans, 43, 40, 80, 40), placement(sans, 1000000, 40, 0, 0)};
+    EXPECT(inkhit_builder_add_glyphs_numbered(b, NULL, broken, 2, &first, &added), INKHIT_ERROR_GLYPH, "placements[1]");
+    CHECK(first == 3 && added == 1);                          /* the placements it did add: 3 ..< 4 */
+    EXPECT(inkhit_builder_add_glyphs_numbered(NULL, NULL, p, 2, &first, &added), INKHIT_ERROR_NULL_ARGUMENT, "builder");
+    CHECK(first == 0 && added == 0);
+    inkhit_glyph_run run;
+    OK(inkhit_glyph_run_init(&run));
+    run.font = sans;
+    inkhit_run_glyph g[2] = {{43, 0, 120, 40, 7}, {43, 0, 160, 40, 8}};
+    OK(inkhit_builder_add_run_numbered(b, NULL, &run, g, 2, &first, &added));
+    CHECK(first == 4 && added == 2);
+    inkhit_hb_glyph_info infos[1] = {{43, 0, 3, 0, 0}};
+    inkhit_point pen;
+    run.origin = (inkhit_point){200, 40};
+    OK(inkhit_builder_add_shaped_numbered(b, NULL, &run, infos, NULL, 1, &pen, &first, &added));
+    CHECK(first == 6 && added == 1 && pen.x == 200);
+    inkhit_index index;
+    OK(inkhit_builder_build(b, &index));
+    OK(inkhit_builder_release(b));
+    inkhit_point pts[4] = {{5.5, 30}, {NAN, 1}, {500, 500}, {45.5, INFINITY}};
+    inkhit_hit out[4];
+    memset(out, 0x5A, sizeof out);
+    size_t skipped = 99;
+    OK(inkhit_index_hit_batch(index, pts, 4, 0, INKHIT_NON_FINITE_MISS, out, &skipped));
+    /* (5.5, 30) is on the left stem of placements 0 and 2 (p[0] added twice): the topmost, 2, answers. */
+    CHECK(skipped == 2 && out[0].hit == 1 && out[0].placement == 2 && out[1].hit == 0 && out[1].placement == -1
+          && isnan(out[1].distance) && out[2].hit == 0 && out[3].hit == 0);
+    memset(out, 0x5A, sizeof out);
+    EXPECT(inkhit_index_hit_batch(index, pts, 4, 0, INKHIT_NON_FINITE_ERROR, out, &skipped), INKHIT_ERROR_INVALID_ARGUMENT,
+           "points[1] (nan, 1) is not finite (2 such points; nothing was answered");
+    CHECK(skipped == 0 && out[0].placement == 0x5A5A5A5A5A5A5A5All);
+    EXPECT(inkhit_index_hit_batch(index, pts, 4, -1, INKHIT_NON_FINITE_MISS, out, &skipped), INKHIT_ERROR_INVALID_ARGUMENT,
+           "radius");
+    CHECK(skipped == 0 && out[0].placement == 0x5A5A5A5A5A5A5A5All);
+    EXPECT(inkhit_index_hit_batch(index, pts, 4, 0, 7, out, NULL), INKHIT_ERROR_INVALID_ARGUMENT, "non_finite");
+    EXPECT(inkhit_index_hits(index, pts, 4, 0, out), INKHIT_ERROR_INVALID_ARGUMENT, "answered as misses");   /* 1.0 */
+    CHECK(out[0].placement == 2 && out[1].placement == -1);
+    OK(inkhit_index_release(index));
+
+    inkhit_node root = node(1, 0, 0, 100, 100, 0, 0);
+    inkhit_scene scene;
+    OK(inkhit_scene_create(&root, &scene));
+    /* A mask's length bounds the read (issue 28 row 3: 4096 x 4096 from one byte segfaulted). */
+    const uint8_t one[1] = {255};
+    inkhit_node_shape data;
+    OK(inkhit_node_shape_init(&data));
+    data.mask_width = 4096;
+    data.mask_height = 4096;
+    data.mask_alpha = one;
+    data.mask_length = 1;
+    inkhit_node m = node(2, 0, 0, 50, 50, 0, 0);
+    m.shape = INKHIT_SHAPE_MASK;
+    EXPECT(inkhit_scene_add_shaped(scene, 1, &m, &data), INKHIT_ERROR_INVALID_ARGUMENT, "mask_length is 1");
+    data.mask_width = data.mask_height = 1;
+    OK(inkhit_scene_add_shaped(scene, 1, &m, &data));
+    data.struct_size = offsetof(inkhit_node_shape, mask_length);          /* a 1.1 program: no length */
+    data.mask_length = 99;
+    m.id = 3;
+    OK(inkhit_scene_add_shaped(scene, 1, &m, &data));
+    inkhit_snapshot snap;
+    OK(inkhit_scene_snapshot(scene, 0, &snap));
+    inkhit_scene_hit sh[4];
+    OK(inkhit_snapshot_hit_batch(snap, pts, 4, 0, INKHIT_NON_FINITE_MISS, sh, &skipped));
+    CHECK(skipped == 2 && sh[0].hit == 1 && sh[0].node == 3 && sh[1].hit == 0);
+    EXPECT(inkhit_snapshot_hit_batch(snap, pts, 4, 0, INKHIT_NON_FINITE_ERROR, sh, &skipped), INKHIT_ERROR_INVALID_ARGUMENT,
+           "nothing was answered");
+    OK(inkhit_snapshot_release(snap));
+    OK(inkhit_scene_release(scene));
+
+    /* Named instances: by number and by name, in the library. */
+    inkhit_font inter, bold;
+    OK(inkhit_font_from_path(INTER, 0, &inter));
+    size_t count = 0, length = 0, found = 0;
+    OK(inkhit_font_instance_count(inter, &count));
+    CHECK(count >= 18);
+    OK(inkhit_font_find_instance(inter, "semi bold italic", &found));
+    char name[64];
+    OK(inkhit_font_instance_name(inter, found, name, sizeof name, &length));
+    CHECK(strcmp(name, "Semi Bold Italic") == 0 && length == 16);
+    OK(inkhit_font_instance_name(inter, found, name, 5, &length));
+    CHECK(strcmp(name, "Semi") == 0 && length == 16);
+    EXPECT(inkhit_font_find_instance(inter, "Heavy", &found), INKHIT_ERROR_FONT, "no named instance \"Heavy\"");
+    EXPECT(inkhit_font_instance_name(inter, count, name, sizeof name, &length), INKHIT_ERROR_FONT, "out of range");
+    OK(inkhit_font_find_instance(inter, "Bold", &found));
+    OK(inkhit_font_with_instance(inter, found, &bold));
+    inkhit_variation v[4];
+    OK(inkhit_font_get_variations(bold, v, 4, &count));
+    CHECK(count >= 1 && v[0].tag == INKHIT_TAG('w', 'g', 'h', 't') && v[0].value == 700);
+    OK(inkhit_font_release(bold));
+    OK(inkhit_font_release(inter));
+    OK(inkhit_font_instance_count(sans, &count));
+    CHECK(count == 0);
+    EXPECT(inkhit_font_with_instance(sans, 0, &bold), INKHIT_ERROR_FONT, "not a variable font");
+
+    /* A job runner with ink-hit's options: a limit, strict mode, warnings to the caller. */
+    inkhit_job_runner_options o;
+    OK(inkhit_job_runner_options_init(&o));
+    CHECK(o.struct_size == sizeof o && o.tolerance == 0.01 && o.max_seconds_per_job == 60 && o.max_points == 10000000);
+    job_output warnings = {{0}, 0}, lines = {{0}, 0};
+    o.warn = count_warning;
+    o.warn_user_data = &warnings;
+    o.max_points = 1;
+    inkhit_job_runner runner;
+    OK(inkhit_job_runner_create_with_options(&o, &runner));
+    char jobs[512];
+    snprintf(jobs, sizeof jobs,
+             "{\"id\": 1, \"fonts\": [{\"path\": \"%s\"}], \"size\": 40, \"glyphs\": [{\"id\": 43, \"x\": 0, \"y\": 40}],"
+             " \"radious\": 2, \"points\": [[5.5, 30]]}\n"
+             "{\"id\": 2, \"fonts\": [{\"path\": \"%s\"}], \"size\": 40, \"glyphs\": [], \"points\": [[1, 1], [2, 2]]}\n",
+             SANS, SANS);
+    size_t ran = 0, failed = 0;
+    OK(inkhit_job_runner_run(runner, jobs, strlen(jobs), collect, &lines, &ran, &failed));
+    CHECK(ran == 2 && failed == 1 && lines.lines == 2 && strstr(lines.text, "{\"job\":2,\"error\":") != NULL);
+    CHECK(warnings.lines == 1 && strstr(warnings.text, "radious") != NULL);
+    OK(inkhit_job_runner_release(runner));
+    o.strict = 1;
+    OK(inkhit_job_runner_create_with_options(&o, &runner));
+    memset(&lines, 0, sizeof lines);
+    OK(inkhit_job_runner_run(runner, jobs, strlen(jobs), collect, &lines, &ran, &failed));
+    CHECK(ran == 2 && failed == 2 && strstr(lines.text, "radious") != NULL && warnings.lines == 1);
+    OK(inkhit_job_runner_release(runner));
+    o.max_glyphs = (size_t)-1;
+    EXPECT(inkhit_job_runner_create_with_options(&o, &runner), INKHIT_ERROR_INVALID_ARGUMENT, "max_glyphs");
+    o.max_glyphs = 0;
+    o.struct_size = 16;
+    EXPECT(inkhit_job_runner_create_with_options(&o, &runner), INKHIT_ERROR_INVALID_ARGUMENT, "struct_size is 16");
+    EXPECT(inkhit_job_runner_create_with_options(NULL, &runner), INKHIT_ERROR_NULL_ARGUMENT, "options");
+    EXPECT(inkhit_job_runner_options_init(NULL), INKHIT_ERROR_NULL_ARGUMENT, "options");
+
+    /* inkhit_layout_options: a size it does not know is refused, not laid out as 1.0. */
+    inkhit_layout_options lo;
+    OK(inkhit_layout_options_init(&lo));
+    lo.fonts = &sans;
+    lo.font_count = 1;
+    inkhit_layout layout = NULL;
+    size_t sizes[] = {0, 80, offsetof(inkhit_layout_options, runs) - 8, sizeof lo - 8};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        lo.struct_size = (uint32_t)sizes[k];
+        EXPECT(inkhit_layout_create_utf8("a", 1, &lo, &layout), INKHIT_ERROR_INVALID_ARGUMENT, "options->struct_size");
+        CHECK(layout == NULL);
+    }
+}
+
 int main(void) {
     test_version_and_errors();
     test_long_message();
@@ -1584,6 +1748,7 @@ int main(void) {
     test_jobs();
     test_release_while_in_use();
     test_limits();
+    test_contract_12();
 
     OK(inkhit_index_release(index_for_threads));
     EXPECT(inkhit_index_release(index_for_threads), INKHIT_ERROR_INVALID_HANDLE, "already released");

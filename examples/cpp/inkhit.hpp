@@ -103,9 +103,12 @@ public:
         if (!hit.hit) return std::nullopt;
         return hit;
     }
-    std::vector<inkhit_hit> hits(const std::vector<Point> &points, double radius = 0) const {
+    /// Every point answered (a NaN or infinite one as a miss: `skipped`, when given, says how many); throws only
+    /// when nothing was answered (a bad radius), as inkhit_index_hit_batch's statuses say.
+    std::vector<inkhit_hit> hits(const std::vector<Point> &points, double radius = 0, size_t *skipped = nullptr) const {
         std::vector<inkhit_hit> out(points.size());
-        check(inkhit_index_hits(handle_.get(), points.data(), points.size(), radius, out.data()));
+        check(inkhit_index_hit_batch(handle_.get(), points.data(), points.size(), radius, INKHIT_NON_FINITE_MISS,
+                                     out.data(), skipped));
         return out;
     }
     bool contains(Point p) const {

@@ -2,7 +2,7 @@
 the first 2,000 characters of the Alice text in DejaVu Sans 16 px, wrapped at 600 px, 200,000 points uniform over
 the lines' box), measured in one run, in alternated rounds, medians of per-round ratios:
 
-- ``C batch``: inkhit_index_hits called directly (ctypes, one call, preallocated buffers: the library's batch
+- ``C batch``: inkhit_index_hit_batch called directly (ctypes, one call, preallocated buffers: the library's batch
   call and nothing else);
 - ``Index.hits``: the Python API as users call it (converts nothing, allocates the answers array);
 - ``Index.hits(out=)``: the same into a preallocated array;
@@ -101,12 +101,12 @@ def main() -> None:
     n = pts.shape[0]
     out = np.empty(n, inkhit.HIT_DTYPE)
     raw = np.empty(n, inkhit.HIT_DTYPE)
-    handle = index._use()
+    handle = index._handle
     report = {"glyphs": int(len(g)), "points": n, "python": sys.version.split()[0], "radii": {}}
     for radius in (0.0, 3.5):
         def c_batch() -> float:
             t = time.thread_time()
-            N.lib.inkhit_index_hits(handle, pts.ctypes.data, n, radius, raw.ctypes.data)
+            N.lib.inkhit_index_hit_batch(handle, pts.ctypes.data, n, radius, 0, raw.ctypes.data, None)
             return time.thread_time() - t
 
         def api() -> float:
@@ -136,7 +136,6 @@ def main() -> None:
             "index_hits_out_ns": statistics.median(rows["api_out"]), "ratio": statistics.median(ratios),
             "ratio_out": statistics.median(ratios_out), "c_program_ns": c_ns,
             "hit_fraction": float(raw["hit"].mean())}
-    index._done()
     report["import_seconds"] = import_time("inkhit")
     report["numpy_import_seconds"] = import_time("numpy")
     site = os.path.dirname(os.path.dirname(inkhit.__file__))

@@ -34,7 +34,11 @@ def test_variable_fonts_by_axis_and_by_instance() -> None:
     assert inkhit.Font(INTER, variations={"wght": 650}).variations["wght"] == 650
     assert inkhit.Font(INTER, variations={"wght": 1200}).variations["wght"] == 900   # clamped as FreeType does
     assert inkhit.Font(INTER, face=(13 << 16)).variations == bold.variations       # FreeType's packed index
-    with pytest.raises(inkhit.FontError, match="no named instance 'Heavy'"):
+    assert bold.instances == inkhit.Font(INTER).instances and "Semi Bold Italic" in bold.instances
+    assert inkhit.Font(INTER, instance="semi bold italic").variations == \
+        inkhit.Font(INTER, instance=bold.instances.index("Semi Bold Italic")).variations
+    assert inkhit.Font(SANS).instances == []
+    with pytest.raises(inkhit.FontError, match='no named instance "Heavy"'):
         inkhit.Font(INTER, instance="Heavy")
     with pytest.raises(inkhit.FontError, match="axis"):
         inkhit.Font(INTER, variations={"XXXX": 1})
@@ -63,18 +67,25 @@ def test_each_status_has_its_class_and_the_librarys_message(call, cls, needle) -
     assert needle in str(e)
 
 
-def test_bad_radii_raise_and_non_finite_points_miss(sans: inkhit.Font) -> None:
+def test_bad_radii_and_points_raise_the_librarys_errors(sans: inkhit.Font) -> None:
     b = inkhit.Builder()
     b.add_glyph(sans, sans.glyph("H"), 40, origin=(0, 40))
     index = b.build()
-    with pytest.raises(inkhit.InvalidArgumentError, match="radius"):
+    with pytest.raises(inkhit.InvalidArgumentError, match="inkhit_index_hit: radius"):
         index.hit(1, 1, -1)
-    with pytest.raises(inkhit.InvalidArgumentError, match="radius"):
+    with pytest.raises(inkhit.InvalidArgumentError, match="inkhit_index_hit_batch: radius"):
         index.hits([[1, 1]], float("nan"))
-    assert index.hit(float("nan"), 3) is None and index.topmost(float("inf"), 0) is None
+    # A single query's non-finite point is the library's INVALID_ARGUMENT; a batch answers it as a miss (or
+    # refuses the batch when asked to).
+    with pytest.raises(inkhit.InvalidArgumentError, match="inkhit_index_hit: the point"):
+        index.hit(float("nan"), 3)
+    with pytest.raises(inkhit.InvalidArgumentError, match="inkhit_index_topmost"):
+        index.topmost(float("inf"), 0)
     answers = index.hits([[float("nan"), 1], [6, 20]])
     assert list(answers["hit"]) == [False, True]
-    with pytest.raises(ValueError):
+    with pytest.raises(inkhit.InvalidArgumentError, match=r"points\[0\] \(nan, 1\).*nothing was answered"):
+        index.hits([[float("nan"), 1], [6, 20]], non_finite="error")
+    with pytest.raises(inkhit.InvalidArgumentError, match=r"\(N, 2\)"):
         index.hits(np.zeros((4, 3)))
 
 

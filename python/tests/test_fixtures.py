@@ -36,9 +36,12 @@ def test_python_api_equals_ink_hit_byte_for_byte(name: str, ink_hit: str) -> Non
     assert len(ours) == len(expected)
     differing = [(a, b) for a, b in zip(ours, expected) if a != b]
     assert not differing, "%d of %d lines differ, first: %s" % (len(differing), len(ours), differing[:3])
-    # The job runner inside libInkHit answers the same file with the same bytes.
+    # The job runner inside libInkHit answers the same file with the same bytes, and warns what ink-hit writes to
+    # standard error (the fixtures' "note" members).
+    warned: list = []
     with open(path, encoding="utf-8") as f:
-        assert list(inkhit.run_jobs(f, raw=True)) == expected
+        assert list(inkhit.run_jobs(f, raw=True, warn=warned)) == expected
+    assert ["ink-hit: " + w for w in warned] == result.stderr.splitlines()
 
 
 @pytest.mark.parametrize("name", FIXTURE_SETS)

@@ -23,11 +23,10 @@ STRUCTS = {
     "inkhit_text_attachment": N.TextAttachment, "inkhit_layout_options": N.LayoutOptions,
     "inkhit_layout_info": N.LayoutInfo, "inkhit_layout_glyph": N.LayoutGlyph, "inkhit_layout_line": N.LayoutLine,
     "inkhit_text_hit": N.TextHit, "inkhit_caret": N.Caret, "inkhit_caret_rect": N.CaretRect, "inkhit_node": N.Node,
-    "inkhit_scene_hit": N.SceneHit,
+    "inkhit_scene_hit": N.SceneHit, "inkhit_text_run": N.TextRun, "inkhit_exclusion": N.Exclusion,
+    "inkhit_layout_decoration": N.LayoutDecoration, "inkhit_node_shape": N.NodeShape,
+    "inkhit_job_runner_options": N.JobRunnerOptions, "inkhit_limits": N.Limits,
 }
-if N.HAS_STYLED_TEXT:
-    STRUCTS.update({"inkhit_text_run": N.TextRun, "inkhit_exclusion": N.Exclusion,
-                    "inkhit_layout_decoration": N.LayoutDecoration})
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ import inkhit
 from inkhit import _native as N
 from glyph_jobs import FIXTURES, read_jsonl
 
-pytestmark = pytest.mark.skipif(not N.HAS_STYLED_TEXT, reason="this libInkHit predates styled runs")
 
 
 def str_index(text: str, unit: int) -> int:

@@ -17,7 +17,9 @@
  * of the layout (Pango's own glyph strings, walked here), and a hit on a decoration names the cluster that
  * Pango's own pango_layout_line_x_to_index() finds at that x on the tag's line.
  * Hostile calls: NULL builder and layout, foreign handles, unknown flags, NaN and singular transforms, an
- * empty layout, a layout of 100,000 characters; each gives its documented status.
+ * empty layout, a layout of 100,000 characters; each gives its documented status. Unknown glyphs at 1.5 px
+ * down to 0.05 px with hinted metrics (where Pango's hex box lines round to a width of 0 from about 1 px
+ * down): recorded, never a failed call, and the index agrees with cairo's pixels.
  * The features the paragraphs are meant to exercise (FC_EMBOLDEN, a slant FC_MATRIX, a packed named
  * instance, FC_FONT_VARIATIONS, unknown glyphs, right-to-left runs, PANGO_GLYPH_EMPTY) must all occur.
  *
@@ -454,6 +456,82 @@ static void hostile(PangoFontMap *fontmap) {
     g_object_unref(context);
 }
 
+/* Unknown glyphs (hex boxes) among other characters at `px` px with
+ * hinted metrics and full hinting, at 1x: the call succeeds and every judged pixel centre (coverage < 0.02
+ * or > 0.98) gets cairo's answer (at 24 px, ink is judged: the boxes' frames). Under about 1 px
+ * Pango's box lines have width 0 and its lsb is 0/0: cairo draws nothing, and the box used to be recorded
+ * with a NaN point (the whole call failed with INVALID_ARGUMENT blaming inkhit_builder_add_outline). */
+static void tiny_unknown_glyphs(PangoFontMap *fontmap, double px) {
+    const int w = 12 + (int)(20 * px), h = 4 + (int)(2 * px);
+    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h);
+    cairo_t *cr = cairo_create(surface);
+    PangoContext *context = pango_font_map_create_context(fontmap);
+    pango_cairo_update_context(cr, context);
+    cairo_font_options_t *options = cairo_font_options_create();
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_FULL);
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_ON);
+    pango_cairo_context_set_font_options(context, options);
+    PangoLayout *layout = pango_layout_new(context);
+    PangoFontDescription *desc = pango_font_description_from_string("DejaVu Sans");
+    pango_font_description_set_absolute_size(desc, px * PANGO_SCALE);
+    pango_layout_set_font_description(layout, desc);
+    pango_font_description_free(desc);
+    /* Two hex boxes (U+0378, unassigned; U+10FFFD), and what Pango draws as nothing (U+200B, a tab) or breaks at. */
+    const char *text = "a\xcd\xb8" "b\xf4\x8f\xbf\xbd \xe2\x80\x8b\xc2\xa0\t\xe2\x80\xa8" "c";
+    pango_layout_set_text(layout, text, -1);
+    cairo_move_to(cr, 1, 1);
+    pango_cairo_show_layout(cr, layout);
+    cairo_surface_flush(surface);
+    int unknown = 0;                                /* the glyphs no font has (so the boxes are asked for) */
+    for (GSList *l = pango_layout_get_lines_readonly(layout); l; l = l->next)
+        for (GSList *r = ((PangoLayoutLine *)l->data)->runs; r; r = r->next)
+            for (int i = 0; i < ((PangoGlyphItem *)r->data)->glyphs->num_glyphs; i++)
+                if (((PangoGlyphItem *)r->data)->glyphs->glyphs[i].glyph & PANGO_GLYPH_UNKNOWN_FLAG) unknown++;
+    CHECK(unknown >= 2);
+    inkhit_builder builder;
+    inkhit_builder_create(0, &builder);
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    inkhit_transform ctm = {m.xx, m.yx, m.xy, m.yy, m.x0, m.y0};
+    size_t added = 0;
+    inkhit_status s = inkhit_pango_add_layout(builder, NULL, layout, 1, 1, &ctm, INKHIT_PANGO_SNAP_ORIGINS, &added);
+    CHECK(s == INKHIT_OK);
+    if (s != INKHIT_OK) fprintf(stderr, "  unknown glyphs at %g px: %s\n", px, inkhit_last_error());
+    inkhit_index index = NULL;
+    CHECK(inkhit_builder_build(builder, &index) == INKHIT_OK);
+    const unsigned char *pixels = cairo_image_surface_get_data(surface);
+    int stride = cairo_image_surface_get_stride(surface);
+    long judged = 0, disagree = 0, inked = 0;
+    for (int y = 0; y < h && index; y++)
+        for (int x = 0; x < w; x++) {
+            int a = pixels[(size_t)y * stride + x];
+            if (a > 5 && a < 250) continue;
+            int32_t contains = 0;
+            inkhit_index_contains(index, x + 0.5, y + 0.5, &contains);
+            judged++;
+            if (a >= 250) inked++;
+            if ((a >= 250) != (contains != 0)) disagree++;
+        }
+    checks += 2;
+    if (disagree) failures++;
+    if (px >= 24 && inked < 40) { failures++; fprintf(stderr, "FAIL unknown glyphs at %g px: only %ld inked pixels\n", px, inked); }
+    printf("unknown glyphs at %-5g px (hinted): %s, %zu placements, judged %ld (ink %ld): %ld disagree\n", px,
+           inkhit_status_name(s), added, judged, inked, disagree);
+    inkhit_index_release(index);
+    inkhit_builder_release(builder);
+    g_object_unref(layout);
+    g_object_unref(context);
+    cairo_font_options_destroy(options);
+    cairo_destroy(cr);
+    cairo_surface_destroy(surface);
+}
+
+static void note_finalized(gpointer data, GObject *gone) {
+    (void)gone;
+    g_atomic_int_set((gint *)data, 1);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -471,8 +549,16 @@ int main(int argc, char **argv) {
         }
     CHECK(seen == (SAW_EMBOLDEN | SAW_SLANT | SAW_NAMED_INSTANCE | SAW_VARIATIONS | SAW_UNKNOWN | SAW_RTL | SAW_EMPTY));
     hostile(fontmap);
+    const double tiny[] = {24, 6, 1.5, 1.2, 1.0, 0.8, 0.5, 0.2, 0.05};
+    for (size_t i = 0; i < sizeof tiny / sizeof *tiny; i++) tiny_unknown_glyphs(fontmap, tiny[i]);
     inkhit_shape_cache_release(cache);
+    /* Pango sorts fontsets on worker threads, each holding the font map until its sort ends
+     * (PangoFcPatterns): wait (up to 10 s) for the font map to be finalized, wherever it happens. */
+    gint finalized = 0;
+    g_object_weak_ref(G_OBJECT(fontmap), note_finalized, &finalized);
     g_object_unref(fontmap);
+    for (int i = 0; i < 1000 && !g_atomic_int_get(&finalized); i++) g_usleep(10000);
+    CHECK(g_atomic_int_get(&finalized));
     /* The font map's fonts are gone with it, and with them the adapter's font handles: nothing leaks. */
     CHECK(inkhit_handle_count() == 0);
     printf("pango_cairo_test: %d checks, %d failure%s\n", checks, failures, failures == 1 ? "" : "s");

@@ -1,6 +1,6 @@
 // The page workload's queries through the C interface (inkhit.h), benchmarked in the same run as the Swift
 // ones (`page.query.*.single` and `page.query.*.unsafe` in InkHitBenchmarks.swift): `page.cabi.<r>.single`
-// calls `inkhit_index_hit` per point, `page.cabi.<r>.batch` `inkhit_index_hits` on all points. Both assert
+// calls `inkhit_index_hit` per point, `page.cabi.<r>.batch` `inkhit_index_hit_batch` on all points. Both assert
 // zero allocations (thresholds below and Thresholds/). `CABIPage` (Sources/InkBenchCABI) builds the C index
 // and checks it against the Swift one on every point in setup.
 import Benchmark

@@ -73,7 +73,9 @@
  *
  *   Bad arguments: every call checks its arguments; a negative or NaN radius is INKHIT_ERROR_INVALID_ARGUMENT
  *   in every query (JSON: an error line; Python: InvalidArgumentError; Swift queries, called by programmers
- *   on a path that throws nothing, count it as 0, as their doc comments say).
+ *   on a path that throws nothing, count it as 0, as their doc comments say). A NaN or infinite point is
+ *   INVALID_ARGUMENT in a single query (which writes a miss); a 1.2 batch answers it as a miss and counts it
+ *   (INKHIT_NON_FINITE_MISS) or refuses the batch (INKHIT_NON_FINITE_ERROR).
  *   The meaning of 0: in a size, budget or tolerance, 0 means the default, never "nothing" (tolerance 0:
  *   0.01; inkhit_shape_cache_create(0, ...): INKHIT_SHAPE_CACHE_DEFAULT_BYTES; max_shape_bytes_per_call 0:
  *   1 GiB). "No bound" and "keep nothing" are asked for by name: SIZE_MAX, UINT64_MAX, INFINITY,
@@ -147,13 +149,25 @@
  * function's signature or meaning, the layout of a struct, or the value of a constant. New fields never
  * go into existing structs (new needs get new structs and functions), except at the end of a struct that
  * carries its own size (`struct_size`, set by its init function): the library reads only the fields the
- * caller's size covers. A PATCH release changes no
- * declaration. So a program built against header MAJOR.MINOR runs with every library MAJOR.n, n >= MINOR:
+ * caller's size covers, and refuses (INKHIT_ERROR_INVALID_ARGUMENT) a size it does not know — one that is not
+ * the size of a version of the struct, unless it is larger than its own version's and every byte past that is
+ * zero (a newer header's fields left unset) — so a struct is never read as another version and no field is
+ * dropped. A PATCH release changes no declaration. So a program built against header MAJOR.MINOR runs with
+ * every library MAJOR.n, n >= MINOR:
  *
  *     uint32_t v = inkhit_version();      // the same MAJOR, and a MINOR at least the header's
  *     if (v / 10000 != INKHIT_VERSION_MAJOR || v / 100 < INKHIT_VERSION / 100) { ... refuse to run ... }
  *
  * Treat an unknown nonzero status as an error, and ignore enum values you do not know in outputs.
+ *
+ * What 1.2 added, so that no caller guesses: batch queries whose status means one thing
+ * (inkhit_index_hit_batch, inkhit_snapshot_hit_batch: INKHIT_OK means every point was answered, and they say
+ * how many non-finite points they answered as misses; any error means nothing was written); add calls that
+ * say where their placements start (inkhit_builder_add_glyphs_numbered, _add_run_numbered,
+ * _add_shaped_numbered); named instances by name (inkhit_font_instance_count, _instance_name,
+ * inkhit_font_find_instance, inkhit_font_with_instance); a mask's byte length (inkhit_node_shape.mask_length);
+ * job runners with ink-hit's limits, strict mode and warnings (inkhit_job_runner_options). Every growable
+ * struct, inkhit_layout_options included, refuses a struct_size it does not know.
  */
 #ifndef INKHIT_H
 #define INKHIT_H
@@ -504,6 +518,17 @@ inkhit_status inkhit_builder_add_glyph(inkhit_builder builder, inkhit_shape_cach
 inkhit_status inkhit_builder_add_glyphs(inkhit_builder builder, inkhit_shape_cache cache,
                                         const inkhit_glyph_placement *placements, size_t count, size_t *added_out);
 
+/** As inkhit_builder_add_glyphs, and says where its placements start: writes the number of the first
+ *  placement it adds (the builder's count when the batch started, under the builder's lock) to `*first_out`
+ *  unless it is NULL, so the placements it added are exactly *first_out ..< *first_out + *added_out, also when
+ *  it stops at a glyph that fails or when other threads add to the builder. On an error found before the batch
+ *  starts (a handle, an array) nothing is added and both are 0.
+ *  Owns: as inkhit_builder_add_glyphs. Threads: any; the whole batch runs under the builder's lock.
+ *  Errors: as inkhit_builder_add_glyphs. Since 1.2. */
+inkhit_status inkhit_builder_add_glyphs_numbered(inkhit_builder builder, inkhit_shape_cache cache,
+                                                 const inkhit_glyph_placement *placements, size_t count,
+                                                 size_t *first_out, size_t *added_out);
+
 /** Adds an outline of the caller's own (from CoreText, Skia, a font parser...), given as path commands
  *  in its own units (`verb_count` verbs, `point_count` points; see INKHIT_VERB_MOVE) and placed by
  *  `transform` (outline units -> view px; NULL: the identity). Curves are flattened finely enough for the
@@ -589,9 +614,33 @@ inkhit_status inkhit_index_hit(inkhit_index index, double x, double y, double ra
  *  the call return INVALID_ARGUMENT (naming the first such point) after answering every point.
  *  Owns: `points` is only read; `out` is written. Threads: any, any number at once on one index.
  *  Errors: NULL_ARGUMENT (index; points or out with count > 0); INVALID_HANDLE; INVALID_ARGUMENT
- *  (radius negative or NaN: nothing is answered; non-finite points: see above). */
+ *  (radius negative or NaN: nothing is answered; non-finite points: see above: everything is answered).
+ *  Since 1.2, inkhit_index_hit_batch gives these two cases two statuses. */
 inkhit_status inkhit_index_hits(inkhit_index index, const inkhit_point *points, size_t count, double radius,
                                 inkhit_hit *out);
+
+/** What a batch query does with a point that has a NaN or infinite coordinate (the `non_finite` argument of
+ *  inkhit_index_hit_batch and inkhit_snapshot_hit_batch; shapely's handle_nan). Since 1.2. */
+typedef enum inkhit_non_finite {
+    /** Answer it as a miss (it can hit nothing) and count it in `*skipped_out`; the call returns INKHIT_OK. */
+    INKHIT_NON_FINITE_MISS = 0,
+    /** Refuse the batch: answer nothing and return INKHIT_ERROR_INVALID_ARGUMENT, naming the first such point. */
+    INKHIT_NON_FINITE_ERROR = 1
+} inkhit_non_finite;
+
+/** The answers for `count` points (view px) into `out[0 ..< count]`, each as inkhit_index_hit would give it,
+ *  with a status that means one thing:
+ *    - INKHIT_OK: every point was answered. With INKHIT_NON_FINITE_MISS, the points with a NaN or infinite
+ *      coordinate were answered as misses and `*skipped_out` says how many (0: none).
+ *    - any error: nothing was written to `out`, and `*skipped_out` is 0.
+ *  inkhit_index_hits (1.0) answers the same; its INVALID_ARGUMENT meant either. Allocates nothing.
+ *  Owns: `points` is only read; `out` and `*skipped_out` (unless NULL) are written.
+ *  Threads: any, any number at once on one index.
+ *  Errors: (nothing is written) NULL_ARGUMENT (index; points or out with count > 0), INVALID_HANDLE,
+ *  INVALID_ARGUMENT (radius negative or NaN; `non_finite` not an INKHIT_NON_FINITE_ value; with
+ *  INKHIT_NON_FINITE_ERROR, a non-finite point, named in the message). Since 1.2. */
+inkhit_status inkhit_index_hit_batch(inkhit_index index, const inkhit_point *points, size_t count, double radius,
+                                     int32_t non_finite, inkhit_hit *out, size_t *skipped_out);
 
 /** Whether (x, y), view px, is on the ink of any placement (containment only: faster than a hit).
  *  Writes 1 or 0 to `*inside_out`. Owns: `*inside_out` is written. Allocates nothing.
@@ -719,6 +768,41 @@ inkhit_status inkhit_font_with_variations(inkhit_font font, const inkhit_variati
  *  Owns: `out[0 ..< capacity]` and `*count_out` are written. Threads: any.
  *  Errors: NULL_ARGUMENT (font, count_out; out with capacity > 0), INVALID_HANDLE. */
 inkhit_status inkhit_font_get_variations(inkhit_font font, inkhit_variation *out, size_t capacity, size_t *count_out);
+
+/** Named instances of a variable font (the `fvar` table's, in its order, numbered from 0 here; a packed face
+ *  index numbers them from 1): their names come from the font's `name` table as FreeType reads it (Windows
+ *  Unicode English first). inkhit_font_find_instance looks one up by name, inkhit_font_with_instance makes a
+ *  font at it: together what fontconfig's FC_STYLE or a job's "instance" ("Bold") needs, with nothing read
+ *  from the file but by the library. Since 1.2. */
+
+/** How many named instances `font`'s face has (0 for a font that does not vary) into `*count_out`.
+ *  Owns: `*count_out` is written (0 on error). Threads: any. Errors: NULL_ARGUMENT, INVALID_HANDLE. Since 1.2. */
+inkhit_status inkhit_font_instance_count(inkhit_font font, size_t *count_out);
+
+/** The name of named instance `instance` (0 ..< inkhit_font_instance_count) as UTF-8: its length in bytes (without
+ *  a NUL) into `*length_out`, and, when `capacity` > 0, the name into `name[0 ..< capacity]`, cut at a character
+ *  boundary to leave room for its NUL (call with capacity 0 to ask for the length; an instance the name table
+ *  gives no name has the name ""). Owns: `name[0 ..< capacity]` and `*length_out` are written (0 on error).
+ *  Threads: any. Errors: NULL_ARGUMENT (font, length_out; name with capacity > 0), INVALID_HANDLE,
+ *  INVALID_ARGUMENT (instance or capacity beyond the address space), FONT (no such instance). Since 1.2. */
+inkhit_status inkhit_font_instance_name(inkhit_font font, size_t instance, char *name, size_t capacity,
+                                        size_t *length_out);
+
+/** The number (0-based) of the named instance called `name` (UTF-8, NUL-terminated; compared ASCII
+ *  case-insensitively, as a job's "instance": "semibold italic" finds "SemiBold Italic") into `*instance_out`.
+ *  Owns: `*instance_out` is written on success; `name` is only read. Threads: any.
+ *  Errors: NULL_ARGUMENT (font, name, instance_out), INVALID_HANDLE, INVALID_TEXT (name not UTF-8), FONT (no
+ *  instance has that name: the message lists the names the font has; a font that does not vary has none).
+ *  Since 1.2. */
+inkhit_status inkhit_font_find_instance(inkhit_font font, const char *name, size_t *instance_out);
+
+/** A new font: `font`'s file and face at named instance `instance` (0-based; its design coordinates, as a packed
+ *  face index with (instance + 1) << 16 would open it). inkhit_font_with_variations on it starts from the
+ *  instance. The bytes are shared, not copied, and the file is not read again.
+ *  Owns: `*out` is a new handle the caller releases. Threads: any.
+ *  Errors: NULL_ARGUMENT (font, out), INVALID_HANDLE, INVALID_ARGUMENT (instance beyond the address space), FONT
+ *  (not a variable font, no such instance), LIMIT (too many live handles). Since 1.2. */
+inkhit_status inkhit_font_with_instance(inkhit_font font, size_t instance, inkhit_font *out);
 
 /** Synthetic bold (inkhit_glyph_style.embolden). */
 enum {
@@ -982,6 +1066,22 @@ inkhit_status inkhit_builder_add_shaped(inkhit_builder builder, inkhit_shape_cac
                                         const inkhit_hb_glyph_info *infos, const inkhit_hb_glyph_position *positions,
                                         size_t count, inkhit_point *pen_out, size_t *added_out);
 
+/** As inkhit_builder_add_run, and writes the first placement's number to `*first_out` (unless NULL), as
+ *  inkhit_builder_add_glyphs_numbered says: its placements are *first_out ..< *first_out + *added_out.
+ *  Owns: as inkhit_builder_add_run. Threads: any; the batch runs under the builder's lock.
+ *  Errors: as inkhit_builder_add_run. Since 1.2. */
+inkhit_status inkhit_builder_add_run_numbered(inkhit_builder builder, inkhit_shape_cache cache,
+                                              const inkhit_glyph_run *run, const inkhit_run_glyph *glyphs, size_t count,
+                                              size_t *first_out, size_t *added_out);
+
+/** As inkhit_builder_add_shaped, and writes the first placement's number to `*first_out` (unless NULL), as
+ *  inkhit_builder_add_glyphs_numbered says. Owns: as inkhit_builder_add_shaped. Threads: any; the batch runs
+ *  under the builder's lock. Errors: as inkhit_builder_add_shaped. Since 1.2. */
+inkhit_status inkhit_builder_add_shaped_numbered(inkhit_builder builder, inkhit_shape_cache cache,
+                                                 const inkhit_glyph_run *run, const inkhit_hb_glyph_info *infos,
+                                                 const inkhit_hb_glyph_position *positions, size_t count,
+                                                 inkhit_point *pen_out, size_t *first_out, size_t *added_out);
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Qt's raster engine (since 1.3)                                                                    */
 /* ------------------------------------------------------------------------------------------------ */
@@ -1093,14 +1193,15 @@ inkhit_status inkhit_qt_glyph_style(inkhit_font font, const inkhit_qt_raw_font *
  *  the identity), with the run's tags. Each cached glyph is placed at its device origin truncated to 1/64 px
  *  and rounded as Qt rounds it (inkhit_qt_glyph_style's style); each path at its exact position. Markers are
  *  added without ink. Stops at the first glyph that fails ("glyphs[12]: ..."); writes how many were added
- *  to `*added_out` unless NULL. Query in device px.
+ *  to `*added_out` and the first placement's number to `*first_out` (each unless NULL), as
+ *  inkhit_builder_add_glyphs_numbered says. Query in device px.
  *  Owns: `qt`, `glyphs` are only read. Threads: any; the batch runs under the builder's lock.
  *  Errors: as inkhit_qt_glyph_style and inkhit_builder_add_run; NULL_ARGUMENT also for glyphs == NULL with
  *  count > 0. Since 1.3. */
 inkhit_status inkhit_builder_add_qt_glyph_run(inkhit_builder builder, inkhit_shape_cache cache, inkhit_font font,
                                               const inkhit_qt_raw_font *qt, const inkhit_transform *transform,
                                               inkhit_point origin, const inkhit_run_glyph *glyphs, size_t count,
-                                              size_t *added_out);
+                                              size_t *first_out, size_t *added_out);
 
 /** Sets the tag of placement `placement` (0 ..< inkhit_builder_count) to `tag`. Placements start with tag
  *  0, or the tag their call gave; an index keeps the tags its placements had when it was built.
@@ -1251,9 +1352,13 @@ typedef struct inkhit_exclusion {
  *
  *  The struct grows: `struct_size` (which fits in the padding that ended the struct of version 1.0, so
  *  the fields before it keep their offsets) says which fields the caller knows. inkhit_layout_options_init
- *  (a macro for inkhit_layout_options_init_sized with the struct's size as this header defines it) sets it;
- *  the fields after it are read only when it equals the size this library was built with. A program built
- *  against 1.0 calls the function inkhit_layout_options_init, which leaves them unread. */
+ *  (a macro for inkhit_layout_options_init_sized with the struct's size as this header defines it) sets it.
+ *  The library reads the struct as the version its struct_size names: version 1.0's fields for 1.0's size,
+ *  every field for this header's; any other value (0, a struct filled by hand; a newer header's size with
+ *  fields set that this library does not know) is refused with INKHIT_ERROR_INVALID_ARGUMENT, never laid out
+ *  as 1.0 with runs and exclusions dropped. A
+ *  program built against 1.0 calls the function inkhit_layout_options_init, which writes 1.0's size there
+ *  (since 1.2; 1.1 wrote 0), so the fields after it stay unread. */
 typedef struct inkhit_layout_options {
     /** Fonts in fallback order (at least one): each character takes the first font that has it. */
     const inkhit_font *fonts;
@@ -1300,9 +1405,10 @@ typedef struct inkhit_layout_options {
 } inkhit_layout_options;
 
 /** Fills the fields of version 1.0 of `*options` with the defaults (no fonts: set `fonts` and
- *  `font_count`) and sets `struct_size` to 0, so the fields after it are not read: what a program built
- *  against 1.0 calls. Programs built against this header call it through the macro below, which fills
- *  every field. Owns: `*options` is the caller's, written. Threads: any. Errors: NULL_ARGUMENT. */
+ *  `font_count`) and sets `struct_size` to the size of version 1.0's struct (since 1.2; 1.1 set 0), so the
+ *  fields after it are not read: what a program built against 1.0 calls. Programs built against this header
+ *  call it through the macro below, which fills every field. Owns: `*options` is the caller's, written.
+ *  Threads: any. Errors: NULL_ARGUMENT. */
 inkhit_status inkhit_layout_options_init(inkhit_layout_options *options);
 
 /** Fills `*options` with the defaults, `size` bytes of it: `size` is sizeof(inkhit_layout_options) as the
@@ -1320,8 +1426,9 @@ inkhit_status inkhit_layout_options_init_sized(inkhit_layout_options *options, s
  *  during the call; the layout keeps its fonts and cache alive. Threads: any.
  *  Errors: NULL_ARGUMENT (text with length > 0, options, out, a NULL font or array with a count > 0);
  *  INVALID_HANDLE (a font, the cache); INVALID_TEXT (not UTF-8, an offset inside a character);
- *  INVALID_ARGUMENT (no fonts, size, width, origin, transform, tolerance, line height, paragraph spacing
- *  or indent out of range, unknown alignment, direction, underline or exclusion kind); LAYOUT (a link,
+ *  INVALID_ARGUMENT (a struct_size this library does not know, no fonts, size, width, origin, transform,
+ *  tolerance, line height, paragraph spacing or indent out of range, unknown alignment, direction, underline
+ *  or exclusion kind); LAYOUT (a link,
  *  attachment or run out of range, not on U+FFFC, a run naming an unknown font, a bad exclusion); GLYPH, FONT,
  *  SHAPE, PLACEMENT (a glyph that cannot be placed: the message names it); LIMIT. */
 inkhit_status inkhit_layout_create_utf8(const char *text, size_t length, const inkhit_layout_options *options,
@@ -1689,6 +1796,10 @@ typedef struct inkhit_node_shape {
     const uint8_t *mask_alpha;
     /** The alpha from which a mask pixel is ink (1 ... 255); 0: the default, 128. */
     uint32_t mask_threshold;
+    /** Since 1.2: how many bytes `mask_alpha` holds; it must be mask_width x mask_height (INVALID_ARGUMENT
+     *  otherwise: the library reads no more than it is given, and uses all of it). A struct of 1.1's size
+     *  (a program built against 1.1) has no mask_length: its mask is read as width x height bytes. */
+    size_t mask_length;
 } inkhit_node_shape;
 
 /** Fills `*shape` with the defaults (no glyphs, holes by the ink, no mask, threshold 0: the default) and
@@ -1701,8 +1812,8 @@ inkhit_status inkhit_node_shape_init(inkhit_node_shape *shape);
  *  data. Owns: as inkhit_scene_create; the glyph array and mask bytes are copied, the glyphs' fonts kept.
  *  Threads: any (calls on one scene run one at a time).
  *  Errors: as inkhit_scene_add; INVALID_ARGUMENT (struct_size, a bad glyph placement or holes value, a
- *  threshold over 255, a mask whose bytes are NULL); INVALID_HANDLE (a glyph's font); LIMIT (a mask over
- *  4096 x 4096 pixels, more than 1,000,000 glyphs). Since 1.1. */
+ *  threshold over 255, a mask whose bytes are NULL, a mask_length that is not width x height); INVALID_HANDLE
+ *  (a glyph's font); LIMIT (a mask over 4096 x 4096 pixels, more than 1,000,000 glyphs). Since 1.1. */
 inkhit_status inkhit_scene_add_shaped(inkhit_scene scene, uint64_t parent, const inkhit_node *node,
                                       const inkhit_node_shape *shape);
 
@@ -1782,6 +1893,14 @@ inkhit_status inkhit_snapshot_hit(inkhit_snapshot snapshot, double x, double y, 
 inkhit_status inkhit_snapshot_hits(inkhit_snapshot snapshot, const inkhit_point *points, size_t count, double radius,
                                    inkhit_scene_hit *out);
 
+/** The answers for `count` points (view px) into `out[0 ..< count]`, as inkhit_snapshot_hit gives them, with
+ *  the statuses of inkhit_index_hit_batch: INKHIT_OK when every point was answered (non-finite ones as misses
+ *  with INKHIT_NON_FINITE_MISS, counted in `*skipped_out`); on any error nothing written.
+ *  Owns: `points` is only read; `out` and `*skipped_out` (unless NULL) are written.
+ *  Threads: any, any number at once on one snapshot. Errors: as inkhit_index_hit_batch. Since 1.2. */
+inkhit_status inkhit_snapshot_hit_batch(inkhit_snapshot snapshot, const inkhit_point *points, size_t count,
+                                        double radius, int32_t non_finite, inkhit_scene_hit *out, size_t *skipped_out);
+
 /** Releases a snapshot handle. Owns: ends the caller's ownership; NULL does nothing (INKHIT_OK).
  *  Threads: any (calls using the handle on other threads finish first).
  *  Errors: INVALID_HANDLE (double release, another type, unknown). */
@@ -1802,20 +1921,91 @@ typedef struct inkhit_job_runner_s *inkhit_job_runner;
 typedef void (*inkhit_job_emit_func)(void *user_data, const char *line, size_t length);
 
 /** A new job runner flattening at `tolerance` view px (0: the default, 0.01; at most 1, as ink-hit's
- *  --tolerance), with the default job limits (ink-hit's: time, points, glyphs, bytes per job).
+ *  --tolerance), with the default job limits (ink-hit's: time, points, glyphs, bytes per job), not strict,
+ *  its warnings dropped: inkhit_job_runner_create_with_options with the defaults and this tolerance.
  *  Owns: `*out` is a new handle the caller releases. Threads: any.
  *  Errors: NULL_ARGUMENT, INVALID_ARGUMENT (tolerance negative, NaN, infinite or above 1), LIMIT. */
 inkhit_status inkhit_job_runner_create(double tolerance, inkhit_job_runner *out);
+
+/** Receives one warning about a job that was answered but had something ignored or adjusted: a member its
+ *  format does not know ("job 7: unknown member \"radious\" ignored"), a variation coordinate clamped to its
+ *  axis. `length` bytes of UTF-8, not NUL-terminated, valid only during the call. What ink-hit writes to
+ *  standard error (Swift: JobRunner.warn). Since 1.2. */
+typedef void (*inkhit_job_warn_func)(void *user_data, const char *message, size_t length);
+
+/** How a job runner answers: ink-hit query's options. Fill it with inkhit_job_runner_options_init (which
+ *  writes the defaults, the values below), then set what you need. Every limit may be lowered, not raised (as
+ *  ink-hit's flags); 0 in any field means its default. A job beyond a limit gets its error line, naming the
+ *  limit; the next job still runs. Since 1.2. */
+typedef struct inkhit_job_runner_options {
+    /** sizeof(inkhit_job_runner_options) as the caller was compiled (set by the init function). */
+    size_t struct_size;
+    /** Flattening tolerance, view px (0 < t <= 1; ink-hit's --tolerance). Default 0.01. */
+    double tolerance;
+    /** Seconds one job may take, from reading its line to its last answer (0 < s <= 86400; --time-limit).
+     *  Default 60. A job out of time stops within about 100 ms of it with its error line. */
+    double max_seconds_per_job;
+    /** Longest job line, bytes (--max-line-bytes). Default 67108864 (64 MiB). */
+    size_t max_line_bytes;
+    /** Most glyphs per job: a glyph job's glyphs, or the glyphs a text job's layout makes (--max-glyphs).
+     *  Default 1000000. */
+    size_t max_glyphs;
+    /** Longest text of a text job, UTF-16 code units (--max-text-length). Default 1000000. */
+    size_t max_text_length;
+    /** Most links plus attachments per text job (--max-links). Default 100000. */
+    size_t max_links;
+    /** Most styled runs plus exclusions per text job or scene text shape (--max-runs-and-exclusions).
+     *  Default 100000. */
+    size_t max_runs_and_exclusions;
+    /** Most nodes per scene job (--max-nodes). Default 100000. */
+    size_t max_nodes;
+    /** Most query points per job (--max-points). Default 10000000. */
+    size_t max_points;
+    /** Most fonts in a job's "fonts" (--max-fonts). Default 256. */
+    size_t max_fonts;
+    /** Longest id, tag or font path, bytes (--max-string-bytes). Default 4096. */
+    size_t max_string_bytes;
+    /** Most bytes of output per job, newlines included (--max-output-bytes). Default 1073741824 (1 GiB). */
+    size_t max_output_bytes_per_job;
+    /** Most bytes of font files one job may load (--max-font-bytes). Default 1073741824. */
+    size_t max_font_bytes_per_job;
+    /** Most bytes of distinct shapes one job may use (--max-shape-bytes). Default 1073741824. */
+    size_t max_shape_bytes_per_job;
+    /** 1: a job with a member its format does not know fails with an error line naming it (ink-hit
+     *  --strict); 0 (the default): it is answered and `warn` gets a warning naming the member. */
+    int32_t strict;
+    /** Gets the runner's warnings (NULL, the default: they are dropped); called on the thread that calls
+     *  inkhit_job_runner_run, during that call, with `warn_user_data`. It must not call into the runner. */
+    inkhit_job_warn_func warn;
+    void *warn_user_data;
+} inkhit_job_runner_options;
+
+/** Fills `*options` with the defaults listed in the struct (and struct_size). Owns: `*options` is the caller's,
+ *  written. Threads: any. Errors: NULL_ARGUMENT. Since 1.2. */
+inkhit_status inkhit_job_runner_options_init(inkhit_job_runner_options *options);
+
+/** A new job runner as `options` say (copied; the warn callback and its user data are kept for the runner's
+ *  life). Owns: `*out` is a new handle the caller releases. Threads: any.
+ *  Errors: NULL_ARGUMENT (options, out); INVALID_ARGUMENT (a struct_size this library does not know, a
+ *  tolerance outside (0, 1], seconds outside (0, 86400], a limit above its default, strict not 0 or 1);
+ *  LIMIT (too many live handles). Since 1.2. */
+inkhit_status inkhit_job_runner_create_with_options(const inkhit_job_runner_options *options, inkhit_job_runner *out);
 
 /** Runs the job lines in `length` bytes at `text` as `ink-hit query` runs a file: lines end at "\n" (a "\r"
  *  before it is dropped; the last line needs none), blank lines are skipped, invalid UTF-8 is read as
  *  U+FFFD, and each job's output lines go to `emit(user_data, ...)` in order, as they are made. A job that
  *  cannot be answered gets one error line, as in ink-hit, and the next job still runs: that is not a
- *  failed call. Writes the number of jobs (non-blank lines) to `*jobs_out` and of jobs that got an error
- *  line to `*failed_out`, each unless NULL. `emit` must not call into this runner.
+ *  failed call. Writes the number of jobs (non-blank lines) run to `*jobs_out` and of jobs that got an error
+ *  line to `*failed_out`, each unless NULL. `emit` (and the runner's warn callback) must not call into
+ *  this runner.
+ *  Each job is held to its runner's limits (inkhit_job_runner_options) and, as every call, to inkhit_limits:
+ *  a job gets at most what is left of the call's max_seconds_per_call, and at most max_shape_bytes_per_call
+ *  bytes of shapes. When the call's time runs out, the job running then ends with its error line (a time
+ *  limit) and the call returns INKHIT_ERROR_LIMIT without running the lines after it.
  *  Owns: `text` is only read; the line given to `emit` is the library's. Threads: any (calls on one runner
  *  run one at a time; `emit` runs on the calling thread).
- *  Errors: NULL_ARGUMENT (runner, emit; text with length > 0), INVALID_HANDLE. */
+ *  Errors: NULL_ARGUMENT (runner, emit; text with length > 0), INVALID_HANDLE, LIMIT (the call's time limit,
+ *  after the jobs it ran: `*jobs_out` says how many). */
 inkhit_status inkhit_job_runner_run(inkhit_job_runner runner, const char *text, size_t length, inkhit_job_emit_func emit,
                                     void *user_data, size_t *jobs_out, size_t *failed_out);
 
@@ -1828,8 +2018,9 @@ inkhit_status inkhit_job_runner_release(inkhit_job_runner runner);
 /* Limits                                                                                            */
 /* ================================================================================================ */
 
-/** Bounds on the work of one call that builds shapes: inkhit_builder_add_glyph, inkhit_builder_add_glyphs,
- *  inkhit_builder_add_outline, inkhit_layout_create_utf8 / _utf16 and inkhit_scene_snapshot. Whatever the
+/** Bounds on the work of one call that builds shapes: inkhit_builder_add_glyph, inkhit_builder_add_glyphs (and
+ *  the other add calls), inkhit_builder_add_outline, inkhit_layout_create_utf8 / _utf16, inkhit_scene_snapshot
+ *  and inkhit_job_runner_run (each of its jobs within what is left of the call). Whatever the
  *  limits, every shape is bounded before it is built: its segments are counted from its curves' control
  *  polygons at its scale (color glyphs: every layer, clipped ones included), a bitmap's size is read before
  *  it is decoded, a mask's or bitmap's edges are bounded by its runs of pixels, a scene region's bytes are

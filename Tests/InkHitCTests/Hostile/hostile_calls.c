@@ -5,7 +5,8 @@
  *     hostile_calls SCENARIO [FONT]     prints "STATUS_NAME WALL_SECONDS CPU_SECONDS MESSAGE", exits 0
  *
  * Each scenario makes one call that used to run for seconds or abort (add a glyph whose shape is hostile,
- * add an outline, snapshot a scene) and reports its status and how long it took.
+ * add an outline, snapshot a scene, lay out a million whitespace characters under a time limit, run a slow job
+ * in the in-process runner) and reports its status and how long it took.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inkhit.h>
@@ -158,6 +159,92 @@ static int ellipses(int count, double size, double seconds) {
     return 0;
 }
 
+/* `count` copies of `unit` (UTF-8) laid out at 16 px, 300 px wide, under `seconds`: a run of whitespace in one
+ * line (spaces, tabs, U+3000) or one paragraph per newline. */
+static int layout_run(const char *path, const char *unit, size_t count, double seconds) {
+    inkhit_limits limits;
+    inkhit_limits_get(&limits);
+    limits.max_seconds_per_call = seconds;
+    inkhit_limits_set(&limits);
+    inkhit_font font;
+    if (inkhit_font_from_path(path, 0, &font) != INKHIT_OK) { fprintf(stderr, "%s\n", inkhit_last_error()); return 2; }
+    size_t n = strlen(unit);
+    char *text = malloc(n * count);
+    for (size_t k = 0; k < count; k++) memcpy(text + k * n, unit, n);
+    inkhit_layout_options options;
+    inkhit_layout_options_init(&options);
+    options.fonts = &font;
+    options.font_count = 1;
+    options.size = 16;
+    options.width = 300;
+    inkhit_layout layout = NULL;
+    instant start = now();
+    inkhit_status st = inkhit_layout_create_utf8(text, n * count, &options, &layout);
+    report(st, start);
+    inkhit_layout_release(layout);
+    inkhit_font_release(font);
+    free(text);
+    return 0;
+}
+
+/* The output of a job runner call: how many lines, and the last one (an error line, for a job out of time). */
+typedef struct { size_t lines; char last[512]; } sink;
+
+static void collect(void *user, const char *line, size_t length) {
+    sink *k = user;
+    k->lines += 1;
+    size_t n = length < sizeof k->last - 1 ? length : sizeof k->last - 1;
+    memcpy(k->last, line, n);
+    k->last[n] = 0;
+}
+
+/* A glyph job of `points` points (each answered and written: seconds of work without a limit), then a quick job. */
+static char *slow_jobs(const char *font, size_t points, size_t *length) {
+    size_t cap = 512 + 6 * points + 2 * strlen(font);
+    char *text = malloc(cap), *p = text;
+    p += sprintf(p, "{\"id\":\"slow\",\"fonts\":[{\"path\":\"%s\"}],\"size\":40,"
+                    "\"glyphs\":[{\"font\":0,\"id\":36,\"x\":0,\"y\":40}],\"points\":[", font);
+    for (size_t i = 0; i < points; i++) { memcpy(p, i ? ",[5,5]" : "[5,5]", i ? 6 : 5); p += i ? 6 : 5; }
+    p += sprintf(p, "]}\n{\"id\":\"quick\",\"fonts\":[{\"path\":\"%s\"}],\"size\":40,"
+                    "\"glyphs\":[{\"font\":0,\"id\":36,\"x\":0,\"y\":40}],\"points\":[[5,5]]}\n", font);
+    *length = (size_t)(p - text);
+    return text;
+}
+
+/* The in-process runner held to a time limit (issue 28 row 4): its own job limit (`job_seconds`, through
+ * inkhit_job_runner_options) or the call's (`call_seconds`, through inkhit_limits_set, which the runner obeys as
+ * every call does). Prints the call's status, its times, and "jobs=J failed=F lines=L last=LINE". */
+static int runner(const char *font, double job_seconds, double call_seconds) {
+    if (call_seconds > 0) {
+        inkhit_limits limits;
+        inkhit_limits_get(&limits);
+        limits.max_seconds_per_call = call_seconds;
+        inkhit_limits_set(&limits);
+    }
+    inkhit_job_runner r;
+    if (job_seconds > 0) {
+        inkhit_job_runner_options o;
+        inkhit_job_runner_options_init(&o);
+        o.max_seconds_per_job = job_seconds;
+        if (inkhit_job_runner_create_with_options(&o, &r) != INKHIT_OK) { fprintf(stderr, "%s\n", inkhit_last_error()); return 2; }
+    } else if (inkhit_job_runner_create(0, &r) != INKHIT_OK) {
+        fprintf(stderr, "%s\n", inkhit_last_error());
+        return 2;
+    }
+    size_t length;
+    char *text = slow_jobs(font, 3000000, &length);
+    sink k = {0, ""};
+    size_t jobs = 0, failed = 0;
+    instant start = now();
+    inkhit_status st = inkhit_job_runner_run(r, text, length, collect, &k, &jobs, &failed);
+    instant end = now();
+    printf("%s %.3f %.3f jobs=%zu failed=%zu lines=%zu last=%s %s\n", inkhit_status_name(st), end.wall - start.wall,
+           end.cpu - start.cpu, jobs, failed, k.lines, k.last, st == INKHIT_OK ? "" : inkhit_last_error());
+    inkhit_job_runner_release(r);
+    free(text);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: hostile_calls SCENARIO [FONT]\n"); return 2; }
     const char *s = argv[1], *font = argc > 2 ? argv[2] : "";
@@ -171,6 +258,12 @@ int main(int argc, char **argv) {
     if (strcmp(s, "stroke-em-round") == 0) return add_stroked("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf", 14800);
     if (strcmp(s, "ellipses-1e7") == 0) return ellipses(20, 1e7, 0);
     if (strcmp(s, "ellipses-deadline") == 0) return ellipses(99999, 1, 0.5);
+    if (strcmp(s, "layout-spaces") == 0) return layout_run(font, " ", 1000000, 0.3);
+    if (strcmp(s, "layout-tabs") == 0) return layout_run(font, "\t", 1000000, 0.3);
+    if (strcmp(s, "layout-ideographic-spaces") == 0) return layout_run(font, "\xe3\x80\x80", 1000000, 0.3);
+    if (strcmp(s, "layout-newlines") == 0) return layout_run(font, "\n", 1000000, 0.3);
+    if (strcmp(s, "runner-job-deadline") == 0) return runner("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 0.5, 0);
+    if (strcmp(s, "runner-call-deadline") == 0) return runner("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 0, 0.5);
     fprintf(stderr, "unknown scenario %s\n", s);
     return 2;
 }

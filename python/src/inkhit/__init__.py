@@ -23,20 +23,22 @@ point, else the one whose outline is nearest within the radius (ties go to the t
 Objects own library handles: they are released when collected, or early with ``close()`` / ``with``; what one
 object needs from another (an index its glyph shapes and fonts, a layout its text) is kept inside the library.
 Immutable objects (Font, Index, Layout, Snapshot) may be queried from many threads at once; calls release the GIL.
+Arguments are converted strictly (a bool is not a number, an integer must fit its C field, point arrays are
+(N, 2)); every other rule is the library's, and every failure raises its `Error` subclass with its message.
 """
 from __future__ import annotations
 
 from . import _native
 from ._errors import (Error, FileError, FontError, GlyphError, InvalidArgumentError, InvalidHandleError,
-                      InvalidTextError, LayoutError, LimitError, NullArgumentError, PlacementError, SceneError,
-                      ShapeError)
+                      InvalidTextError, JobWarning, LayoutError, LimitError, NullArgumentError, PlacementError,
+                      SceneError, ShapeError)
 from .fonts import Font, GlyphStyle, ShapeCache
 from .index import (HB_GLYPH_INFO_DTYPE, HB_GLYPH_POSITION_DTYPE, HIT_DTYPE, RUN_GLYPH_DTYPE, Builder, Hit, Index)
-from .jobs import JobRunner, run_jobs
+from .jobs import JOB_LIMITS, JobRunner, run_jobs
 from .layout import Attachment, Caret, CaretRect, Decoration, Exclusion, Layout, TextHit, TextRun
 from .scene import SCENE_HIT_DTYPE, Node, Scene, SceneHit, Snapshot
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
 #: The loaded libInkHit's version, "MAJOR.MINOR.PATCH".
 library_version: str = _native.lib.inkhit_version_string().decode()
@@ -54,6 +56,7 @@ def handle_count() -> int:
 __all__ = ["Font", "GlyphStyle", "ShapeCache", "Builder", "Index", "Hit", "HIT_DTYPE", "HB_GLYPH_INFO_DTYPE",
            "HB_GLYPH_POSITION_DTYPE", "RUN_GLYPH_DTYPE", "Layout", "TextHit", "TextRun", "Attachment", "Exclusion",
            "Decoration", "Caret", "CaretRect", "Scene", "Snapshot", "Node", "SceneHit", "SCENE_HIT_DTYPE", "run_jobs",
-           "JobRunner", "Error", "NullArgumentError", "InvalidHandleError", "InvalidArgumentError", "InvalidTextError",
-           "FileError", "FontError", "GlyphError", "ShapeError", "PlacementError", "LayoutError", "SceneError",
-           "LimitError", "handle_count", "library_version", "GLYPH_EMPTY", "GLYPH_UNKNOWN_FLAG"]
+           "JobRunner", "JOB_LIMITS", "JobWarning", "Error", "NullArgumentError", "InvalidHandleError",
+           "InvalidArgumentError", "InvalidTextError", "FileError", "FontError", "GlyphError", "ShapeError",
+           "PlacementError", "LayoutError", "SceneError", "LimitError", "handle_count", "library_version",
+           "GLYPH_EMPTY", "GLYPH_UNKNOWN_FLAG"]

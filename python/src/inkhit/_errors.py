@@ -7,7 +7,7 @@ from ._native import lib
 
 __all__ = ["Error", "NullArgumentError", "InvalidHandleError", "InvalidArgumentError", "InvalidTextError",
            "FileError", "FontError", "GlyphError", "ShapeError", "PlacementError", "LayoutError", "SceneError",
-           "LimitError", "check"]
+           "LimitError", "JobWarning", "_call"]
 
 
 class Error(Exception):
@@ -99,6 +99,12 @@ _BY_STATUS: Dict[int, Type[Error]] = {c.status: c for c in (
     ShapeError, PlacementError, LayoutError, SceneError, LimitError)}
 
 
+class JobWarning(UserWarning):
+    """A job was answered but something in it was ignored or adjusted: a member its format does not know
+    (``"radious"``), a variation coordinate clamped to its axis (`run_jobs`, `JobRunner`; what ``ink-hit``
+    writes to standard error)."""
+
+
 def error(status: int) -> Error:
     """The exception for `status` with the calling thread's last message."""
     message = lib.inkhit_last_error().decode("utf-8", "replace")
@@ -106,7 +112,9 @@ def error(status: int) -> Error:
     return cls(message, status)
 
 
-def check(status: int) -> None:
-    """Raises the exception of `status` unless it is INKHIT_OK (0)."""
+def _call(function, *args) -> None:
+    """Calls `function` (an inkhit.h function returning an inkhit_status) with `args` and raises the exception of
+    its status unless it is INKHIT_OK (0): the one place a status becomes an exception."""
+    status = function(*args)
     if status != 0:
         raise error(status)

@@ -12,7 +12,7 @@ import sys
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c_float, c_int32, c_int64, c_size_t,
                     c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
 
-__all__ = ["lib", "library_path", "has", "Point", "Transform", "Rect"]
+__all__ = ["lib", "library_path", "Point", "Transform", "Rect"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -36,14 +36,16 @@ def _load() -> ctypes.CDLL:
 
 lib = _load()
 
+#: The inkhit.h version this package is written against: the library must have the same MAJOR and at least
+#: this MINOR (the ABI rule of inkhit.h).
+HEADER_VERSION = (1, 2)
 
-def has(name: str) -> bool:
-    """True when the loaded library exports `name` (functions added in later minor versions)."""
-    try:
-        getattr(lib, name)
-        return True
-    except AttributeError:
-        return False
+lib.inkhit_version.argtypes = []
+lib.inkhit_version.restype = c_uint32
+_found = lib.inkhit_version()
+if _found // 10000 != HEADER_VERSION[0] or (_found // 100) % 100 < HEADER_VERSION[1]:
+    raise ImportError("inkhit: %s is libInkHit %d.%d.%d; this package needs %d.%d or a later 1.x" % (
+        library_path(), _found // 10000, (_found // 100) % 100, _found % 100, *HEADER_VERSION))
 
 
 # --- structs of inkhit.h, field for field (tests/test_structs.py checks every offset against a C compiler) ----
@@ -87,10 +89,21 @@ class Variation(Structure):
     _fields_ = [("tag", c_uint32), ("value", c_float)]
 
 
+class OriginRoundingAxis(Structure):
+    _fields_ = [("grid", c_double), ("bias", c_double)]
+
+
+class OriginRounding(Structure):
+    _fields_ = [("x", OriginRoundingAxis), ("y", OriginRoundingAxis)]
+
+
 class GlyphStyle(Structure):
     _fields_ = [("struct_size", c_size_t), ("embolden", c_int32), ("hinting", c_int32), ("embolden_x", c_double),
                 ("embolden_y", c_double), ("matrix_xx", c_double), ("matrix_xy", c_double), ("matrix_yx", c_double),
-                ("matrix_yy", c_double), ("oblique", c_double), ("alpha_threshold", c_double)]
+                ("matrix_yy", c_double), ("oblique", c_double), ("alpha_threshold", c_double),
+                ("stroke_width", c_double), ("stroke_join", c_int32), ("hinting_under_transform", c_int32),
+                ("miter_limit", c_double), ("origin_rounding", OriginRounding), ("ppem", c_int32),
+                ("stem_darkening", c_int32)]
 
 
 class GlyphRun(Structure):
@@ -141,16 +154,11 @@ _LAYOUT_OPTIONS_1_0 = [
     ("link_count", c_size_t), ("attachments", POINTER(TextAttachment)), ("attachment_count", c_size_t),
     ("cache", c_void_p), ("max_lines", c_uint32), ("alignment", c_int32), ("direction", c_int32)]
 
-#: True when the library lays out styled runs, exclusions and paragraph settings (inkhit_layout_options with
-#: `struct_size`, inkhit_layout_options_init_sized).
-HAS_STYLED_TEXT = has("inkhit_layout_options_init_sized")
-
-
 class LayoutOptions(Structure):
-    _fields_ = _LAYOUT_OPTIONS_1_0 + ([
+    _fields_ = _LAYOUT_OPTIONS_1_0 + [
         ("struct_size", c_uint32), ("runs", POINTER(TextRun)), ("run_count", c_size_t),
         ("exclusions", POINTER(Exclusion)), ("exclusion_count", c_size_t), ("line_height", c_double),
-        ("paragraph_spacing", c_double), ("first_line_indent", c_double)] if HAS_STYLED_TEXT else [])
+        ("paragraph_spacing", c_double), ("first_line_indent", c_double)]
 
 
 class LayoutInfo(Structure):
@@ -202,7 +210,7 @@ class Node(Structure):
 class NodeShape(Structure):
     _fields_ = [("struct_size", c_size_t), ("glyphs", POINTER(GlyphPlacement)), ("glyph_count", c_size_t),
                 ("holes", c_int32), ("mask_width", c_uint32), ("mask_height", c_uint32),
-                ("mask_alpha", POINTER(c_uint8)), ("mask_threshold", c_uint32)]
+                ("mask_alpha", POINTER(c_uint8)), ("mask_threshold", c_uint32), ("mask_length", c_size_t)]
 
 
 class SceneHit(Structure):
@@ -212,11 +220,25 @@ class SceneHit(Structure):
 
 #: void (*inkhit_job_emit_func)(void *user_data, const char *line, size_t length)
 JobEmit = CFUNCTYPE(None, c_void_p, POINTER(c_char), c_size_t)
+#: void (*inkhit_job_warn_func)(void *user_data, const char *message, size_t length)
+JobWarn = CFUNCTYPE(None, c_void_p, POINTER(c_char), c_size_t)
 #: void (*inkhit_release_func)(void *user_data)
 ReleaseFunc = CFUNCTYPE(None, c_void_p)
 
-HAS_JOBS = has("inkhit_job_runner_create")
-HAS_SHAPED_NODES = has("inkhit_scene_add_shaped")
+#: The job runner's limits, in inkhit_job_runner_options' order (each a size_t; 0: the default).
+JOB_LIMITS = ("max_line_bytes", "max_glyphs", "max_text_length", "max_links", "max_runs_and_exclusions", "max_nodes",
+              "max_points", "max_fonts", "max_string_bytes", "max_output_bytes_per_job", "max_font_bytes_per_job",
+              "max_shape_bytes_per_job")
+
+
+class JobRunnerOptions(Structure):
+    """inkhit_job_runner_options (since 1.2)."""
+    _fields_ = [("struct_size", c_size_t), ("tolerance", c_double), ("max_seconds_per_job", c_double)] + [
+        (n, c_size_t) for n in JOB_LIMITS] + [("strict", c_int32), ("warn", JobWarn), ("warn_user_data", c_void_p)]
+
+
+class Limits(Structure):
+    _fields_ = [("max_seconds_per_call", c_double), ("max_shape_bytes_per_call", c_uint64)]
 
 # --- functions ---------------------------------------------------------------------------------------------
 
@@ -251,7 +273,7 @@ _FUNCTIONS = {
     "inkhit_builder_add_shaped": [_handle, _handle, _P(GlyphRun), c_void_p, c_void_p, c_size_t, _P(Point),
                                   _P(c_size_t)],
     "inkhit_builder_set_tag": [_handle, c_size_t, c_uint64],
-    "inkhit_glyph_style_init": [_P(GlyphStyle)],
+    "inkhit_glyph_style_init_sized": [_P(GlyphStyle), c_size_t],
     "inkhit_glyph_run_init": [_P(GlyphRun)],
     "inkhit_index_hit": [_handle, c_double, c_double, c_double, _P(Hit)],
     "inkhit_index_hits": [_handle, c_void_p, c_size_t, c_double, c_void_p],
@@ -285,53 +307,51 @@ _FUNCTIONS = {
     "inkhit_snapshot_hits": [_handle, c_void_p, c_size_t, c_double, c_void_p],
     "inkhit_snapshot_release": [_handle],
 }
-_OPTIONAL = {
+_FUNCTIONS.update({
+    "inkhit_font_instance_count": [_handle, _P(c_size_t)],
+    "inkhit_font_instance_name": [_handle, c_size_t, c_char_p, c_size_t, _P(c_size_t)],
+    "inkhit_font_find_instance": [_handle, c_char_p, _P(c_size_t)],
+    "inkhit_font_with_instance": [_handle, c_size_t, _P(_handle)],
+    "inkhit_builder_add_glyphs_numbered": [_handle, _handle, _P(GlyphPlacement), c_size_t, _P(c_size_t), _P(c_size_t)],
+    "inkhit_builder_add_run_numbered": [_handle, _handle, _P(GlyphRun), c_void_p, c_size_t, _P(c_size_t), _P(c_size_t)],
+    "inkhit_builder_add_shaped_numbered": [_handle, _handle, _P(GlyphRun), c_void_p, c_void_p, c_size_t, _P(Point),
+                                           _P(c_size_t), _P(c_size_t)],
+    "inkhit_index_hit_batch": [_handle, c_void_p, c_size_t, c_double, c_int32, c_void_p, _P(c_size_t)],
     "inkhit_layout_options_init_sized": [_P(LayoutOptions), c_size_t],
     "inkhit_layout_decoration_count": [_handle, _P(c_size_t)],
     "inkhit_layout_decorations": [_handle, c_size_t, c_size_t, c_void_p],
     "inkhit_layout_hit_decoration": [_handle, c_double, c_double, c_double, _P(TextHit), _P(c_int64)],
-    "inkhit_job_runner_create": [c_double, _P(_handle)],
+    "inkhit_job_runner_options_init": [_P(JobRunnerOptions)],
+    "inkhit_job_runner_create_with_options": [_P(JobRunnerOptions), _P(_handle)],
     "inkhit_job_runner_run": [_handle, c_char_p, c_size_t, JobEmit, c_void_p, _P(c_size_t), _P(c_size_t)],
     "inkhit_job_runner_release": [_handle],
     "inkhit_node_shape_init": [_P(NodeShape)],
     "inkhit_scene_add_shaped": [_handle, c_uint64, _P(Node), _P(NodeShape)],
     "inkhit_scene_update_shaped": [_handle, _P(Node), _P(NodeShape)],
-}
+    "inkhit_snapshot_hit_batch": [_handle, c_void_p, c_size_t, c_double, c_int32, c_void_p, _P(c_size_t)],
+    "inkhit_limits_get": [_P(Limits)],
+    "inkhit_limits_set": [_P(Limits)],
+})
 
 for _name, _args in _FUNCTIONS.items():
     _f = getattr(lib, _name)
     _f.argtypes = _args
     _f.restype = _status
-for _name, _args in _OPTIONAL.items():
-    if has(_name):
-        _f = getattr(lib, _name)
-        _f.argtypes = _args
-        _f.restype = _status
 
 lib.inkhit_last_error.argtypes = []
 lib.inkhit_last_error.restype = c_char_p
 lib.inkhit_status_name.argtypes = [c_int32]
 lib.inkhit_status_name.restype = c_char_p
-lib.inkhit_version.argtypes = []
-lib.inkhit_version.restype = c_uint32
 lib.inkhit_version_string.argtypes = []
 lib.inkhit_version_string.restype = c_char_p
 lib.inkhit_handle_count.argtypes = []
 lib.inkhit_handle_count.restype = c_size_t
 
 # Constants of inkhit.h.
+NON_FINITE = {"miss": 0, "error": 1}
 GLYPH_EMPTY = 0x0FFFFFFF
 GLYPH_UNKNOWN_FLAG = 0x10000000
 DEFAULT_PREPARED_RADIUS = 3.5
 MAX_PREPARED_RADIUS = 256.0
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
-
-def transform(t) -> Transform:
-    """A 6-sequence (a, b, c, d, tx, ty) as an inkhit_transform (None: the identity)."""
-    if t is None:
-        return Transform(*IDENTITY)
-    values = tuple(float(v) for v in t)
-    if len(values) != 6:
-        raise ValueError("a transform is 6 numbers (a, b, c, d, tx, ty), got %d" % len(values))
-    return Transform(*values)

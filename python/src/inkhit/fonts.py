@@ -4,12 +4,12 @@ from __future__ import annotations
 import ctypes
 import os
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Mapping, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
+from . import _convert as C
 from . import _native as N
-from ._errors import FontError, check
+from ._errors import _call
 from ._handle import Owned
-from ._opentype import instance_names
 
 __all__ = ["Font", "GlyphStyle", "ShapeCache"]
 
@@ -18,15 +18,22 @@ Variations = Union[Mapping[str, float], Iterable[Tuple[str, float]]]
 
 
 def _tag(name: str) -> int:
+    if not isinstance(name, str):
+        raise C.ArgumentTypeError("an axis tag is a str, not %r" % (name,), 3)
     raw = name.encode("ascii", "replace")
     if not 1 <= len(raw) <= 4:
-        raise ValueError("an axis tag is 1 to 4 ASCII characters, got %r" % name)
-    raw = raw.ljust(4, b" ")
-    return int.from_bytes(raw, "big")
+        raise C.InvalidArgumentError("an axis tag is 1 to 4 ASCII characters, got %r" % name, 3)
+    return int.from_bytes(raw.ljust(4, b" "), "big")
 
 
 def _tag_name(value: int) -> str:
     return value.to_bytes(4, "big").decode("latin-1").rstrip(" ") or " "
+
+
+def _new_font(make, *args) -> int:
+    handle = ctypes.c_void_p()
+    _call(make, *args, ctypes.byref(handle))
+    return handle.value  # type: ignore[return-value]
 
 
 class Font(Owned):
@@ -38,62 +45,52 @@ class Font(Owned):
         face: the face index in a collection (FreeType's packed ``(instance << 16) | face`` is accepted too).
         variations: design coordinates of a variable font by axis tag, ``{"wght": 650, "slnt": -5}`` (axis
             units: wght 100…900, wdth %, slnt degrees); values beyond an axis are clamped as FreeType clamps them.
-        instance: a named instance to start from: its 0-based index in the font's list, or its subfamily name
-            (``"Semi Bold Italic"``, ASCII case-insensitive), as a job's ``"instance"``. Variations apply on top.
+        instance: a named instance to start from: its 0-based index in `instances`, or its name (``"Semi Bold
+            Italic"``, ASCII case-insensitive), as a job's ``"instance"``. Variations apply on top. The library
+            resolves it (fvar and name tables through FreeType); Python reads no file.
 
     Font units are the glyph design grid, y up; `units_per_em` of them make one em. Closing a font never breaks
     an index, layout or scene made with it.
 
     Raises:
-        FileError: no such file, not a regular file, unreadable. FontError: not a font, a face, instance or axis
-        the font lacks.
+        FileError: no such file, not a regular file (a directory, a FIFO, a device), unreadable. FontError: not a
+        font, a face, instance or axis the font lacks. InvalidArgumentError: a face, instance or coordinate of
+        the wrong type or out of its C range.
     """
 
     _kind = "Font"
 
     def __init__(self, path_or_bytes: PathOrBytes, face: int = 0, variations: Optional[Variations] = None,
                  instance: Union[int, str, None] = None) -> None:
-        data: Optional[bytes] = None
+        packed = C.integer(face, "Font: face", "int32_t")
         if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
-            data = bytes(path_or_bytes)
+            raw = path_or_bytes if isinstance(path_or_bytes, bytes) else C.bytes_like(path_or_bytes, "Font: bytes").tobytes()
             self.path: Optional[str] = None
+            handle = _new_font(N.lib.inkhit_font_from_bytes, raw, len(raw), packed)
         else:
             self.path = os.fspath(path_or_bytes)
-        packed = int(face)
-        if instance is not None:
-            if isinstance(instance, str):
-                if data is None:
-                    with open(self.path, "rb") as f:  # type: ignore[arg-type]
-                        source = f.read()
+            handle = _new_font(N.lib.inkhit_font_from_path, os.fsencode(self.path), packed)
+        try:
+            if instance is not None:
+                if isinstance(instance, str):
+                    index = ctypes.c_size_t()
+                    _call(N.lib.inkhit_font_find_instance, handle, instance.encode("utf-8", "surrogatepass"),
+                          ctypes.byref(index))
+                    number = index.value
                 else:
-                    source = data
-                names = instance_names(source, packed & 0xFFFF)
-                wanted = [i for i, n in enumerate(names) if n is not None and n.lower() == instance.lower()]
-                if not wanted:
-                    raise FontError("Font: no named instance %r (the font has: %s)" % (
-                        instance, ", ".join(repr(n) for n in names) or "none"), 6)
-                index = wanted[0]
-            else:
-                index = int(instance)
-                if index < 0 or index >= 0x7FFF:
-                    raise FontError("Font: instance %d is out of range (0-based)" % index, 6)
-            packed = (packed & 0xFFFF) | ((index + 1) << 16)
-        handle = ctypes.c_void_p()
-        if data is None:
-            check(N.lib.inkhit_font_from_path(os.fsencode(self.path), packed, ctypes.byref(handle)))  # type: ignore
-        else:
-            check(N.lib.inkhit_font_from_bytes(data, len(data), packed, ctypes.byref(handle)))
-        if variations:
-            items = list(variations.items()) if isinstance(variations, Mapping) else list(variations)
-            array = (N.Variation * len(items))(*[N.Variation(_tag(t), float(v)) for t, v in items])
-            varied = ctypes.c_void_p()
-            status = N.lib.inkhit_font_with_variations(handle, array, len(items), ctypes.byref(varied))
+                    number = C.integer(instance, "Font: instance", "size_t")
+                handle = self._replace(handle, N.lib.inkhit_font_with_instance, number)
+            if variations:
+                items = list(variations.items()) if isinstance(variations, Mapping) else list(variations)
+                array = (N.Variation * len(items))(*[
+                    N.Variation(_tag(t), C.number(v, "Font: variation %r" % (t,))) for t, v in items])
+                handle = self._replace(handle, N.lib.inkhit_font_with_variations, array, len(items))
+        except BaseException:
             N.lib.inkhit_font_release(handle)
-            check(status)
-            handle = varied
-        self._own(handle.value, N.lib.inkhit_font_release)  # type: ignore[arg-type]
+            raise
+        self._own(handle, N.lib.inkhit_font_release)
         info = N.FontInfo()
-        check(N.lib.inkhit_font_get_info(handle, ctypes.byref(info)))
+        _call(N.lib.inkhit_font_get_info, handle, ctypes.byref(info))
         #: Font units per em.
         self.units_per_em: int = info.units_per_em
         #: Valid glyph ids are 0 ..< glyph_count (glyph 0 is .notdef).
@@ -106,41 +103,59 @@ class Font(Owned):
         self.descender: int = info.descender
         self.height: int = info.height
 
+    @staticmethod
+    def _replace(handle: int, make, *args) -> int:
+        """A font made from `handle` by `make` (inkhit_font_with_*); `handle` is released either way."""
+        try:
+            return _new_font(make, handle, *args)
+        finally:
+            N.lib.inkhit_font_release(handle)
+
     def glyph(self, codepoint: Union[int, str]) -> int:
         """The glyph id the font's cmap maps `codepoint` (an int, or a one-character str) to; 0 (.notdef) when
         it maps none. For text, a `Layout` shapes with HarfBuzz and falls back between fonts."""
-        cp = ord(codepoint) if isinstance(codepoint, str) else int(codepoint)
+        if isinstance(codepoint, str):
+            if len(codepoint) != 1:
+                raise C.InvalidArgumentError("Font.glyph: a str codepoint is one character, got %r" % (codepoint,), 3)
+            cp = ord(codepoint)
+        else:
+            cp = C.integer(codepoint, "Font.glyph: codepoint", "uint32_t")
         out = ctypes.c_uint32()
-        h = self._use()
-        try:
-            check(N.lib.inkhit_font_glyph(h, cp, ctypes.byref(out)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_font_glyph, self._handle, cp, ctypes.byref(out))
         return out.value
 
     def advance(self, glyph: int) -> float:
         """The horizontal advance of `glyph`, font units (unscaled, unhinted; scale by size / units_per_em for
         layout px)."""
         out = ctypes.c_double()
-        h = self._use()
-        try:
-            check(N.lib.inkhit_font_advance(h, int(glyph), ctypes.byref(out)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_font_advance, self._handle, C.integer(glyph, "Font.advance: glyph", "uint32_t"),
+              ctypes.byref(out))
         return out.value
 
     @property
     def variations(self) -> Dict[str, float]:
         """The design coordinates this font draws with, by axis tag in the font's order (empty: not variable)."""
-        h = self._use()
-        try:
-            n = ctypes.c_size_t()
-            check(N.lib.inkhit_font_get_variations(h, None, 0, ctypes.byref(n)))
-            array = (N.Variation * max(1, n.value))()
-            check(N.lib.inkhit_font_get_variations(h, array, n.value, ctypes.byref(n)))
-        finally:
-            self._done()
+        n = ctypes.c_size_t()
+        _call(N.lib.inkhit_font_get_variations, self._handle, None, 0, ctypes.byref(n))
+        array = (N.Variation * max(1, n.value))()
+        _call(N.lib.inkhit_font_get_variations, self._handle, array, n.value, ctypes.byref(n))
         return {_tag_name(v.tag): float(v.value) for v in array[:n.value]}
+
+    @property
+    def instances(self) -> List[str]:
+        """The names of the face's named instances, in the font's (fvar) order; ``Font(..., instance=i)`` takes
+        one by its index here or by its name ("" for an instance the name table gives no name). Empty for a font
+        that does not vary."""
+        count = ctypes.c_size_t()
+        _call(N.lib.inkhit_font_instance_count, self._handle, ctypes.byref(count))
+        names = []
+        for i in range(count.value):
+            length = ctypes.c_size_t()
+            _call(N.lib.inkhit_font_instance_name, self._handle, i, None, 0, ctypes.byref(length))
+            buffer = ctypes.create_string_buffer(length.value + 1)
+            _call(N.lib.inkhit_font_instance_name, self._handle, i, buffer, length.value + 1, ctypes.byref(length))
+            names.append(buffer.value.decode("utf-8", "replace"))
+        return names
 
     def __repr__(self) -> str:
         return "Font(%r, face=%d)" % (self.path if self.path is not None else "<bytes>", self.face_index)
@@ -157,7 +172,7 @@ class GlyphStyle:
     Attributes:
         embolden: None; ``"freetype"`` (FT_GlyphSlot_Embolden: 1/24 em, what cairo draws for fontconfig's
             FC_EMBOLDEN); a strength in layout px at the glyph's size (the ink grows by it in width and height);
-            or ``(x, y)`` strengths.
+            or ``(x, y)`` strengths. Not a bool: ``embolden=True`` raises (say ``"freetype"``).
         oblique: a shear ``x += oblique * y`` (y up) after emboldening; ``"freetype"`` is FT_GlyphSlot_Oblique's
             0.2126. ``|oblique| <= 4``.
         hinting: ``"none"`` (the exact outline), ``"light"`` or ``"full"``, as FreeType hints at the glyph's size.
@@ -189,30 +204,42 @@ class GlyphStyle:
         return GlyphStyle(**fields)  # type: ignore[arg-type]
 
     def _struct(self) -> N.GlyphStyle:
+        """The inkhit_glyph_style (made once per style): each field converted by its own function below."""
         if self._c:
             return self._c[0]
         s = N.GlyphStyle()
-        check(N.lib.inkhit_glyph_style_init(ctypes.byref(s)))
-        if self.embolden is None or self.embolden is False:
-            pass
-        elif self.embolden == "freetype":
-            s.embolden = 1
-        elif isinstance(self.embolden, (tuple, list)):
-            s.embolden, s.embolden_x, s.embolden_y = 2, float(self.embolden[0]), float(self.embolden[1])
-        elif isinstance(self.embolden, (int, float)):
-            s.embolden, s.embolden_x, s.embolden_y = 2, float(self.embolden), float(self.embolden)
-        else:
-            raise ValueError("embolden is None, \"freetype\", a strength in px or (x, y), got %r" % (self.embolden,))
-        if s.embolden == 2 and s.embolden_x == 0 and s.embolden_y == 0:
-            s.embolden = 0
-        s.oblique = _FREETYPE_OBLIQUE if self.oblique == "freetype" else float(self.oblique)  # type: ignore[arg-type]
-        if self.hinting not in _HINTING:
-            raise ValueError("hinting is \"none\", \"light\" or \"full\", got %r" % (self.hinting,))
-        s.hinting = _HINTING[self.hinting]
-        s.matrix_xx, s.matrix_xy, s.matrix_yx, s.matrix_yy = (float(v) for v in self.matrix)
-        s.alpha_threshold = float(self.alpha_threshold)
+        _call(N.lib.inkhit_glyph_style_init_sized, ctypes.byref(s), ctypes.sizeof(s))
+        s.embolden, s.embolden_x, s.embolden_y = _embolden(self.embolden)
+        s.oblique = _FREETYPE_OBLIQUE if self.oblique == "freetype" else C.number(self.oblique, "GlyphStyle.oblique")
+        s.hinting = C.choice(self.hinting, _HINTING, "GlyphStyle.hinting")
+        s.matrix_xx, s.matrix_xy, s.matrix_yx, s.matrix_yy = _matrix(self.matrix)
+        s.alpha_threshold = C.number(self.alpha_threshold, "GlyphStyle.alpha_threshold")
         self._c.append(s)
         return s
+
+
+def _embolden(value: object) -> Tuple[int, float, float]:
+    """GlyphStyle.embolden as inkhit_glyph_style's (embolden, embolden_x, embolden_y): None; "freetype"; a strength
+    in px or (x, y) strengths (0 or (0, 0): none). A bool is neither: `embolden=True` is an error, not 1 px."""
+    what = "GlyphStyle.embolden (None, \"freetype\", a strength in px or (x, y))"
+    if value is None:
+        return 0, 0.0, 0.0
+    if isinstance(value, str):
+        C.choice(value, {"freetype": 1}, what)
+        return 1, 0.0, 0.0
+    if isinstance(value, (tuple, list)):
+        x, y = C.pair(value, what)
+    else:
+        x = y = C.number(value, what)
+    return (0, 0.0, 0.0) if x == 0 and y == 0 else (2, x, y)
+
+
+def _matrix(value: object) -> Tuple[float, float, float, float]:
+    """GlyphStyle.matrix (xx, xy, yx, yy) as four doubles."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 4:  # type: ignore[arg-type]
+        raise C.InvalidArgumentError("GlyphStyle.matrix is 4 numbers (xx, xy, yx, yy), got %r" % (value,), 3)
+    xx, xy, yx, yy = (C.number(v, "GlyphStyle.matrix") for v in value)  # type: ignore[union-attr]
+    return xx, xy, yx, yy
 
 
 class ShapeCache(Owned):
@@ -225,24 +252,25 @@ class ShapeCache(Owned):
 
     def __init__(self, max_bytes: Optional[int] = None) -> None:
         handle = ctypes.c_void_p()
-        limit = (1 << 64) - 1 if max_bytes is None else int(max_bytes)
-        check(N.lib.inkhit_shape_cache_create(limit, ctypes.byref(handle)))
+        limit = (1 << 64) - 1 if max_bytes is None else C.integer(max_bytes, "ShapeCache: max_bytes", "size_t")
+        _call(N.lib.inkhit_shape_cache_create, limit, ctypes.byref(handle))
         self._own(handle.value, N.lib.inkhit_shape_cache_release)  # type: ignore[arg-type]
 
     def info(self) -> Dict[str, int]:
         """What the cache holds: ``glyph_shapes``, ``outline_shapes``, ``glyph_bytes``, ``outline_bytes``."""
         out = N.ShapeCacheInfo()
-        h = self._use()
-        try:
-            check(N.lib.inkhit_shape_cache_get_info(h, ctypes.byref(out)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_shape_cache_get_info, self._handle, ctypes.byref(out))
         return {n: getattr(out, n) for n, _ in N.ShapeCacheInfo._fields_}
 
     def clear(self) -> None:
         """Drops every shape (indexes and layouts that use them keep them)."""
-        h = self._use()
-        try:
-            check(N.lib.inkhit_shape_cache_clear(h))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_shape_cache_clear, self._handle)
+
+
+def _cache_handle(cache: Optional[ShapeCache]) -> Optional[int]:
+    """The handle of `cache` (None: the process-wide cache)."""
+    if cache is None:
+        return None
+    if not isinstance(cache, ShapeCache):
+        raise C.ArgumentTypeError("cache must be an inkhit.ShapeCache or None, not %s" % type(cache).__name__, 3)
+    return cache._handle

@@ -2,18 +2,17 @@
 from __future__ import annotations
 
 import ctypes
-import math
 import sys
-import threading
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from . import _convert as C
 from . import _native as N
-from ._errors import InvalidArgumentError, check, error
+from ._errors import _call
 from ._handle import Owned
-from .fonts import Font, GlyphStyle, ShapeCache
+from .fonts import Font, GlyphStyle, ShapeCache, _cache_handle
 
 __all__ = ["Builder", "Index", "Hit", "HIT_DTYPE", "HB_GLYPH_INFO_DTYPE", "HB_GLYPH_POSITION_DTYPE", "RUN_GLYPH_DTYPE"]
 
@@ -44,13 +43,14 @@ _INK = ("none", "outline", "color-layers", "color-paint", "bitmap", "box", "path
 Transform6 = Union[Sequence[float], np.ndarray]
 
 
-def _pair(p: Any, what: str) -> Tuple[float, float]:
-    x, y = p
-    return float(x), float(y)
+def _font_handle(font: Any, what: str) -> int:
+    if not isinstance(font, Font):
+        raise C.ArgumentTypeError("%s must be an inkhit.Font, not %s" % (what, type(font).__name__), 3)
+    return font._handle
 
 
-def _cache_handle(cache: Optional[ShapeCache]) -> Tuple[Optional[int], Optional[ShapeCache]]:
-    return (cache._use(), cache) if cache is not None else (None, None)
+def _non_finite(value: str, what: str) -> int:
+    return C.choice(value, N.NON_FINITE, what + ": non_finite")
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,8 @@ _SHAPE_FORMS = {"when_reused": 0, "full": 1, "lean": 2}
 
 
 class Builder(Owned):
-    """Collects placements (glyphs, outlines) for an `Index`. Calls from several threads are safe.
+    """Collects placements (glyphs, outlines) for an `Index`. Calls from several threads are safe, and each add
+    returns the numbers of the placements it added (the library says where they start).
 
     Args:
         tolerance: flattening tolerance, view px: the Hausdorff bound between each curve and its polyline. Every
@@ -96,51 +97,41 @@ class Builder(Owned):
 
     def __init__(self, tolerance: float = 0.01, prepared_radius: float = N.DEFAULT_PREPARED_RADIUS,
                  cache: Optional[ShapeCache] = None, shape_forms: str = "when_reused") -> None:
-        forms = _SHAPE_FORMS.get(shape_forms) if isinstance(shape_forms, str) else None
-        if forms is None:
-            raise InvalidArgumentError(f"shape_forms must be 'when_reused', 'full' or 'lean' (got {shape_forms!r})", 3)
+        forms = C.choice(shape_forms, _SHAPE_FORMS, "Builder: shape_forms")
+        _cache_handle(cache)
         handle = ctypes.c_void_p()
-        check(N.lib.inkhit_builder_create(float(tolerance), ctypes.byref(handle)))
+        _call(N.lib.inkhit_builder_create, C.number(tolerance, "Builder: tolerance"), ctypes.byref(handle))
         self._own(handle.value, N.lib.inkhit_builder_release)  # type: ignore[arg-type]
-        status = N.lib.inkhit_builder_set_prepared_radius(handle, float(prepared_radius))
-        if not status:
-            status = N.lib.inkhit_builder_set_shape_forms(handle, forms)
-        if status:
-            err = error(status)
+        try:
+            _call(N.lib.inkhit_builder_set_prepared_radius, self._handle,
+                  C.number(prepared_radius, "Builder: prepared_radius"))
+            _call(N.lib.inkhit_builder_set_shape_forms, self._handle, forms)
+        except BaseException:
             self.close()
-            raise err
+            raise
         self.tolerance = float(tolerance) if tolerance else 0.01
         self.cache = cache
-        # Placement numbers are read as the count before an add: adds through this object run one at a time.
-        self._add_lock = threading.Lock()
-        self._run_template = N.GlyphRun()
-        check(N.lib.inkhit_glyph_run_init(ctypes.byref(self._run_template)))
 
     def _run(self, font: Font, size: float, origin: Tuple[float, float], transform: Optional[Transform6],
-             style: Optional[GlyphStyle], font_handle: int) -> Tuple[N.GlyphRun, Any]:
-        run = N.GlyphRun.from_buffer_copy(self._run_template)
-        run.font = font_handle
-        run.size = float(size)
-        run.origin = N.Point(*origin)
-        run.transform = N.transform(transform)
+             style: Optional[GlyphStyle], what: str) -> N.GlyphRun:
+        """The inkhit_glyph_run of one add call (its style struct kept alive by the run object)."""
+        run = N.GlyphRun()
+        _call(N.lib.inkhit_glyph_run_init, ctypes.byref(run))
+        run.font = _font_handle(font, what + ": font")
+        run.size = C.number(size, what + ": size")
+        run.origin = N.Point(*C.pair(origin, what + ": origin"))
+        run.transform = C.transform(transform, what + ": transform")
         style = GlyphStyle.of(style)
-        c_style = style._struct() if style is not None else None
-        if c_style is not None:
+        if style is not None:
+            c_style = style._struct()
             run.style = ctypes.pointer(c_style)
-        return run, c_style
-
-    def _count(self, h: int) -> int:
-        n = ctypes.c_size_t()
-        check(N.lib.inkhit_builder_count(h, ctypes.byref(n)))
-        return n.value
+        return run
 
     def __len__(self) -> int:
         """How many placements the builder holds."""
-        h = self._use()
-        try:
-            return self._count(h)
-        finally:
-            self._done()
+        n = ctypes.c_size_t()
+        _call(N.lib.inkhit_builder_count, self._handle, ctypes.byref(n))
+        return n.value
 
     def add_glyph(self, font: Font, glyph: int, size: float, origin: Tuple[float, float] = (0.0, 0.0),
                   transform: Optional[Transform6] = None, style: Optional[GlyphStyle] = None,
@@ -154,56 +145,38 @@ class Builder(Owned):
         Raises:
             GlyphError (an id out of range), InvalidArgumentError, PlacementError, ShapeError, LimitError.
         """
-        glyphs = np.zeros(1, RUN_GLYPH_DTYPE)
-        glyphs["glyph"] = int(glyph)
-        glyphs["tag"] = 0 if tag is None else int(tag)
-        return self._add_run(font, glyphs, size, _pair(origin, "origin"), transform, style).start
+        record = np.zeros(1, RUN_GLYPH_DTYPE)
+        record["glyph"] = C.integer(glyph, "Builder.add_glyph: glyph", "uint32_t")
+        record["tag"] = 0 if tag is None else C.integer(tag, "Builder.add_glyph: tag", "uint64_t")
+        return self._add_run(self._run(font, size, origin, transform, style, "Builder.add_glyph"), record).start
 
     def add_glyphs(self, font: Font, glyphs: Any, origins: Any, size: float, transform: Optional[Transform6] = None,
                    style: Optional[GlyphStyle] = None, tags: Any = None) -> range:
         """Adds ``len(glyphs)`` glyphs of one font, size, transform and style in one call: `glyphs` an (N,)
-        array of glyph ids, `origins` an (N, 2) array of origins (layout px, on the baseline), `tags` an
-        optional (N,) array of tags. Returns the placement numbers (a range). Stops at the first glyph that
+        array of glyph ids (integers), `origins` an (N, 2) array of origins (layout px, on the baseline), `tags`
+        an optional (N,) array of tags. Returns the placement numbers (a range). Stops at the first glyph that
         fails (the error names it; the glyphs before it stay added).
         """
-        ids = np.asarray(glyphs)
-        xy = np.asarray(origins, dtype=np.float64)
-        if ids.ndim != 1 or xy.shape != (ids.shape[0], 2):
-            raise ValueError("glyphs must be (N,) and origins (N, 2); got %s and %s" % (ids.shape, xy.shape))
+        ids = C.integers(glyphs, "Builder.add_glyphs: glyphs", "uint32_t")
+        xy = C.points(origins, "Builder.add_glyphs: origins")
+        if xy.shape[0] != ids.shape[0]:
+            raise C.InvalidArgumentError("Builder.add_glyphs: %d glyphs but %d origins" % (ids.shape[0], xy.shape[0]), 3)
         records = np.zeros(ids.shape[0], RUN_GLYPH_DTYPE)
-        if ids.size and (ids.min() < 0 or ids.max() > 0xFFFFFFFF):
-            raise ValueError("glyph ids are 0 ... 2**32 - 1")
         records["glyph"] = ids
         records["x"] = xy[:, 0]
         records["y"] = xy[:, 1]
         if tags is not None:
-            records["tag"] = np.asarray(tags, dtype=np.uint64)
-        return self._add_run(font, records, size, (0.0, 0.0), transform, style)
+            t = C.integers(tags, "Builder.add_glyphs: tags", "uint64_t")
+            if t.shape != ids.shape:
+                raise C.InvalidArgumentError("Builder.add_glyphs: %d glyphs but %d tags" % (ids.shape[0], t.shape[0]), 3)
+            records["tag"] = t
+        return self._add_run(self._run(font, size, (0.0, 0.0), transform, style, "Builder.add_glyphs"), records)
 
-    def _add_run(self, font: Font, records: np.ndarray, size: float, origin: Tuple[float, float],
-                 transform: Optional[Transform6], style: Optional[GlyphStyle]) -> range:
-        fh = font._use()
-        try:
-            run, c_style = self._run(font, size, origin, transform, style, fh)
-            ch, cache = _cache_handle(self.cache)
-            try:
-                h = self._use()
-                try:
-                    added = ctypes.c_size_t()
-                    with self._add_lock:
-                        first = self._count(h)
-                        status = N.lib.inkhit_builder_add_run(h, ch, ctypes.byref(run), records.ctypes.data,
-                                                              records.shape[0], ctypes.byref(added))
-                    check(status)
-                finally:
-                    self._done()
-            finally:
-                if cache is not None:
-                    cache._done()
-        finally:
-            font._done()
-        del c_style
-        return range(first, first + added.value)
+    def _add_run(self, run: N.GlyphRun, records: np.ndarray) -> range:
+        first, added = ctypes.c_size_t(), ctypes.c_size_t()
+        _call(N.lib.inkhit_builder_add_run_numbered, self._handle, _cache_handle(self.cache), ctypes.byref(run),
+              records.ctypes.data, records.shape[0], ctypes.byref(first), ctypes.byref(added))
+        return range(first.value, first.value + added.value)
 
     def add_shaped(self, font: Font, infos: Any, positions: Any, size: float, position_scale: float,
                    origin: Tuple[float, float] = (0.0, 0.0), transform: Optional[Transform6] = None,
@@ -218,32 +191,16 @@ class Builder(Owned):
         pos = None if positions is None else _records(positions, HB_GLYPH_POSITION_DTYPE,
                                                        ("x_advance", "y_advance", "x_offset", "y_offset"))
         if pos is not None and pos.shape != info.shape:
-            raise ValueError("infos and positions have different lengths (%d, %d)" % (info.shape[0], pos.shape[0]))
-        fh = font._use()
-        try:
-            run, c_style = self._run(font, size, _pair(origin, "origin"), transform, style, fh)
-            run.position_scale = float(position_scale)
-            run.tag_base = int(tag_base)
-            ch, cache = _cache_handle(self.cache)
-            try:
-                h = self._use()
-                try:
-                    added, pen = ctypes.c_size_t(), N.Point()
-                    with self._add_lock:
-                        first = self._count(h)
-                        status = N.lib.inkhit_builder_add_shaped(
-                            h, ch, ctypes.byref(run), info.ctypes.data, None if pos is None else pos.ctypes.data,
-                            info.shape[0], ctypes.byref(pen), ctypes.byref(added))
-                    check(status)
-                finally:
-                    self._done()
-            finally:
-                if cache is not None:
-                    cache._done()
-        finally:
-            font._done()
-        del c_style
-        return range(first, first + added.value), (pen.x, pen.y)
+            raise C.InvalidArgumentError("Builder.add_shaped: infos and positions have different lengths (%d, %d)" % (
+                info.shape[0], pos.shape[0]), 3)
+        run = self._run(font, size, origin, transform, style, "Builder.add_shaped")
+        run.position_scale = C.number(position_scale, "Builder.add_shaped: position_scale")
+        run.tag_base = C.integer(tag_base, "Builder.add_shaped: tag_base", "uint64_t")
+        first, added, pen = ctypes.c_size_t(), ctypes.c_size_t(), N.Point()
+        _call(N.lib.inkhit_builder_add_shaped_numbered, self._handle, _cache_handle(self.cache), ctypes.byref(run),
+              info.ctypes.data, None if pos is None else pos.ctypes.data, info.shape[0], ctypes.byref(pen),
+              ctypes.byref(first), ctypes.byref(added))
+        return range(first.value, first.value + added.value), (pen.x, pen.y)
 
     def add_outline(self, verbs: Any, points: Any, transform: Optional[Transform6] = None, fill_rule: str = "nonzero",
                     tag: Optional[int] = None, key: Optional[int] = None) -> int:
@@ -253,60 +210,59 @@ class Builder(Owned):
         ``"evenodd"``. With the builder's `cache` and a `key`, the flattened shape is kept and reused for the same
         key. Returns the placement's number; its `Index.ink` is ``"path"``.
         """
-        codes = np.array([_VERBS[v.upper()] if isinstance(v, str) else int(v) for v in verbs], dtype=np.uint8)
-        pts = np.ascontiguousarray(np.asarray(points, dtype=np.float64).reshape(-1, 2))
-        if fill_rule not in _FILL:
-            raise ValueError("fill_rule is \"nonzero\" or \"evenodd\", got %r" % (fill_rule,))
-        t = N.transform(transform)
-        ch, cache = _cache_handle(self.cache if key is not None else None)
-        try:
-            h = self._use()
-            try:
-                index = ctypes.c_size_t()
-                with self._add_lock:
-                    check(N.lib.inkhit_builder_add_outline(h, ch, 0 if key is None else int(key), codes.ctypes.data,
-                                                           codes.shape[0], pts.ctypes.data, pts.shape[0],
-                                                           _FILL[fill_rule], ctypes.byref(t), ctypes.byref(index)))
-                    if tag is not None:
-                        check(N.lib.inkhit_builder_set_tag(h, index.value, int(tag)))
-            finally:
-                self._done()
-        finally:
-            if cache is not None:
-                cache._done()
+        codes = _verbs(verbs, "Builder.add_outline: verbs")
+        pts = C.points(points, "Builder.add_outline: points")
+        rule = C.choice(fill_rule, _FILL, "Builder.add_outline: fill_rule")
+        t = C.transform(transform, "Builder.add_outline: transform")
+        key_value = 0 if key is None else C.integer(key, "Builder.add_outline: key", "uint64_t")
+        tag_value = None if tag is None else C.integer(tag, "Builder.add_outline: tag", "uint64_t")
+        index = ctypes.c_size_t()
+        _call(N.lib.inkhit_builder_add_outline, self._handle, _cache_handle(self.cache) if key is not None else None,
+              key_value, codes.ctypes.data, codes.shape[0], pts.ctypes.data, pts.shape[0], rule, ctypes.byref(t),
+              ctypes.byref(index))
+        if tag_value is not None:
+            _call(N.lib.inkhit_builder_set_tag, self._handle, index.value, tag_value)
         return index.value
 
     def set_tag(self, placement: int, tag: int) -> None:
         """Sets placement `placement`'s tag (an unsigned 64-bit value); indexes keep the tags of their build."""
-        h = self._use()
-        try:
-            check(N.lib.inkhit_builder_set_tag(h, int(placement), int(tag)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_builder_set_tag, self._handle, C.integer(placement, "Builder.set_tag: placement", "size_t"),
+              C.integer(tag, "Builder.set_tag: tag", "uint64_t"))
 
     def build(self) -> "Index":
         """An immutable index of the placements added so far (the builder can go on collecting for another).
         The index holds its glyph shapes and fonts inside the library: closing the builder or the fonts never
         breaks it."""
         handle = ctypes.c_void_p()
-        h = self._use()
-        try:
-            check(N.lib.inkhit_builder_build(h, ctypes.byref(handle)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_builder_build, self._handle, ctypes.byref(handle))
         return Index._adopt(handle.value)  # type: ignore[arg-type]
+
+
+def _verbs(verbs: Any, what: str) -> np.ndarray:
+    """Path verbs (``"M" "L" "Q" "C" "Z"`` letters, a string of them, or inkhit.h's numbers 0…4) as uint8 codes;
+    the library checks that they are verbs and match the points."""
+    given = list(verbs) if isinstance(verbs, str) else C.items(verbs.tolist() if isinstance(verbs, np.ndarray) else verbs, what)
+    codes = [C.choice(v.upper(), _VERBS, what) if isinstance(v, str) else C.integer(v, what, "uint32_t") for v in given]
+    if any(c > 255 for c in codes):
+        raise C.InvalidArgumentError("%s holds %d, beyond a verb byte" % (what, max(codes)), 3)
+    return np.array(codes, dtype=np.uint8)
 
 
 def _records(values: Any, dtype: np.dtype, names: Sequence[str]) -> np.ndarray:
     if isinstance(values, np.ndarray) and values.dtype == dtype:
         return np.ascontiguousarray(values)
     if isinstance(values, np.ndarray) and values.dtype.names is None:
-        raise ValueError("expected an array of %s, got dtype %s" % (dtype, values.dtype))
-    items = list(values)
-    out = np.zeros(len(items), dtype)
+        raise C.ArgumentTypeError("expected an array of %s, got dtype %s" % (dtype, values.dtype), 3)
+    given = C.items(values, "records of %s" % (dtype,))
+    out = np.zeros(len(given), dtype)
     for name in names:
-        out[name] = [getattr(v, name) if not isinstance(v, (tuple, dict)) else
-                     (v[name] if isinstance(v, dict) else v[dtype.names.index(name)]) for v in items]
+        try:
+            column = [getattr(v, name) if not isinstance(v, (tuple, dict)) else
+                      (v[name] if isinstance(v, dict) else v[dtype.names.index(name)]) for v in given]
+        except (AttributeError, KeyError, IndexError, TypeError) as e:
+            raise C.ArgumentTypeError("records of %s: no %r in an item (%s)" % (dtype, name, e), 3) from None
+        kind = "uint32_t" if dtype[name].kind == "u" else "int32_t"
+        out[name] = C.integers(column, "%s (%s)" % (name, kind), kind)
     return out
 
 
@@ -325,7 +281,7 @@ class Index(Owned):
         index = cls.__new__(cls)
         index._own(handle, N.lib.inkhit_index_release)
         info = N.IndexInfo()
-        check(N.lib.inkhit_index_get_info(handle, ctypes.byref(info)))
+        _call(N.lib.inkhit_index_get_info, handle, ctypes.byref(info))
         index._count = info.placements
         return index
 
@@ -337,11 +293,7 @@ class Index(Owned):
         """``placements``, ``unique_shapes``, ``bytes_beyond_shapes``, ``tolerance`` (view px) and ``bounds``
         (min_x, min_y, max_x, max_y of the ink, view px)."""
         out = N.IndexInfo()
-        h = self._use()
-        try:
-            check(N.lib.inkhit_index_get_info(h, ctypes.byref(out)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_index_get_info, self._handle, ctypes.byref(out))
         b = out.bounds
         return {"placements": out.placements, "unique_shapes": out.unique_shapes,
                 "bytes_beyond_shapes": out.bytes_beyond_shapes, "tolerance": out.tolerance,
@@ -349,79 +301,63 @@ class Index(Owned):
 
     def hit(self, x: float, y: float, radius: float = 0.0) -> Optional[Hit]:
         """The placement at (x, y), view px, within `radius` view px (>= 0; ``math.inf`` finds the nearest
-        placement anywhere), or None on a miss. A non-finite point is a miss.
+        placement anywhere), or None on a miss.
 
         Raises:
-            InvalidArgumentError: a negative or NaN radius.
+            InvalidArgumentError: a negative or NaN radius, a NaN or infinite point (the library's rules for a
+            single query; `hits` answers non-finite points as misses).
         """
         out = N.Hit()
-        tag = ctypes.c_uint64()
-        h = self._use()
-        try:
-            status = N.lib.inkhit_index_hit(h, x, y, radius, ctypes.byref(out))
-            if status:
-                if status == 3 and radius >= 0 and not (math.isfinite(x) and math.isfinite(y)):
-                    return None
-                raise error(status)
-            if not out.hit:
-                return None
-            N.lib.inkhit_index_placement_tag(h, out.placement, ctypes.byref(tag))
-        finally:
-            self._done()
-        return Hit(out.placement, bool(out.inside), out.distance, tag.value)
+        _call(N.lib.inkhit_index_hit, self._handle, C.number(x, "Index.hit: x"), C.number(y, "Index.hit: y"),
+              C.number(radius, "Index.hit: radius"), ctypes.byref(out))
+        if not out.hit:
+            return None
+        return Hit(out.placement, bool(out.inside), out.distance, self.tag(out.placement))
 
-    def hits(self, points: Any, radius: float = 0.0, out: Optional[np.ndarray] = None) -> np.ndarray:
+    def hits(self, points: Any, radius: float = 0.0, out: Optional[np.ndarray] = None,
+             non_finite: str = "miss") -> np.ndarray:
         """The answers for every point of `points`, an (N, 2) array of view px, within `radius` view px: a
         structured array of `HIT_DTYPE` (``hit``, ``inside``, ``placement`` -1 on a miss, ``distance`` NaN on a
         miss) written by the library's batch call straight into its memory (into `out` when given: an (N,)
         array of `HIT_DTYPE`). A float64 C-contiguous (N, 2) array is read in place; anything else is converted
-        first. Non-finite points are misses. Each answer equals `hit`'s for the same point.
+        first. Each answer equals `hit`'s for the same point. `non_finite`: ``"miss"`` (a point with a NaN or
+        infinite coordinate is answered as a miss) or ``"error"`` (such a point raises, and nothing is answered).
 
         Raises:
-            InvalidArgumentError: a negative or NaN radius; ValueError: `points` not (N, 2), `out` of another
-            shape or dtype.
+            InvalidArgumentError: a negative or NaN radius, `points` not (N, 2), `out` of another shape or dtype,
+            a non-finite point with ``non_finite="error"``.
         """
-        pts = np.ascontiguousarray(points, dtype=np.float64)
-        if pts.ndim != 2 or pts.shape[1] != 2:
-            if pts.size == 0:
-                pts = pts.reshape(0, 2)
-            else:
-                raise ValueError("points must be an (N, 2) array, got shape %s" % (pts.shape,))
+        pts = C.points(points, "Index.hits: points")
         n = pts.shape[0]
         if out is None:
             out = np.empty(n, HIT_DTYPE)
-        elif out.dtype != HIT_DTYPE or out.shape != (n,) or not out.flags.c_contiguous or not out.flags.writeable:
-            raise ValueError("out must be a writeable C-contiguous (%d,) array of inkhit.HIT_DTYPE" % n)
-        if not radius >= 0:
-            raise InvalidArgumentError("Index.hits: radius must be >= 0 and not NaN (got %r)" % (radius,), 3)
-        h = self._use()
-        try:
-            status = N.lib.inkhit_index_hits(h, pts.ctypes.data, n, float(radius), out.ctypes.data)
-        finally:
-            self._done()
-        if status and status != 3:  # 3: non-finite points, answered as misses
-            raise error(status)
+        elif not isinstance(out, np.ndarray) or out.dtype != HIT_DTYPE or out.shape != (n,) \
+                or not out.flags.c_contiguous or not out.flags.writeable:
+            raise C.InvalidArgumentError("Index.hits: out must be a writeable C-contiguous (%d,) array of "
+                                         "inkhit.HIT_DTYPE" % n, 3)
+        _call(N.lib.inkhit_index_hit_batch, self._handle, pts.ctypes.data, n, C.number(radius, "Index.hits: radius"),
+              _non_finite(non_finite, "Index.hits"), out.ctypes.data, None)
         return out
 
     def contains(self, x: float, y: float) -> bool:
-        """Whether (x, y), view px, is on the ink of any placement (containment only; a non-finite point is not)."""
+        """Whether (x, y), view px, is on the ink of any placement (containment only).
+
+        Raises:
+            InvalidArgumentError: a NaN or infinite point."""
         out = ctypes.c_int32()
-        h = self._use()
-        try:
-            N.lib.inkhit_index_contains(h, x, y, ctypes.byref(out))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_index_contains, self._handle, C.number(x, "Index.contains: x"),
+              C.number(y, "Index.contains: y"), ctypes.byref(out))
         return bool(out.value)
 
     def topmost(self, x: float, y: float) -> Optional[int]:
         """The topmost placement whose ink contains (x, y), view px, or None: containment only, no distance,
-        the cheapest question (what `hit` answers at radius 0 for points on ink)."""
+        the cheapest question (what `hit` answers at radius 0 for points on ink).
+
+        Raises:
+            InvalidArgumentError: a NaN or infinite point."""
         out = ctypes.c_int64()
-        h = self._use()
-        try:
-            N.lib.inkhit_index_topmost(h, x, y, ctypes.byref(out))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_index_topmost, self._handle, C.number(x, "Index.topmost: x"),
+              C.number(y, "Index.topmost: y"), ctypes.byref(out))
         return None if out.value < 0 else out.value
 
     def tag(self, placement: int) -> int:
@@ -431,35 +367,28 @@ class Index(Owned):
             InvalidArgumentError: no such placement (a miss's -1 too).
         """
         out = ctypes.c_uint64()
-        h = self._use()
-        try:
-            check(N.lib.inkhit_index_placement_tag(h, int(placement), ctypes.byref(out)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_index_placement_tag, self._handle, C.integer(placement, "Index.tag: placement", "int64_t"),
+              ctypes.byref(out))
         return out.value
 
     def tags(self, placements: Any) -> np.ndarray:
         """The tags of an array of placements (-1 entries, misses, give 0): ``index.tags(answers["placement"])``."""
-        ps = np.asarray(placements, dtype=np.int64).ravel()
+        given = C.array(placements, "Index.tags: placements")
+        shape = given.shape
+        ps = C.integers(given.ravel(), "Index.tags: placements", "int64_t")
         result = np.zeros(ps.shape[0], np.uint64)
         out = ctypes.c_uint64()
-        h = self._use()
-        try:
-            for i, p in enumerate(ps.tolist()):
-                if p >= 0 and N.lib.inkhit_index_placement_tag(h, p, ctypes.byref(out)) == 0:
-                    result[i] = out.value
-        finally:
-            self._done()
-        return result.reshape(np.shape(placements))
+        for i, p in enumerate(ps.tolist()):
+            if p >= 0:
+                _call(N.lib.inkhit_index_placement_tag, self._handle, p, ctypes.byref(out))
+                result[i] = out.value
+        return result.reshape(shape)
 
     def ink(self, placement: int) -> str:
         """What placement `placement`'s ink is made of: ``"none"`` (a space, a marker), ``"outline"``,
         ``"color-layers"``, ``"color-paint"`` (COLR), ``"bitmap"`` (a colour strike), ``"box"`` (an SVG glyph),
         ``"path"`` (`Builder.add_outline`)."""
         out = ctypes.c_int32()
-        h = self._use()
-        try:
-            check(N.lib.inkhit_index_placement_ink(h, int(placement), ctypes.byref(out)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_index_placement_ink, self._handle, C.integer(placement, "Index.ink: placement", "int64_t"),
+              ctypes.byref(out))
         return _INK[out.value] if 0 <= out.value < len(_INK) else "unknown"

@@ -3,16 +3,16 @@ land on characters, links, carets."""
 from __future__ import annotations
 
 import ctypes
-import math
 from dataclasses import dataclass
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from . import _convert as C
 from . import _native as N
-from ._errors import InvalidArgumentError, check, error
+from ._errors import _call
 from ._handle import Owned
-from .fonts import Font, ShapeCache
+from .fonts import Font, ShapeCache, _cache_handle
 
 __all__ = ["Layout", "TextHit", "Caret", "CaretRect", "TextRun", "Attachment", "Exclusion", "Decoration"]
 
@@ -21,7 +21,14 @@ _DIRECTION = {"auto": 0, "ltr": 1, "rtl": 2}
 _MODE = {"ink": 0, "ink-or-empty-glyph-boxes": 1, "character-boxes": 2, "line-boxes": 3}
 _KIND = ("ink", "radius", "box")
 _AFFINITY = {"downstream": 0, "upstream": 1}
-_UNDERLINE = {None: 0, False: 0, "none": 0, "single": 1, True: 1, "double": 2}
+_UNDERLINE = {False: 0, "none": 0, "single": 1, True: 1, "double": 2}
+_EXCLUSION = {"rect": 0, "ellipse": 1, "path": 2}
+
+
+def _font(what: str, font: Any) -> int:
+    if not isinstance(font, Font):
+        raise C.ArgumentTypeError("%s must be an inkhit.Font, not %s" % (what, type(font).__name__), 3)
+    return font._handle
 _DECORATION = ("underline", "strikethrough", "overline")
 
 
@@ -169,10 +176,10 @@ class _Offsets:
         widths = np.diff(self.byte_of_char)
         self.units_of_char = np.concatenate(([0], np.cumsum(np.where(widths == 4, 2, 1)))).astype(np.int64)
 
-    def byte(self, i: int) -> int:
+    def byte(self, i: Any, what: str) -> int:
+        """The UTF-8 offset of str index `i` (past the end: as many bytes past it, for the library to refuse)."""
+        i = C.integer(i, what, "uint64_t")
         n = len(self.byte_of_char) - 1
-        if i < 0:
-            raise InvalidArgumentError("offset %d is negative" % i, 3)
         return int(self.byte_of_char[i]) if i <= n else int(self.byte_of_char[n]) + (i - n)
 
     def char_of_byte(self, b: int) -> int:
@@ -211,63 +218,59 @@ class Layout(Owned):
                  exclusions: Sequence[Exclusion] = (), line_height: Optional[float] = None,
                  paragraph_spacing: float = 0.0, first_line_indent: float = 0.0,
                  cache: Optional[ShapeCache] = None) -> None:
+        if not isinstance(text, str):
+            raise C.ArgumentTypeError("Layout: text must be a str, not %s" % type(text).__name__, 3)
         self.text = text
-        self.fonts = list(fonts)
-        self.links = [tuple(l) for l in links]
+        self.fonts = C.items(fonts, "Layout: fonts")
+        self.links = [tuple(C.items(l, "Layout: links[%d] (start, end)" % i, 2)) for i, l in enumerate(C.items(links, "Layout: links"))]
+        attachments = C.items(attachments, "Layout: attachments")
+        runs = C.items(runs, "Layout: runs")
+        exclusions = C.items(exclusions, "Layout: exclusions")
         self._offsets = _Offsets(text)
         o = N.LayoutOptions()
-        if N.HAS_STYLED_TEXT:
-            check(N.lib.inkhit_layout_options_init_sized(ctypes.byref(o), ctypes.sizeof(N.LayoutOptions)))
-        else:
-            check(N.lib.inkhit_layout_options_init(ctypes.byref(o)))
-        if alignment not in _ALIGN or direction not in _DIRECTION:
-            raise ValueError("alignment is left/center/right and direction auto/ltr/rtl, got %r, %r" % (alignment, direction))
+        _call(N.lib.inkhit_layout_options_init_sized, ctypes.byref(o), ctypes.sizeof(N.LayoutOptions))
         keep: List[Any] = []   # everything the options point to, alive until the call returns
-        used: List[Owned] = []
-        try:
-            extra_fonts = [f for r in runs for f in (r.fonts or ()) if isinstance(f, Font) and f not in self.fonts]
-            for f in extra_fonts:
-                if f not in self.fonts:
+        for r in runs:
+            if not isinstance(r, TextRun):
+                raise C.ArgumentTypeError("Layout: runs are inkhit.TextRun objects, not %s" % type(r).__name__, 3)
+            for f in C.items(r.fonts or (), "TextRun.fonts"):
+                if isinstance(f, Font) and f not in self.fonts:
                     self.fonts.append(f)
-            handles = []
-            for f in self.fonts:
-                handles.append(f._use())
-                used.append(f)
-            font_array = (ctypes.c_void_p * max(1, len(handles)))(*handles)
-            o.fonts = ctypes.cast(font_array, ctypes.POINTER(ctypes.c_void_p))
-            o.font_count = len(handles)
-            o.size = float(size)
-            o.width = float(width or 0.0)
-            o.origin = N.Point(*origin)
-            o.transform = N.transform(transform)
-            o.tolerance = float(tolerance)
-            b = self._offsets.byte
-            link_array = (N.TextLink * max(1, len(self.links)))(*[N.TextLink(b(s), b(e)) for s, e in self.links])
-            o.links, o.link_count = link_array, len(self.links)
-            att = (N.TextAttachment * max(1, len(attachments)))(*[
-                N.TextAttachment(b(a.at), a.width, a.ascent, a.descent, a.corner_radius) for a in attachments])
-            o.attachments, o.attachment_count = att, len(attachments)
-            o.max_lines = int(max_lines)
-            o.alignment = _ALIGN[alignment]
-            o.direction = _DIRECTION[direction]
-            if cache is not None:
-                o.cache = cache._use()
-                used.append(cache)
-            keep += [font_array, link_array, att]
-            styled = runs or exclusions or line_height or paragraph_spacing or first_line_indent
-            if styled and not N.HAS_STYLED_TEXT:
-                raise NotImplementedError("this libInkHit has no styled runs (inkhit.h 1.1 with inkhit_text_run)")
-            if N.HAS_STYLED_TEXT:
-                self._styled_options(o, runs, exclusions, line_height, paragraph_spacing, first_line_indent, keep)
-            handle = ctypes.c_void_p()
-            check(N.lib.inkhit_layout_create_utf8(self._offsets.utf8, len(self._offsets.utf8), ctypes.byref(o),
-                                                  ctypes.byref(handle)))
-        finally:
-            for u in used:
-                u._done()
+        handles = [_font("Layout: fonts[%d]" % i, f) for i, f in enumerate(self.fonts)]
+        font_array = (ctypes.c_void_p * max(1, len(handles)))(*handles)
+        o.fonts = ctypes.cast(font_array, ctypes.POINTER(ctypes.c_void_p))
+        o.font_count = len(handles)
+        o.size = C.number(size, "Layout: size")
+        o.width = 0.0 if width is None else C.number(width, "Layout: width")
+        o.origin = N.Point(*C.pair(origin, "Layout: origin"))
+        o.transform = C.transform(transform, "Layout: transform")
+        o.tolerance = C.number(tolerance, "Layout: tolerance")
+        b = self._offsets.byte
+        link_array = (N.TextLink * max(1, len(self.links)))(*[
+            N.TextLink(b(l[0], "Layout: links[%d] start" % i), b(l[1], "Layout: links[%d] end" % i))
+            for i, l in enumerate(self.links)])
+        o.links, o.link_count = link_array, len(self.links)
+        for a in attachments:
+            if not isinstance(a, Attachment):
+                raise C.ArgumentTypeError("Layout: attachments are inkhit.Attachment objects, not %s" % type(a).__name__, 3)
+        att = (N.TextAttachment * max(1, len(attachments)))(*[
+            N.TextAttachment(b(a.at, "Layout: attachments[%d].at" % i), C.number(a.width, "Attachment.width"),
+                             C.number(a.ascent, "Attachment.ascent"), C.number(a.descent, "Attachment.descent"),
+                             C.number(a.corner_radius, "Attachment.corner_radius"))
+            for i, a in enumerate(attachments)])
+        o.attachments, o.attachment_count = att, len(attachments)
+        o.max_lines = C.integer(max_lines, "Layout: max_lines", "uint32_t")
+        o.alignment = C.choice(alignment, _ALIGN, "Layout: alignment")
+        o.direction = C.choice(direction, _DIRECTION, "Layout: direction")
+        o.cache = _cache_handle(cache)
+        keep += [font_array, link_array, att]
+        self._styled_options(o, runs, exclusions, line_height, paragraph_spacing, first_line_indent, keep)
+        handle = ctypes.c_void_p()
+        _call(N.lib.inkhit_layout_create_utf8, self._offsets.utf8, len(self._offsets.utf8), ctypes.byref(o),
+              ctypes.byref(handle))
         self._own(handle.value, N.lib.inkhit_layout_release)  # type: ignore[arg-type]
         info = N.LayoutInfo()
-        check(N.lib.inkhit_layout_get_info(handle, ctypes.byref(info)))
+        _call(N.lib.inkhit_layout_get_info, handle, ctypes.byref(info))
         self._info = info
 
     def _styled_options(self, o: Any, runs: Sequence[TextRun], exclusions: Sequence[Exclusion],
@@ -277,44 +280,46 @@ class Layout(Owned):
         c_runs = (N.TextRun * max(1, len(runs)))()
         for i, r in enumerate(runs):
             c = c_runs[i]
-            c.start, c.end = b(r.start), b(r.end)
+            what = "Layout: runs[%d]" % i
+            c.start, c.end = b(r.start, what + ".start"), b(r.end, what + ".end")
             if r.fonts is not None:
-                idx = [f if isinstance(f, int) else self.fonts.index(f) for f in r.fonts]
+                idx = [C.integer(f, what + ".fonts", "uint32_t") if not isinstance(f, Font) else self.fonts.index(f)
+                       for f in C.items(r.fonts, what + ".fonts")]
                 arr = (ctypes.c_uint32 * max(1, len(idx)))(*idx)
                 keep.append(arr)
                 c.fonts, c.font_count, c.set = arr, len(idx), c.set | 1
             if r.size is not None:
-                c.size, c.set = float(r.size), c.set | 2
+                c.size, c.set = C.number(r.size, what + ".size"), c.set | 2
             if r.underline is not None:
-                if r.underline not in _UNDERLINE:
-                    raise ValueError("underline is \"single\", \"double\" or False, got %r" % (r.underline,))
-                c.underline, c.set = _UNDERLINE[r.underline], c.set | 4
+                c.underline, c.set = C.choice(r.underline, _UNDERLINE, what + ".underline"), c.set | 4
             if r.strikethrough is not None:
-                c.strikethrough, c.set = int(bool(r.strikethrough)), c.set | 8
+                c.strikethrough, c.set = int(C.flag(r.strikethrough, what + ".strikethrough")), c.set | 8
             if r.overline is not None:
-                c.overline, c.set = int(bool(r.overline)), c.set | 16
+                c.overline, c.set = int(C.flag(r.overline, what + ".overline")), c.set | 16
             if r.baseline_shift is not None:
-                c.baseline_shift, c.set = float(r.baseline_shift), c.set | 32
+                c.baseline_shift, c.set = C.number(r.baseline_shift, what + ".baseline_shift"), c.set | 32
             if r.letter_spacing is not None:
-                c.letter_spacing, c.set = float(r.letter_spacing), c.set | 64
+                c.letter_spacing, c.set = C.number(r.letter_spacing, what + ".letter_spacing"), c.set | 64
         c_ex = (N.Exclusion * max(1, len(exclusions)))()
         for i, e in enumerate(exclusions):
-            kinds = {"rect": 0, "ellipse": 1, "path": 2}
-            if e.kind not in kinds:
-                raise ValueError("an exclusion is a rect, an ellipse or a path, got %r" % (e.kind,))
-            c_ex[i].kind = kinds[e.kind]
-            x, y, w, h = e.box
+            what = "Layout: exclusions[%d]" % i
+            if not isinstance(e, Exclusion):
+                raise C.ArgumentTypeError("%s is an inkhit.Exclusion, not %s" % (what, type(e).__name__), 3)
+            c_ex[i].kind = C.choice(e.kind, _EXCLUSION, what + ".kind")
+            x, y, w, h = (C.number(v, what + ".box") for v in C.items(e.box, what + ".box", 4))
             c_ex[i].rect = N.Rect(x, y, x + w, y + h)
             if e.kind == "path":
-                data = e.path_data.encode("utf-8")
+                if not isinstance(e.path_data, str):
+                    raise C.ArgumentTypeError("%s.path_data is a str" % what, 3)
+                data = e.path_data.encode("utf-8", "surrogatepass")
                 keep.append(data)
                 c_ex[i].path, c_ex[i].path_length = data, len(data)
         keep += [c_runs, c_ex]
         o.runs, o.run_count = c_runs, len(runs)
         o.exclusions, o.exclusion_count = c_ex, len(exclusions)
-        o.line_height = float(line_height or 0.0)
-        o.paragraph_spacing = float(paragraph_spacing)
-        o.first_line_indent = float(first_line_indent)
+        o.line_height = 0.0 if line_height is None else C.number(line_height, "Layout: line_height")
+        o.paragraph_spacing = C.number(paragraph_spacing, "Layout: paragraph_spacing")
+        o.first_line_indent = C.number(first_line_indent, "Layout: first_line_indent")
 
     # --- facts ------------------------------------------------------------------------------------------
 
@@ -348,11 +353,7 @@ class Layout(Owned):
         layout px), ``size`` (px per em), ``advance`` (layout px), ``utf16_start``, ``utf16_end``, ``line``."""
         n = self._info.glyph_count
         out = np.zeros(n, _struct_dtype(N.LayoutGlyph))
-        h = self._use()
-        try:
-            check(N.lib.inkhit_layout_glyphs(h, 0, n, out.ctypes.data if n else None))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_layout_glyphs, self._handle, 0, n, out.ctypes.data if n else None)
         return out
 
     def lines(self) -> np.ndarray:
@@ -360,25 +361,15 @@ class Layout(Owned):
         ``utf16_end``, ``content_box_*`` (the inked and advancing content, layout px)."""
         n = self._info.line_count
         out = np.zeros(n, _struct_dtype(N.LayoutLine))
-        h = self._use()
-        try:
-            check(N.lib.inkhit_layout_lines(h, 0, n, out.ctypes.data if n else None))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_layout_lines, self._handle, 0, n, out.ctypes.data if n else None)
         return out
 
     def decorations(self) -> List[Decoration]:
         """The decoration strokes (underlines, strikethroughs, overlines) of the styled runs, line by line."""
-        if not N.has("inkhit_layout_decorations"):
-            return []
-        h = self._use()
-        try:
-            n = ctypes.c_size_t()
-            check(N.lib.inkhit_layout_decoration_count(h, ctypes.byref(n)))
-            arr = (N.LayoutDecoration * max(1, n.value))()
-            check(N.lib.inkhit_layout_decorations(h, 0, n.value, arr))
-        finally:
-            self._done()
+        n = ctypes.c_size_t()
+        _call(N.lib.inkhit_layout_decoration_count, self._handle, ctypes.byref(n))
+        arr = (N.LayoutDecoration * max(1, n.value))()
+        _call(N.lib.inkhit_layout_decorations, self._handle, 0, n.value, arr)
         u = self._offsets.char_of_unit
         return [Decoration(_DECORATION[d.kind] if 0 <= d.kind < 3 else "unknown",
                            (d.rect.min_x, d.rect.min_y, d.rect.max_x - d.rect.min_x, d.rect.max_y - d.rect.min_y),
@@ -396,23 +387,18 @@ class Layout(Owned):
     def hit(self, x: float, y: float, radius: float = 0.0, mode: str = "ink") -> Optional[TextHit]:
         """The character, link and attachment under (x, y), view px, within `radius` view px, or None.
         `mode`: ``"ink"`` (holes and gaps miss; decorations are ink), ``"ink-or-empty-glyph-boxes"``,
-        ``"character-boxes"``, ``"line-boxes"`` (what box hit-testing answers). A non-finite point is a miss."""
-        if mode not in _MODE:
-            raise ValueError("mode is one of %s, got %r" % (", ".join(_MODE), mode))
+        ``"character-boxes"``, ``"line-boxes"`` (what box hit-testing answers).
+
+        Raises:
+            InvalidArgumentError: a negative or NaN radius, a NaN or infinite point (the library's rules)."""
+        m = C.choice(mode, _MODE, "Layout.hit: mode")
         c = N.TextHit()
         decoration = ctypes.c_int64(-1)
-        h = self._use()
-        try:
-            if mode == "ink" and N.has("inkhit_layout_hit_decoration"):
-                status = N.lib.inkhit_layout_hit_decoration(h, x, y, radius, ctypes.byref(c), ctypes.byref(decoration))
-            else:
-                status = N.lib.inkhit_layout_hit(h, x, y, radius, _MODE[mode], ctypes.byref(c))
-        finally:
-            self._done()
-        if status:
-            if status == 3 and radius >= 0 and not (math.isfinite(x) and math.isfinite(y)):
-                return None
-            raise error(status)
+        px, py, r = C.number(x, "Layout.hit: x"), C.number(y, "Layout.hit: y"), C.number(radius, "Layout.hit: radius")
+        if m == 0:
+            _call(N.lib.inkhit_layout_hit_decoration, self._handle, px, py, r, ctypes.byref(c), ctypes.byref(decoration))
+        else:
+            _call(N.lib.inkhit_layout_hit, self._handle, px, py, r, m, ctypes.byref(c))
         if not c.hit:
             return None
         kind = None
@@ -424,26 +410,16 @@ class Layout(Owned):
         """The index (into `links`) of the link under (x, y), view px, within `radius` view px, or None: the
         topmost link glyph whose ink holds the point, else the nearest within the radius."""
         c = N.TextHit()
-        h = self._use()
-        try:
-            status = N.lib.inkhit_layout_link_hit(h, x, y, radius, ctypes.byref(c))
-        finally:
-            self._done()
-        if status:
-            if status == 3 and radius >= 0 and not (math.isfinite(x) and math.isfinite(y)):
-                return None
-            raise error(status)
+        _call(N.lib.inkhit_layout_link_hit, self._handle, C.number(x, "Layout.link: x"), C.number(y, "Layout.link: y"),
+              C.number(radius, "Layout.link: radius"), ctypes.byref(c))
         return c.link if c.hit and c.link >= 0 else None
 
     def caret(self, x: float, y: float) -> Optional[Caret]:
         """Where a caret goes for (x, y), view px: the nearest line, then the nearest character edge on it (as
         CTLineGetStringIndexForPosition); None for an empty layout."""
         c = N.Caret()
-        h = self._use()
-        try:
-            check(N.lib.inkhit_layout_caret(h, x, y, ctypes.byref(c)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_layout_caret, self._handle, C.number(x, "Layout.caret: x"), C.number(y, "Layout.caret: y"),
+              ctypes.byref(c))
         if not c.found:
             return None
         return Caret(self._offsets.char_of_byte(c.utf8), c.utf16, c.utf8, c.line,
@@ -452,15 +428,9 @@ class Layout(Owned):
     def caret_rect(self, offset: int, affinity: str = "downstream") -> Optional[CaretRect]:
         """Where the caret for insertion offset `offset` (str index, 0 … len) is drawn; in mixed-direction text
         `affinity` picks one of an offset's two positions."""
-        if affinity not in _AFFINITY:
-            raise ValueError("affinity is \"downstream\" or \"upstream\", got %r" % (affinity,))
         c = N.CaretRect()
-        h = self._use()
-        try:
-            check(N.lib.inkhit_layout_caret_rect(h, self._offsets.byte(int(offset)), _AFFINITY[affinity],
-                                                 ctypes.byref(c)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_layout_caret_rect, self._handle, self._offsets.byte(offset, "Layout.caret_rect: offset"),
+              C.choice(affinity, _AFFINITY, "Layout.caret_rect: affinity"), ctypes.byref(c))
         if not c.found:
             return None
         return CaretRect(c.x, c.top, c.bottom, (c.view_top.x, c.view_top.y), (c.view_bottom.x, c.view_bottom.y),

@@ -11,9 +11,10 @@ import ctypes
 import os
 from typing import Any, Optional, Sequence
 
+from . import _convert as C
 from . import _native as N
-from ._errors import check
-from .fonts import ShapeCache
+from ._errors import _call
+from .fonts import ShapeCache, _cache_handle
 from .index import Builder
 
 __all__ = ["add_layout", "layout_pointer", "SNAP_ORIGINS"]
@@ -44,16 +45,22 @@ def _load() -> ctypes.CDLL:
     return _adapter
 
 
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_capsule_pointer.restype = ctypes.c_void_p
+
+
 def layout_pointer(layout: Any) -> int:
-    """The ``PangoLayout *`` of `layout`: a PyGObject ``Pango.Layout`` (its wrapped GObject pointer, checked to be
-    a PangoLayout), or an int address as is."""
-    if isinstance(layout, int):
+    """The ``PangoLayout *`` of `layout`: a PyGObject ``Pango.Layout`` (its ``__gpointer__`` capsule, PyGObject's
+    public handle on the wrapped GObject, checked to be a PangoLayout), or an int address as is."""
+    if isinstance(layout, int) and not isinstance(layout, bool):
         return layout
     gtype = getattr(layout, "__gtype__", None)
-    if gtype is None or not _is_a(gtype, "PangoLayout"):
-        raise TypeError("expected a Pango.Layout (PyGObject) or a PangoLayout address, got %r" % (type(layout),))
-    # PyGObject's instance struct: PyObject_HEAD, then the GObject pointer (pygobject.h, PyGObject.obj).
-    return ctypes.c_void_p.from_address(id(layout) + object.__basicsize__).value or 0
+    capsule = getattr(layout, "__gpointer__", None)
+    if gtype is None or capsule is None or not _is_a(gtype, "PangoLayout"):
+        raise C.ArgumentTypeError("expected a Pango.Layout (PyGObject) or a PangoLayout address, got %r" % (
+            type(layout),), 3)
+    return _capsule_pointer(capsule, None) or 0
 
 
 def _is_a(gtype: Any, name: str) -> bool:
@@ -81,21 +88,14 @@ def add_layout(builder: Builder, layout: Any, x: float = 0.0, y: float = 0.0,
     """
     adapter = _load()
     pointer = layout_pointer(layout)
-    t = N.transform(transform)
+    t = C.transform(transform, "add_layout: transform")
+    if not isinstance(builder, Builder):
+        raise C.ArgumentTypeError("add_layout: builder must be an inkhit.Builder", 3)
     added = ctypes.c_size_t()
-    cache_handle = cache._use() if cache is not None else None
-    try:
-        h = builder._use()
-        try:
-            with builder._add_lock:
-                first = builder._count(h)
-                status = adapter.inkhit_pango_add_layout(h, cache_handle, pointer, float(x), float(y),
-                                                         ctypes.byref(t), SNAP_ORIGINS if snap_origins else 0,
-                                                         ctypes.byref(added))
-            check(status)
-        finally:
-            builder._done()
-    finally:
-        if cache is not None:
-            cache._done()
+    # The adapter makes several calls on the builder; its placements are the ones after the count before it
+    # (when no other thread adds to this builder meanwhile).
+    first = len(builder)
+    _call(adapter.inkhit_pango_add_layout, builder._handle, _cache_handle(cache), pointer,
+          C.number(x, "add_layout: x"), C.number(y, "add_layout: y"), ctypes.byref(t),
+          SNAP_ORIGINS if C.flag(snap_origins, "add_layout: snap_origins") else 0, ctypes.byref(added))
     return range(first, first + added.value)

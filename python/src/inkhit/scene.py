@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import ctypes
-import math
 import sys
 from dataclasses import dataclass
 from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import _convert as C
 from . import _native as N
-from ._errors import InvalidArgumentError, check, error
+from ._errors import _call
 from ._handle import Owned
+from .fonts import Font
+from .index import _verbs
 from .layout import Layout, TextHit
 
 __all__ = ["Node", "Scene", "Snapshot", "SceneHit", "SCENE_HIT_DTYPE"]
@@ -76,56 +78,73 @@ class Node:
     glyphs: Optional[Sequence[Tuple[Any, int, float, Tuple[float, float]]]] = None
     mask: Optional[Tuple[int, int, bytes, int]] = None
 
-    def _shape_data(self, keep: List[Any], used: List[Owned]) -> Optional[N.NodeShape]:
+    def _shape_data(self, keep: List[Any]) -> Optional[N.NodeShape]:
         """The inkhit_node_shape of a glyph-run or mask node (None for other shapes)."""
         if self.shape not in ("glyphs", "mask"):
             return None
+        what = "Node %r" % (self.id,)
         d = N.NodeShape()
-        check(N.lib.inkhit_node_shape_init(ctypes.byref(d)))
-        d.holes = _HOLES[self.holes]
+        _call(N.lib.inkhit_node_shape_init, ctypes.byref(d))
+        d.holes = C.choice(self.holes, _HOLES, what + ": holes")
         if self.shape == "glyphs":
-            placements = (N.GlyphPlacement * max(1, len(self.glyphs or ())))()
-            for k, (font, glyph, size, origin) in enumerate(self.glyphs or ()):
-                placements[k] = N.GlyphPlacement(font._use(), int(glyph), float(size), N.Point(*map(float, origin)),
-                                                  N.transform(None))
-                used.append(font)
+            glyphs = C.items(self.glyphs or (), what + ": glyphs")
+            placements = (N.GlyphPlacement * max(1, len(glyphs)))()
+            for k, item in enumerate(glyphs):
+                font, glyph, size, origin = C.items(item, "%s: glyphs[%d] (font, glyph, size, (x, y))" % (what, k), 4)
+                if not isinstance(font, Font):
+                    raise C.ArgumentTypeError("%s: glyphs[%d] font must be an inkhit.Font" % (what, k), 3)
+                placements[k] = N.GlyphPlacement(font._handle, C.integer(glyph, "%s: glyphs[%d] glyph" % (what, k), "uint32_t"),
+                                                  C.number(size, "%s: glyphs[%d] size" % (what, k)),
+                                                  N.Point(*C.pair(origin, "%s: glyphs[%d] origin" % (what, k))),
+                                                  C.transform(None))
             keep.append(placements)
-            d.glyphs, d.glyph_count = placements, len(self.glyphs or ())
+            d.glyphs, d.glyph_count = placements, len(glyphs)
         else:
-            width, height, alpha, threshold = self.mask if self.mask is not None else (0, 0, b"", 0)
-            data = (ctypes.c_uint8 * max(1, len(alpha))).from_buffer_copy(bytes(alpha) or b"\0")
-            keep.append(data)
-            d.mask_width, d.mask_height, d.mask_alpha, d.mask_threshold = int(width), int(height), data, int(threshold)
+            width, height, alpha, threshold = C.items(self.mask if self.mask is not None else (0, 0, b"", 0),
+                                                      what + ": mask (width, height, alpha bytes, threshold)", 4)
+            data = C.bytes_like(alpha, what + ": mask bytes")
+            # The library is told how many bytes there are (mask_length) and refuses a count that is not
+            # width x height: nothing is computed or read here beyond them.
+            buffer = (ctypes.c_uint8 * max(1, len(data))).from_buffer_copy(data.tobytes() or b"\0")
+            keep.append(buffer)
+            d.mask_width = C.integer(width, what + ": mask width", "uint32_t")
+            d.mask_height = C.integer(height, what + ": mask height", "uint32_t")
+            d.mask_alpha = buffer
+            d.mask_length = len(data)
+            d.mask_threshold = C.integer(threshold, what + ": mask threshold", "uint32_t")
         return d
 
-    def _c(self, keep: List[Any], used: List[Owned]) -> N.Node:
+    def _c(self, keep: List[Any]) -> N.Node:
+        what = "Node %r" % (self.id,)
         n = N.Node()
-        check(N.lib.inkhit_node_init(ctypes.byref(n), int(self.id)))
-        n.transform = N.transform(self.transform)
-        n.bounds = N.Rect(*[float(v) for v in self.bounds])
-        n.flags = (1 if self.hidden else 0) | (0 if self.interactive else 2) | (0 if self.clips else 4)
-        for name, table, value in (("pointer_events", _POINTER, self.pointer_events), ("shape", _SHAPE, self.shape),
-                                   ("holes", _HOLES, self.holes)):
-            if value not in table:
-                raise ValueError("%s is one of %s, got %r" % (name, ", ".join(table), value))
-            setattr(n, name, table[value])
-        n.alpha = float(self.alpha)
-        n.slop_top, n.slop_left, n.slop_bottom, n.slop_right = (float(v) for v in self.slop)
-        n.min_width, n.min_height = (float(v) for v in self.min_size)
-        n.corner_radius = float(self.corner_radius)
-        n.fill_rule = {"nonzero": 0, "evenodd": 1}[self.fill_rule]
+        _call(N.lib.inkhit_node_init, ctypes.byref(n), C.integer(self.id, "Node: id", "uint64_t"))
+        n.transform = C.transform(self.transform, what + ": transform")
+        bounds = C.items(self.bounds, what + ": bounds (min_x, min_y, max_x, max_y)", 4)
+        n.bounds = N.Rect(*[C.number(v, what + ": bounds") for v in bounds])
+        n.flags = (1 if C.flag(self.hidden, what + ": hidden") else 0) \
+            | (0 if C.flag(self.interactive, what + ": interactive") else 2) | (0 if C.flag(self.clips, what + ": clips") else 4)
+        n.pointer_events = C.choice(self.pointer_events, _POINTER, what + ": pointer_events")
+        n.shape = C.choice(self.shape, _SHAPE, what + ": shape")
+        n.holes = C.choice(self.holes, _HOLES, what + ": holes")
+        n.alpha = C.number(self.alpha, what + ": alpha")
+        n.slop_top, n.slop_left, n.slop_bottom, n.slop_right = (
+            C.number(v, what + ": slop") for v in C.items(self.slop, what + ": slop (top, left, bottom, right)", 4))
+        n.min_width, n.min_height = C.pair(self.min_size, what + ": min_size")
+        n.corner_radius = C.number(self.corner_radius, what + ": corner_radius")
+        n.fill_rule = C.choice(self.fill_rule, {"nonzero": 0, "evenodd": 1}, what + ": fill_rule")
         if self.path is not None:
-            verbs, points = self.path
-            codes = (ctypes.c_uint8 * max(1, len(verbs)))(*[_VERBS[v.upper()] if isinstance(v, str) else int(v)
-                                                             for v in verbs])
-            pts = np.ascontiguousarray(np.asarray(points, dtype=np.float64).reshape(-1, 2))
+            verbs, points = C.items(self.path, what + ": path (verbs, points)", 2)
+            codes = _verbs(verbs, what + ": path verbs")
+            pts = C.points(points, what + ": path points")
             keep += [codes, pts]
-            n.verbs, n.verb_count = codes, len(verbs)
+            n.verbs = ctypes.cast(codes.ctypes.data, ctypes.POINTER(ctypes.c_uint8))
+            n.verb_count = codes.shape[0]
             n.points = ctypes.cast(pts.ctypes.data, ctypes.POINTER(N.Point))
             n.point_count = pts.shape[0]
         if self.text is not None:
-            n.text = self.text._use()
-            used.append(self.text)
+            if not isinstance(self.text, Layout):
+                raise C.ArgumentTypeError("%s: text must be an inkhit.Layout" % what, 3)
+            n.text = self.text._handle
         return n
 
 
@@ -150,18 +169,15 @@ class SceneHit:
 
 
 def _with_node(node: Node, call: Any) -> None:
+    """Calls `call` with the node's inkhit_node (and its inkhit_node_shape, for glyph-run and mask nodes), keeping
+    what they point to alive for the call."""
     keep: List[Any] = []
-    used: List[Owned] = []
-    try:
-        c = node._c(keep, used)
-        data = node._shape_data(keep, used)
-        if data is None:
-            call(c)
-        else:
-            call(c, data)
-    finally:
-        for u in used:
-            u._done()
+    c = node._c(keep)
+    data = node._shape_data(keep)
+    if data is None:
+        call(c)
+    else:
+        call(c, data)
 
 
 class Scene(Owned):
@@ -173,29 +189,21 @@ class Scene(Owned):
     def __init__(self, root: Node) -> None:
         handle = ctypes.c_void_p()
         self._layouts: dict = {}
-        if root.shape in ("glyphs", "mask"):
-            raise ValueError("the root is a box, round-rect, ellipse, path or text node (add glyphs and masks below it)")
-        self._remember(root)
-        _with_node(root, lambda c: check(N.lib.inkhit_scene_create(ctypes.byref(c), ctypes.byref(handle))))
+        _with_node(root, lambda c, d=None: _call(N.lib.inkhit_scene_create, ctypes.byref(c), ctypes.byref(handle)))
         self._own(handle.value, N.lib.inkhit_scene_release)  # type: ignore[arg-type]
-
-    def _call(self, fn: Any, *args: Any) -> None:
-        h = self._use()
-        try:
-            check(fn(h, *args))
-        finally:
-            self._done()
+        self._remember(root)
 
     def add(self, parent: int, node: Node) -> None:
         """Adds `node` as the last (topmost) child of node `parent`."""
-        _with_node(node, lambda c, d=None: self._call(N.lib.inkhit_scene_add, int(parent), ctypes.byref(c)) if d is None
-                   else self._call(N.lib.inkhit_scene_add_shaped, int(parent), ctypes.byref(c), ctypes.byref(d)))
+        p = C.integer(parent, "Scene.add: parent", "uint64_t")
+        _with_node(node, lambda c, d=None: _call(N.lib.inkhit_scene_add, self._handle, p, ctypes.byref(c)) if d is None
+                   else _call(N.lib.inkhit_scene_add_shaped, self._handle, p, ctypes.byref(c), ctypes.byref(d)))
         self._remember(node)
 
     def update(self, node: Node) -> None:
         """Replaces every setting of node `node.id` with `node` (its place in the tree stays)."""
-        _with_node(node, lambda c, d=None: self._call(N.lib.inkhit_scene_update, ctypes.byref(c)) if d is None
-                   else self._call(N.lib.inkhit_scene_update_shaped, ctypes.byref(c), ctypes.byref(d)))
+        _with_node(node, lambda c, d=None: _call(N.lib.inkhit_scene_update, self._handle, ctypes.byref(c)) if d is None
+                   else _call(N.lib.inkhit_scene_update_shaped, self._handle, ctypes.byref(c), ctypes.byref(d)))
         self._remember(node)
 
     def _remember(self, node: Node) -> None:
@@ -207,36 +215,35 @@ class Scene(Owned):
 
     def set_transform(self, node: int, transform: Sequence[float]) -> None:
         """Moves node `node`: its local px → parent px transform (a, b, c, d, tx, ty). The cheap edit."""
-        t = N.transform(transform)
-        self._call(N.lib.inkhit_scene_set_transform, int(node), ctypes.byref(t))
+        t = C.transform(transform, "Scene.set_transform: transform")
+        _call(N.lib.inkhit_scene_set_transform, self._handle, C.integer(node, "Scene.set_transform: node", "uint64_t"),
+              ctypes.byref(t))
 
     def remove(self, node: int) -> None:
         """Removes node `node` and everything below it (snapshots taken before keep them)."""
-        self._call(N.lib.inkhit_scene_remove, int(node))
+        _call(N.lib.inkhit_scene_remove, self._handle, C.integer(node, "Scene.remove: node", "uint64_t"))
 
     def path(self, node: int) -> List[int]:
         """The ids from the root down to node `node`."""
+        k = C.integer(node, "Scene.path: node", "uint64_t")
         count = ctypes.c_size_t()
-        h = self._use()
-        try:
-            check(N.lib.inkhit_scene_path(h, int(node), None, 0, ctypes.byref(count)))
-            ids = (ctypes.c_uint64 * max(1, count.value))()
-            check(N.lib.inkhit_scene_path(h, int(node), ids, count.value, ctypes.byref(count)))
-        finally:
-            self._done()
+        _call(N.lib.inkhit_scene_path, self._handle, k, None, 0, ctypes.byref(count))
+        ids = (ctypes.c_uint64 * max(1, count.value))()
+        _call(N.lib.inkhit_scene_path, self._handle, k, ids, count.value, ctypes.byref(count))
         return list(ids[:count.value])
 
     def __len__(self) -> int:
         """How many nodes the scene has."""
         count = ctypes.c_size_t()
-        self._call(N.lib.inkhit_scene_count, ctypes.byref(count))
+        _call(N.lib.inkhit_scene_count, self._handle, ctypes.byref(count))
         return count.value
 
     def snapshot(self, tolerance: float = 0.01) -> "Snapshot":
         """An immutable, indexed copy of the scene, flattened within `tolerance` view px (only what changed since
         the last snapshot is rebuilt)."""
         handle = ctypes.c_void_p()
-        self._call(N.lib.inkhit_scene_snapshot, float(tolerance), ctypes.byref(handle))
+        _call(N.lib.inkhit_scene_snapshot, self._handle, C.number(tolerance, "Scene.snapshot: tolerance"),
+              ctypes.byref(handle))
         snap = Snapshot.__new__(Snapshot)
         snap._own(handle.value, N.lib.inkhit_snapshot_release)  # type: ignore[arg-type]
         snap._layouts = dict(self._layouts)
@@ -251,17 +258,13 @@ class Snapshot(Owned):
     def hit(self, x: float, y: float, radius: float = 0.0) -> Optional[SceneHit]:
         """The node under (x, y), view px, within `radius` view px, the UIKit way (hidden, non-interactive and
         transparent subtrees out, children clipped, later siblings on top), or None. For a text node, `text` is
-        the hit on its layout (`TextHit.start`/`end` index the layout's Python string)."""
+        the hit on its layout (`TextHit.start`/`end` index the layout's Python string).
+
+        Raises:
+            InvalidArgumentError: a negative or NaN radius, a NaN or infinite point (the library's rules)."""
         c = N.SceneHit()
-        h = self._use()
-        try:
-            status = N.lib.inkhit_snapshot_hit(h, x, y, radius, ctypes.byref(c))
-        finally:
-            self._done()
-        if status:
-            if status == 3 and radius >= 0 and not (math.isfinite(x) and math.isfinite(y)):
-                return None
-            raise error(status)
+        _call(N.lib.inkhit_snapshot_hit, self._handle, C.number(x, "Snapshot.hit: x"), C.number(y, "Snapshot.hit: y"),
+              C.number(radius, "Snapshot.hit: radius"), ctypes.byref(c))
         if not c.hit:
             return None
         t = c.text
@@ -272,17 +275,12 @@ class Snapshot(Owned):
         return SceneHit(c.node, c.depth, bool(c.inside), (c.local.x, c.local.y), c.distance,
                         c.glyph if c.glyph >= 0 else None, text)
 
-    def hits(self, points: Any, radius: float = 0.0) -> np.ndarray:
-        """The answers for an (N, 2) array of view px, as `SCENE_HIT_DTYPE` records written by the batch call."""
-        pts = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 2)
+    def hits(self, points: Any, radius: float = 0.0, non_finite: str = "miss") -> np.ndarray:
+        """The answers for an (N, 2) array of view px, as `SCENE_HIT_DTYPE` records written by the batch call;
+        `non_finite` as for `Index.hits` (``"miss"`` or ``"error"``)."""
+        pts = C.points(points, "Snapshot.hits: points")
         out = np.empty(pts.shape[0], SCENE_HIT_DTYPE)
-        if not radius >= 0:
-            raise InvalidArgumentError("Snapshot.hits: radius must be >= 0 and not NaN (got %r)" % (radius,), 3)
-        h = self._use()
-        try:
-            status = N.lib.inkhit_snapshot_hits(h, pts.ctypes.data, pts.shape[0], float(radius), out.ctypes.data)
-        finally:
-            self._done()
-        if status and status != 3:
-            raise error(status)
+        _call(N.lib.inkhit_snapshot_hit_batch, self._handle, pts.ctypes.data, pts.shape[0],
+              C.number(radius, "Snapshot.hits: radius"), C.choice(non_finite, N.NON_FINITE, "Snapshot.hits: non_finite"),
+              out.ctypes.data, None)
         return out
