@@ -6,19 +6,14 @@ import InkGeometry
 // Qt's raster engine (inkhit.h, "Qt's raster engine"): a QGlyphRun's raw font as an inkhit_qt_raw_font, and
 // its glyphs placed by InkFreeType's QtRawFont rules.
 
-/// The sizes of `inkhit_qt_raw_font` this library knows.
-enum QtRawFontLayout {
-    static let size = MemoryLayout<inkhit_qt_raw_font>.size
-}
-
 /// `inkhit_qt_raw_font_init_sized` (inkhit.h).
 @_cdecl("inkhit_qt_raw_font_init_sized")
 public func inkhit_qt_raw_font_init_sized(_ font: UnsafeMutablePointer<inkhit_qt_raw_font>?, _ size: Int) -> inkhit_status {
     call("inkhit_qt_raw_font_init_sized") { () throws(CError) in
         guard let font else { throw .null("font") }
-        guard size == QtRawFontLayout.size else {
+        guard StructSizes.qtRawFont.contains(size) else {
             throw .argument("size \(UInt(bitPattern: size)) is not a size of inkhit_qt_raw_font this library knows "
-                            + "(\(QtRawFontLayout.size) for 1.3)")
+                            + "(\(StructSizes.qtRawFont.map(String.init).joined(separator: " or ")))")
         }
         font.pointee = inkhit_qt_raw_font(struct_size: size, pixel_size: 16, hinting: Int32(INKHIT_HINTING_NONE), weight: 400,
                                           style: Int32(INKHIT_QT_STYLE_NORMAL), stretch: 0, qt_version: 0, flags: 0,
@@ -61,7 +56,8 @@ extension GlyphStyle.Hinting {
 func qtRawFont(_ p: UnsafePointer<inkhit_qt_raw_font>?, _ name: String) throws(CError) -> QtRawFont {
     guard let p else { throw .null(name) }
     let q = p.pointee
-    try checkStructSize(UnsafeRawPointer(p), q.struct_size, known: QtRawFontLayout.size, name, init: "inkhit_qt_raw_font_init")
+    try checkStructSize(UnsafeRawPointer(p), structSize(of: p), known: StructSizes.qtRawFont, name, type: "inkhit_qt_raw_font",
+                        init: "inkhit_qt_raw_font_init")
     let hinting: GlyphStyle.Hinting
     switch Int(q.hinting) {
     case INKHIT_HINTING_NONE: hinting = .none
@@ -110,10 +106,11 @@ public func inkhit_qt_glyph_style(_ font: OpaquePointer?, _ qt: UnsafePointer<in
                                   _ cachedOut: UnsafeMutablePointer<Int32>?) -> inkhit_status {
     call("inkhit_qt_glyph_style") { () throws(CError) in
         guard let styleOut else { throw .null("style_out") }
-        let size = UnsafeRawPointer(styleOut).loadUnaligned(as: Int.self)
-        guard size == GlyphStyleLayout.size11 || size == GlyphStyleLayout.size else {
+        let size = structSize(of: styleOut)
+        guard StructSizes.glyphStyle.contains(size) else {
             throw .argument("style_out->struct_size \(UInt(bitPattern: size)) is not a size of inkhit_glyph_style this library "
-                            + "knows: fill it with inkhit_glyph_style_init first")
+                            + "knows (\(StructSizes.glyphStyle.map(String.init).joined(separator: " or "))): fill it with "
+                            + "inkhit_glyph_style_init first")
         }
         let drawing = try qtDrawing(font, qt, transform)
         writeGlyphStyle(drawing.style, to: styleOut, bytes: size)
