@@ -196,7 +196,9 @@ struct QtRawFontTests {
         let qt = QtRawFont(pixelSize: 16)
         #expect(throws: FontError.self) { try qt.drawing(of: sans, deviceTransform: .scale(0, 1)) }
         #expect(throws: FontError.self) { try qt.drawing(of: sans, deviceTransform: AffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)) }
-        #expect(throws: FontError.self) { try qt.drawing(of: sans, deviceTransform: .scale(2000, 2000)) }
+        // A glyph set whose FreeType matrix would scale beyond 1,024 (0.02 px x 2000 is cached: 40 px on the device).
+        #expect(throws: FontError.self) { try QtRawFont(pixelSize: 0.02).drawing(of: sans, deviceTransform: .scale(2000, 2000)) }
+        #expect(try !qt.drawing(of: sans, deviceTransform: .scale(2000, 2000)).isCached)     // 32,000 px: a path
         var builder = HitIndex.Builder()
         #expect(throws: FontError.self) { try builder.addQtGlyphRun([GlyphID(3)], positions: [], font: sans, qt: qt) }
         let added = try builder.addQtGlyphRun([GlyphID(3), GlyphID(43)], positions: [Point(0, 10), Point(5, 10)],
