@@ -861,8 +861,9 @@ enum {
      *  the axes on the axes: zeros off its diagonal or on it, compared exactly (scales, flips and quarter turns
      *  keep hinting; other rotations and skews turn it off). */
     INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_NOT_AXIS_ALIGNED = 1,
-    /** Qt's transformed glyph sets: hint only while the transform's linear part is exactly the identity (a
-     *  translation); the style's own matrix and oblique do not count. */
+    /** Hint only while the transform's linear part is exactly the identity (a translation); the style's own
+     *  matrix and oblique do not count. (Qt keeps hinting under a pure rotation too: inkhit_builder_add_qt_glyph_run
+     *  applies Qt's rule exactly.) */
     INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_SCALED_OR_ROTATED = 2
 };
 
@@ -892,8 +893,10 @@ typedef struct inkhit_origin_rounding_axis {
  *    cairo 1.16 image surfaces, Skia without subpixel positioning: {1, 0.5}, {1, 0.5};
  *    Skia with subpixel positioning, axis-aligned text: {0.25, 0.125}, {1, 0.5}; rotated or skewed: both
  *      {0.25, 0.125};
- *    Qt's raster engine: {0.25, 1.0 / 64}, {1, 0.5};
- *    GTK 4's GL renderer at scale s: {1, 0.5 + 0.125 * s} on both axes (lround(v + 0.125 * s)).
+ *    Qt's raster engine: {0.25, 1.0 / 64}, {1, 0.5} ({1, 0} in x with full hinting; inkhit_builder_add_qt_glyph_run
+ *      applies Qt's whole rule, the 1/64 px truncation before it included);
+ *    GTK 4's GL renderer at scale s = 1 or 2: {1, 0.5 + 0.125 * s} on both axes (lround(v + 0.125 * s); the Pango
+ *      adapter's INKHIT_PANGO_GSK_GL applies its rule at any scale).
  *  All zero (the default): origins as given. Since 1.2. */
 typedef struct inkhit_origin_rounding {
     inkhit_origin_rounding_axis x, y;
