@@ -7,9 +7,11 @@ answered as Qt drew it: 0 disagreements. Then what the module reads (the engine'
 preference the QFont was given), and what it refuses."""
 from __future__ import annotations
 
+import ctypes
 import math
 import os
 import subprocess
+import sys
 from typing import Dict, Iterator, List, Tuple
 
 import numpy as np
@@ -36,6 +38,14 @@ PREFERENCES = [QFont.HintingPreference.PreferDefaultHinting, QFont.HintingPrefer
 _C, _S = math.cos(0.349), math.sin(0.349)
 PAINTERS = {"identity": QTransform(), "2x": QTransform(2, 0, 0, 2, 0, 0), "rotated": QTransform(_C, _S, -_S, _C, 30, 5),
             "sheared": QTransform(1, 0, 0.3, 1, 0, 0)}
+
+
+# PySide6 6.12's bindings take one of None's references with every call of a method that returns nothing (on
+# Python 3.11, whose None is not immortal): this module's own drawing makes thousands of such calls, so None is
+# given references to spare (inkhit.qt gives back the ones it takes: test_inkhit_qt_takes_no_reference_of_none).
+if sys.version_info < (3, 12):
+    for _ in range(50_000):
+        ctypes.pythonapi.Py_IncRef(ctypes.py_object(None))
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +219,18 @@ def test_arguments(families: Dict[str, str]) -> None:
         inkhit.qt.add_glyph_run(builder, run, source=source, transform=(0, 0, 0, 0, 0, 0))
     with pytest.raises(TypeError):
         inkhit.qt.add_glyph_run(builder, run, source=source, layout_draw=1)
+
+
+def test_inkhit_qt_takes_no_reference_of_none(families: Dict[str, str]) -> None:
+    # A CJK run at a whole pixel size: its advances cannot tell full hinting, so the module draws (void Qt calls).
+    font = QFont(families[DROID])
+    font.setPixelSize(20)
+    font.setHintingPreference(QFont.HintingPreference.PreferFullHinting)
+    run = laid_out("永字", font).glyphRuns()[0]
+    assert inkhit.qt.engine_hinting(run.rawFont(), run.glyphIndexes()) == "full"
+    source = inkhit.Font(DROID)
+    builder = inkhit.Builder()
+    before = sys.getrefcount(None)
+    for _ in range(100):
+        inkhit.qt.add_glyph_run(builder, run, source=source)
+    assert sys.getrefcount(None) >= before - 10

@@ -16,17 +16,19 @@ What is read from Qt, and why:
   the source to refuse a source Qt did not draw (another file, variable-font instance or weight) and from which
   it infers a synthesized stretch;
 - the font engine's hint style, which ``QRawFont.hintingPreference()`` does not always say (the raw fonts of a
-  ``QTextLayout``'s glyph runs answer ``PreferDefaultHinting`` whatever their QFont asked): it is found by
-  drawing. A glyph drawn at x = 4 and 4.5 looks the same only when the engine does not place glyphs at quarter
-  pixels, which Qt does for every hint style but full; otherwise the masks ``QRawFont.alphaMapForGlyph`` gives
-  with and without hinting (under a transform scaling by 1 + 2**-16, for which Qt turns hinting off) tell
-  vertical hinting from none;
+  ``QTextLayout``'s glyph runs answer ``PreferDefaultHinting`` whatever their QFont asked): full hinting gives
+  whole-pixel advances that differ from the design ones; where the advances cannot tell (all whole pixels), a
+  glyph drawn at x = 4 and 4.5 looks the same only when the engine does not place glyphs at quarter pixels, which
+  Qt does for every hint style but full; otherwise the masks ``QRawFont.alphaMapForGlyph`` gives with and
+  without hinting (under a transform scaling by 1 + 2**-16, for which Qt turns hinting off) tell vertical
+  hinting from none;
 - the Qt version at run time (``qVersion()``), whose rules apply.
 """
 from __future__ import annotations
 
 import ctypes
 import importlib
+import sys
 from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -72,6 +74,22 @@ def _version(obj: Any) -> int:
     return v
 
 
+_py_incref = ctypes.pythonapi.Py_IncRef
+_py_incref.argtypes = [ctypes.py_object]
+_py_incref.restype = None
+
+
+def _void(method: Any, *args: Any) -> None:
+    """Calls a Qt method that returns nothing. PySide6 6.12's bindings return None without a reference of their own
+    from such methods: on a Python whose None is not immortal (3.11 and older) each call takes one of None's
+    references, and a process dies ("deallocating None") after a few thousand. The references this call took are
+    given back, so this module costs a Qt program none of them."""
+    before = sys.getrefcount(None)
+    method(*args)
+    for _ in range(before - sys.getrefcount(None)):
+        _py_incref(None)
+
+
 def _pixels(image: Any) -> np.ndarray:
     """An 8-bit QImage's pixels (rows × width), copied."""
     h, w, bpl = image.height(), image.width(), image.bytesPerLine()
@@ -89,16 +107,16 @@ def _paint(raw: Any, glyph: int, x: float) -> Any:
     QImage, QPainter, QGlyphRun, QPointF, QColor = (_qt(raw, n) for n in ("QImage", "QPainter", "QGlyphRun", "QPointF", "QColor"))
     size = int(raw.pixelSize() * 2 + 8)
     image = QImage(size, size, QImage.Format.Format_Grayscale8)
-    image.fill(0)
+    _void(image.fill, 0)
     painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setPen(QColor(255, 255, 255))
+    _void(painter.setRenderHint, QPainter.RenderHint.Antialiasing)
+    _void(painter.setPen, QColor(255, 255, 255))
     run = QGlyphRun()
-    run.setRawFont(raw)
-    run.setGlyphIndexes([glyph])
-    run.setPositions([QPointF(x, raw.pixelSize() * 1.5)])
-    painter.drawGlyphRun(QPointF(0, 0), run)
-    painter.end()
+    _void(run.setRawFont, raw)
+    _void(run.setGlyphIndexes, [glyph])
+    _void(run.setPositions, [QPointF(x, raw.pixelSize() * 1.5)])
+    _void(painter.drawGlyphRun, QPointF(0, 0), run)
+    _void(painter.end)
     return image
 
 
@@ -112,13 +130,32 @@ def _inked(raw: Any, glyphs: Sequence[int]) -> List[int]:
     return out
 
 
+def _full_by_advances(raw: Any, glyphs: Sequence[int]) -> Optional[bool]:
+    """True when the engine's advances are hinted (whole px, not the design ones: full hinting), False when one is
+    not a whole px (no full hinting), None when they cannot tell (every advance a whole px either way)."""
+    QRawFont = _qt(raw, "QRawFont")
+    sample = [int(g) for g in raw.glyphIndexesForString("Hxaeo0") if int(g)]
+    gs = list(dict.fromkeys(list(glyphs) + sample))
+    design = raw.advancesForGlyphIndexes(gs, QRawFont.LayoutFlag.UseDesignMetrics)
+    plain = raw.advancesForGlyphIndexes(gs)
+    if any(abs(a.x() - b.x()) > 1e-9 for a, b in zip(design, plain)):
+        return True
+    if any(abs(b.x() - round(b.x())) > 1e-9 for b in plain):
+        return False
+    return None
+
+
 def engine_hinting(raw: Any, glyphs: Sequence[int]) -> str:
-    """The hint style (``"none"``, ``"light"``, ``"full"``) of the font engine behind QRawFont `raw`, found by
-    drawing some of `glyphs` (see the module's documentation); ``"none"`` when none of them has ink."""
+    """The hint style (``"none"``, ``"light"``, ``"full"``) of the font engine behind QRawFont `raw`, found out from
+    its advances and by drawing some of `glyphs` (see the module's documentation); ``"none"`` when none of them
+    has ink."""
     gs = _inked(raw, [int(g) for g in glyphs])
     if not gs:
         return "none"
-    if _paint(raw, gs[0], 4.0) == _paint(raw, gs[0], 4.5):
+    full = _full_by_advances(raw, gs)
+    if full is None:
+        full = _paint(raw, gs[0], 4.0) == _paint(raw, gs[0], 4.5)
+    if full:
         return "full"
     QRawFont, QTransform = _qt(raw, "QRawFont"), _qt(raw, "QTransform")
     aa = QRawFont.AntialiasingType.PixelAntialiasing
