@@ -165,7 +165,7 @@ inline RawFont read_raw_font(const QRawFont &raw, const QList<quint32> &glyphs, 
 }
 
 /// Adds `run` as QPainter's raster engine draws it through a painter whose transform is `transform` (user space
-/// -> device px), from `source` (the inkhit_font of the face the run's raw font came from): one placement per
+/// -> device px: QPainter::deviceTransform() on a device with a pixel ratio), from `source` (the inkhit_font of the face the run's raw font came from): one placement per
 /// glyph, in order, tagged tags[i] (NULL: the glyph's place in the run, or its QGlyphRun::stringIndexes() entry
 /// when the run has them, Qt 6.5 and later). Writes the first placement's number to `*first_out` and how many
 /// were added to `*added_out` (each unless NULL). Returns the library's status (inkhit_last_error() says why):

@@ -145,10 +145,26 @@ def _full_by_advances(raw: Any, glyphs: Sequence[int]) -> Optional[bool]:
     return None
 
 
+#: Engines whose hint style was found ("full" or "light", which drawing cannot mistake), newest last: QRawFonts,
+#: equal when they share their font engine (the raw fonts of one QTextLayout's runs do), kept alive here.
+_KNOWN: List[Tuple[Any, str]] = []
+
+
 def engine_hinting(raw: Any, glyphs: Sequence[int]) -> str:
     """The hint style (``"none"``, ``"light"``, ``"full"``) of the font engine behind QRawFont `raw`, found out from
     its advances and by drawing some of `glyphs` (see the module's documentation); ``"none"`` when none of them
     has ink."""
+    for known, style in _KNOWN:
+        if known == raw:
+            return style
+    style = _find_hinting(raw, glyphs)
+    if style != "none":
+        _KNOWN.append((raw, style))
+        del _KNOWN[:-32]
+    return style
+
+
+def _find_hinting(raw: Any, glyphs: Sequence[int]) -> str:
     gs = _inked(raw, [int(g) for g in glyphs])
     if not gs:
         return "none"
@@ -211,8 +227,9 @@ def add_glyph_run(builder: Builder, run: Any, *, source: Font, transform: Any = 
                   vertical_subpixel_positioning: bool = False, cache: Optional[ShapeCache] = None) -> range:
     """Adds the glyphs QPainter's raster engine draws of `run` (a ``QGlyphRun``: of ``QTextLayout.glyphRuns()`` as
     ``QTextLayout.draw`` draws it, or one given to ``QPainter.drawGlyphRun``) through a painter whose transform is
-    `transform` (its ``QTransform``, or (a, b, c, d, tx, ty); None: the identity): one placement per glyph, in
-    order, at device px (query there).
+    `transform` (its ``QTransform``, or (a, b, c, d, tx, ty); None: the identity; on a paint device with a device
+    pixel ratio, ``painter.deviceTransform()``, which includes it): one placement per glyph, in order, at device px
+    (query there).
 
     `source` is the `Font` of the file the run's raw font came from (a QRawFont names no file: fontconfig's
     ``file`` and ``index`` for its family and style, or the path given to ``QFontDatabase.addApplicationFont``
