@@ -41,6 +41,18 @@ final class FreeTypeFace: @unchecked Sendable {
     /// True when FreeType reads the face with a PostScript driver (font formats "CFF", "Type 1",
     /// "CID Type 1": OpenType CFF and CFF2 among them), whose engine stem darkening applies to.
     let hasPostScriptOutlines: Bool
+    /// `FT_Get_Font_Format`: "TrueType", "CFF" (OpenType CFF and CFF2), "Type 1", "CID Type 1", … ("" if none).
+    let format: String
+    /// FreeType's style flags (`FT_STYLE_FLAG_BOLD`, `FT_STYLE_FLAG_ITALIC`: from `OS/2` fsSelection or `head`
+    /// macStyle), as the face says of itself.
+    let isBoldFace: Bool
+    let isItalicFace: Bool
+    /// `FT_IS_FIXED_WIDTH`: every glyph has the same advance (a monospaced face).
+    let isFixedPitch: Bool
+    /// `FT_HAS_COLOR`: the face has color glyphs (COLR, CBDT, sbix).
+    let hasColorGlyphs: Bool
+    /// The `OS/2` table's `usWeightClass`, or nil when the face has no `OS/2` table.
+    let weightClass: Int?
     /// The face's bitmap strikes (`available_sizes`), in its order; empty for a face without any.
     let strikes: [BitmapStrike]
     /// Axes, named instances and the coordinates this face was set to (all empty when it does not vary).
@@ -121,6 +133,12 @@ final class FreeTypeFace: @unchecked Sendable {
         self.isScalable = rec.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
         self.hasKerning = rec.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
         self.hasPostScriptOutlines = FreeTypeFace.hasPostScriptOutlines(face)
+        self.format = FT_Get_Font_Format(face).map { String(cString: $0) } ?? ""
+        self.isBoldFace = rec.style_flags & FT_Long(FT_STYLE_FLAG_BOLD) != 0
+        self.isItalicFace = rec.style_flags & FT_Long(FT_STYLE_FLAG_ITALIC) != 0
+        self.isFixedPitch = rec.face_flags & FT_Long(FT_FACE_FLAG_FIXED_WIDTH) != 0
+        self.hasColorGlyphs = rec.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
+        self.weightClass = FT_Get_Sfnt_Table(face, FT_SFNT_OS2).map { Int($0.assumingMemoryBound(to: TT_OS2.self).pointee.usWeightClass) }
         self.strikes = FreeTypeFace.strikes(rec)
         self.library = library
         self.face = face
@@ -141,6 +159,20 @@ final class FreeTypeFace: @unchecked Sendable {
             let c = make()
             companions[ObjectIdentifier(type)] = c
             return c
+        }
+    }
+
+    /// The bytes of the face's sfnt table `tag` (`FT_Load_Sfnt_Table`), or nil when it has none or it is larger
+    /// than `maximumBytes`.
+    func sfntTable(_ tag: UInt32, maximumBytes: Int = 1 << 20) -> [UInt8]? {
+        lock.withLock {
+            var length: FT_ULong = 0
+            guard FT_Load_Sfnt_Table(face, FT_ULong(tag), 0, nil, &length) == 0, length > 0, Int(length) <= maximumBytes else {
+                return nil
+            }
+            var bytes = [UInt8](repeating: 0, count: Int(length))
+            let error = bytes.withUnsafeMutableBufferPointer { FT_Load_Sfnt_Table(face, FT_ULong(tag), 0, $0.baseAddress, &length) }
+            return error == 0 ? bytes : nil
         }
     }
 

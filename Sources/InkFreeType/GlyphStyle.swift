@@ -131,8 +131,9 @@ public struct GlyphStyle: Sendable, Hashable {
         /// (`matrix` with `xy ≠ 0`, `oblique ≠ 0`) turn it off. Entries are compared with 0 exactly.
         case offWhenNotAxisAligned
         /// Hint only while the placement's transform moves glyphs without changing them: its linear part is
-        /// exactly the identity (Qt's "transformed glyph set": a painter that scales, rotates or shears draws
-        /// unhinted glyphs). The style's own `matrix` and `oblique` do not count.
+        /// exactly the identity. The style's own `matrix` and `oblique` do not count. (Qt's own rule is close:
+        /// a painter that scales or shears draws unhinted glyphs, one that only rotates keeps hinting;
+        /// `QtRawFont` applies it exactly.)
         case offWhenScaledOrRotated
     }
 

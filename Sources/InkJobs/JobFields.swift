@@ -22,7 +22,7 @@ enum JobFields {
     /// `"fonts"`: a non-empty array of `{"path", "index", "variations", "instance", "embolden", "oblique",
     /// "hinting", "alphaThreshold"}`; the job's own `"embolden"`, `"oblique"`, `"hinting"` and
     /// `"alphaThreshold"` apply to fonts that do not set them.
-    static func fonts(of v: JSONValue, limits: JobLimits) throws(JobError) -> [GlyphJob.FontRef] {
+    static func fonts(of v: JSONValue, limits: JobLimits, allowsQt: Bool = false) throws(JobError) -> [GlyphJob.FontRef] {
         let jobStyle = try style(of: v, "", base: GlyphStyle())
         guard let fv = v["fonts"] else { throw .missing(field: "\"fonts\"") }
         guard case .array(let fa) = fv else { throw .wrongType(field: "\"fonts\"", expected: "an array", got: fv.typeName) }
@@ -44,10 +44,22 @@ enum JobFields {
                 }
                 skiaFont = try skia(k, "fonts[\(i)].skia")
             }
-            fonts.append(GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0),
-                                          variations: try variations(f["variations"], "fonts[\(i)].variations", limits: limits),
-                                          instance: try instance(f["instance"], "fonts[\(i)].instance", limits: limits),
-                                          style: try style(of: f, "fonts[\(i)].", base: jobStyle), skia: skiaFont))
+            var ref = GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0),
+                                       variations: try variations(f["variations"], "fonts[\(i)].variations", limits: limits),
+                                       instance: try instance(f["instance"], "fonts[\(i)].instance", limits: limits),
+                                       style: try style(of: f, "fonts[\(i)].", base: jobStyle), skia: skiaFont)
+            if let q = f["qt"], q != .null {
+                guard allowsQt else {
+                    throw .invalid(field: "fonts[\(i)].qt", problem: "is for glyph jobs (glyphs Qt drew); text and scene jobs lay out their own text")
+                }
+                // One renderer's rules per font: both would decide the same style.
+                if skiaFont != nil { throw .invalid(field: "fonts[\(i)].qt", problem: "cannot be set beside \"skia\" (one renderer's rules per font)") }
+                ref.qt = try qt(q, "fonts[\(i)].qt", limits: limits)
+                for m in JobMembers.style where f[m] != nil && f[m] != .null {
+                    throw .invalid(field: "fonts[\(i)].\(m)", problem: "is decided by Qt's rules for a font with \"qt\" (give the raw font's settings there)")
+                }
+            }
+            fonts.append(ref)
         }
         return fonts
     }
@@ -98,6 +110,60 @@ enum JobFields {
     static func skiaJSON(_ f: SkiaFont) -> String {
         "{\"scaleX\":\(f.scaleX),\"skewX\":\(f.skewX),\"embolden\":\(f.embolden),\"hinting\":\"\(f.hinting.name)\","
             + "\"subpixel\":\(f.subpixel),\"edging\":\"\(f.edging.name)\",\"baselineSnap\":\(f.baselineSnap)}"
+    }
+
+    /// A font entry's `"qt"`: the `QRawFont` settings Qt drew its glyphs with (`QtRawFont`), whose rules then
+    /// place them: `{"pixelSize": px (required), "hinting": "none" | "light" | "full" (or an alias, as
+    /// `"hinting"`), "weight": 1…1000 (400), "style": "normal" | "italic" | "oblique", "stretch": percent (inferred from the
+    /// probe, else 100),
+    /// "version": "6.4.2" (the newest rules), "verticalSubpixelPositioning": false, "probe": {"glyph": id,
+    /// "bounds": [minX, minY, maxX, maxY]} (`QtRawFont.probe`)}`.
+    static func qt(_ v: JSONValue, _ name: String, limits: JobLimits) throws(JobError) -> QtRawFont {
+        guard case .object(let members) = v else { throw .wrongType(field: name, expected: "an object", got: v.typeName) }
+        let known = ["pixelSize", "hinting", "weight", "style", "stretch", "version", "verticalSubpixelPositioning", "probe"]
+        for m in members where !known.contains(m.key) {
+            throw .invalid(field: name, problem: "has \(JSONValue.quoted(String(m.key.prefix(40)))), not one of "
+                           + known.map { JSONValue.quoted($0) }.joined(separator: ", "))
+        }
+        guard let px = v["pixelSize"], px != .null else { throw .missing(field: name + ".pixelSize") }
+        var q = QtRawFont(pixelSize: try positive(px, name + ".pixelSize"))
+        if let h = v["hinting"], h != .null {
+            guard case .string(let s) = h, let hinting = GlyphStyle.Hinting(name: s) else {
+                throw .wrongType(field: name + ".hinting", expected: "\"none\", \"light\" or \"full\" (or \"vertical\", \"slight\", …)",
+                                 got: h.serialized.prefix(40) + "")
+            }
+            q.hinting = hinting
+        }
+        q.weight = try int(v["weight"], name + ".weight", default: 400)
+        switch v["style"] {
+        case nil, .null?, .string("normal")?: q.style = .normal
+        case .string("italic")?: q.style = .italic
+        case .string("oblique")?: q.style = .oblique
+        case let s?: throw .wrongType(field: name + ".style", expected: "\"normal\", \"italic\" or \"oblique\"", got: s.serialized.prefix(40) + "")
+        }
+        if let st = v["stretch"], st != .null { q.stretch = try int(st, name + ".stretch", default: 100) }
+        if let version = try string(v["version"], name + ".version") {
+            let parts = version.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+            guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil && (0...255).contains($0!) }) else {
+                throw .invalid(field: name + ".version", problem: "must be a Qt version \"6.4.2\" (got \(JSONValue.quoted(String(version.prefix(40)))))")
+            }
+            q.qtVersion = parts[0]! << 16 | parts[1]! << 8 | (parts.count == 3 ? parts[2]! : 0)
+        }
+        if let b = v["verticalSubpixelPositioning"], b != .null {
+            guard case .bool(let on) = b else { throw .wrongType(field: name + ".verticalSubpixelPositioning", expected: "true or false", got: b.typeName) }
+            q.verticalSubpixelPositioning = on
+        }
+        if let p = v["probe"], p != .null {
+            guard case .object(let pm) = p, pm.count == 2, let g = p["glyph"], case .array(let b)? = p["bounds"], b.count == 4 else {
+                throw .wrongType(field: name + ".probe", expected: "{\"glyph\": id, \"bounds\": [minX, minY, maxX, maxY]}", got: p.serialized.prefix(60) + "")
+            }
+            let glyph = try int(g, name + ".probe.glyph", default: 0)
+            guard (0...Int(UInt32.max)).contains(glyph) else { throw .invalid(field: name + ".probe.glyph", problem: "\(glyph) out of range") }
+            let bounds = try (0..<4).map { (k) throws(JobError) in try finite(b[k], name + ".probe.bounds[\(k)]") }
+            q.probe = (GlyphID(UInt32(glyph)), Rect(minX: bounds[0], minY: bounds[1], maxX: bounds[2], maxY: bounds[3]))
+        }
+        if let problem = q.problem { throw .invalid(field: name, problem: problem) }
+        return q
     }
 
     /// `"variations"`: an object of axis tags and finite numbers (`{"wght": 650, "slnt": -5}`), in the order

@@ -26,7 +26,7 @@ STRUCTS = {
     "inkhit_scene_hit": N.SceneHit, "inkhit_text_run": N.TextRun, "inkhit_exclusion": N.Exclusion,
     "inkhit_layout_decoration": N.LayoutDecoration, "inkhit_node_shape": N.NodeShape,
     "inkhit_job_runner_options": N.JobRunnerOptions, "inkhit_limits": N.Limits, "inkhit_skia_font": N.SkiaFont,
-    "inkhit_origin_rounding": N.OriginRounding,
+    "inkhit_origin_rounding": N.OriginRounding, "inkhit_qt_raw_font": N.QtRawFont,
 }
 
 

@@ -184,7 +184,7 @@ extern "C" {
 /* ================================================================================================ */
 
 #define INKHIT_VERSION_MAJOR 1
-#define INKHIT_VERSION_MINOR 2
+#define INKHIT_VERSION_MINOR 3
 #define INKHIT_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH of this header. */
 #define INKHIT_VERSION (INKHIT_VERSION_MAJOR * 10000 + INKHIT_VERSION_MINOR * 100 + INKHIT_VERSION_PATCH)
@@ -865,8 +865,9 @@ enum {
      *  the axes on the axes: zeros off its diagonal or on it, compared exactly (scales, flips and quarter turns
      *  keep hinting; other rotations and skews turn it off). */
     INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_NOT_AXIS_ALIGNED = 1,
-    /** Qt's transformed glyph sets: hint only while the transform's linear part is exactly the identity (a
-     *  translation); the style's own matrix and oblique do not count. */
+    /** Hint only while the transform's linear part is exactly the identity (a translation); the style's own
+     *  matrix and oblique do not count. (Qt keeps hinting under a pure rotation too: inkhit_builder_add_qt_glyph_run
+     *  applies Qt's rule exactly.) */
     INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_SCALED_OR_ROTATED = 2
 };
 
@@ -904,8 +905,10 @@ typedef struct inkhit_origin_rounding_axis {
  *    cairo 1.16 image surfaces, Skia without subpixel positioning: {1, 0.5}, {1, 0.5};
  *    Skia with subpixel positioning, axis-aligned text: {0.25, 0.125}, {1, 0.5}; rotated or skewed: both
  *      {0.25, 0.125};
- *    Qt's raster engine: {0.25, 1.0 / 64}, {1, 0.5};
- *    GTK 4's GL renderer at scale s: {1, 0.5 + 0.125 * s} on both axes (lround(v + 0.125 * s)).
+ *    Qt's raster engine: {0.25, 1.0 / 64}, {1, 0.5} ({1, 0} in x with full hinting; inkhit_builder_add_qt_glyph_run
+ *      applies Qt's whole rule, the 1/64 px truncation before it included);
+ *    GTK 4's GL renderer at scale s = 1 or 2: {1, 0.5 + 0.125 * s} on both axes (lround(v + 0.125 * s); the Pango
+ *      adapter's INKHIT_PANGO_GSK_GL applies its rule at any scale).
  *  All zero (the default): origins as given. Since 1.2. */
 typedef struct inkhit_origin_rounding {
     inkhit_origin_rounding_axis x, y;
@@ -1169,6 +1172,127 @@ inkhit_status inkhit_builder_add_shaped_numbered(inkhit_builder builder, inkhit_
                                                  const inkhit_glyph_run *run, const inkhit_hb_glyph_info *infos,
                                                  const inkhit_hb_glyph_position *positions, size_t count,
                                                  inkhit_point *pen_out, size_t *first_out, size_t *added_out);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Qt's raster engine (since 1.3)                                                                    */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Where Qt fits. QPainter's raster engine (a QImage, a widget's backing store) draws a QGlyphRun (of
+ *  QPainter::drawGlyphRun, or one of QTextLayout::glyphRuns() as QTextLayout::draw draws it) with Qt's own
+ *  rules: which glyphs come from its glyph cache and which are filled as paths, where a cached glyph's
+ *  origin lands, when hinting is off, when bold and italic are synthesized and in which order with the
+ *  painter's transform, CFF stem darkening. An adapter reads the run's QRawFont into an
+ *  inkhit_qt_raw_font and calls inkhit_builder_add_qt_glyph_run with the painter's transform; the rules
+ *  live in the library (InkFreeType's QtRawFont documents each, with the Qt source it was read from).
+ *  C++ programs use adapters/qt/inkhit_qt.hpp, which does the reading; Python, inkhit.qt. */
+
+/** QFont::Style (inkhit_qt_raw_font.style). Since 1.3. */
+enum {
+    INKHIT_QT_STYLE_NORMAL = 0,
+    INKHIT_QT_STYLE_ITALIC = 1,
+    INKHIT_QT_STYLE_OBLIQUE = 2
+};
+
+/** inkhit_qt_raw_font.flags. Since 1.3. */
+enum {
+    /** The painter has QPainter::VerticalSubpixelPositioning set. */
+    INKHIT_QT_VERTICAL_SUBPIXEL_POSITIONING = 1u << 0,
+    /** probe_glyph and probe_bounds are set: check them against the font (see probe_bounds). */
+    INKHIT_QT_PROBE = 1u << 1,
+    /** The run is one of QTextLayout::glyphRuns() drawn by QTextLayout::draw (or QTextLine::draw) at the
+     *  `origin` of inkhit_builder_add_qt_glyph_run: Qt truncates that position to 1/64 px toward zero before
+     *  it adds the runs' positions (QPainter::drawGlyphRun adds its position as it is). */
+    INKHIT_QT_LAYOUT_DRAW = 1u << 2
+};
+
+/** What Qt's FreeType font engine knows of a font it draws a glyph run with (a QGlyphRun's QRawFont). Fill
+ *  it with inkhit_qt_raw_font_init, then set what you read. Since 1.3. */
+typedef struct inkhit_qt_raw_font {
+    /** sizeof(inkhit_qt_raw_font) as the caller's header declares it (inkhit_qt_raw_font_init sets it). */
+    size_t struct_size;
+    /** QRawFont::pixelSize(): px per em in the painter's user space (finite, > 0, at most 16384). */
+    double pixel_size;
+    /** The font engine's hint style, INKHIT_HINTING_*: NONE for HintNone, LIGHT for HintLight, FULL for
+     *  HintMedium and HintFull. QRawFont::hintingPreference() when it names one; the raw fonts of a
+     *  QTextLayout's glyph runs say PreferDefaultHinting whatever their QFont asked (inkhit_qt.hpp finds the
+     *  engine's style out; inkhit_qt_hinting maps a preference as Qt's fontconfig database does). Default
+     *  NONE. */
+    int32_t hinting;
+    /** QRawFont::weight() (QFont::Weight, 1 ... 1000): the requested weight. Default 400. */
+    int32_t weight;
+    /** QRawFont::style(): INKHIT_QT_STYLE_*. Default NORMAL. */
+    int32_t style;
+    /** The stretch Qt synthesizes, percent (1 ... 4000; 100: none): a QFont's stretch when no face of that
+     *  width matched. A QRawFont does not say it: 0 (the default) infers it from the probe (Qt's box is that
+     *  much wider than the font's), 100 without one. */
+    int32_t stretch;
+    /** The Qt version whose rules apply, as QT_VERSION writes it (0x060402 for 6.4.2; qVersion() at run
+     *  time is the one that draws). 0 (the default): the newest rules this library knows. */
+    uint32_t qt_version;
+    /** INKHIT_QT_* flags. Default 0. */
+    uint32_t flags;
+    /** With INKHIT_QT_PROBE: a glyph of the run and QRawFont::pathForGlyph(glyph).boundingRect() (px at
+     *  pixel_size, y-down, origin (0, 0); min_x = left, min_y = top), the exact box of Qt's outline with its
+     *  synthetic bold, oblique and stretch. The library makes the same box from the font with Qt's rules and refuses the font
+     *  (FONT) when an edge is more than 1/32 px + 0.2 % of pixel_size away: another file, design coordinates
+     *  (a variable font's instance), weight or synthesis than Qt drew. */
+    uint32_t probe_glyph;
+    inkhit_rect probe_bounds;
+    /** QRawFont::fontTable("head"), `head_length` bytes, checked against the font's own head table (equal
+     *  tables: the same file); NULL (the default): not checked. */
+    const uint8_t *head;
+    size_t head_length;
+} inkhit_qt_raw_font;
+
+/** Fills `*font` with the defaults (pixel_size 16), `size` bytes of it: sizeof(inkhit_qt_raw_font) as the
+ *  caller was compiled. Sets struct_size to `size`. Programs call it through the macro below.
+ *  Owns: `*font` is the caller's, written. Threads: any. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a size
+ *  this library does not know). Since 1.3. */
+inkhit_status inkhit_qt_raw_font_init_sized(inkhit_qt_raw_font *font, size_t size);
+
+/** Fills every field this header knows. */
+#define inkhit_qt_raw_font_init(font) inkhit_qt_raw_font_init_sized((font), sizeof(inkhit_qt_raw_font))
+
+/** The hint style Qt's fontconfig database gives a font engine (QFontconfigDatabase's
+ *  defaultHintStyleFromMatch), written to `*hinting_out` as INKHIT_HINTING_*: `preference` is a
+ *  QFont::HintingPreference (0 default, 1 none -> NONE, 2 vertical -> LIGHT, 3 full -> FULL); for the
+ *  default, NONE when `high_dpi` is 1 (QHighDpiScaling active), else fontconfig's FC_HINT_STYLE for the font
+ *  (`fontconfig_hint_style`: 0 none -> NONE, 1 slight -> LIGHT, 2 medium and 3 full -> FULL; -1: fontconfig
+ *  has none -> FULL).
+ *  Owns: `*hinting_out` is written. Threads: any. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a value out of
+ *  those ranges; high_dpi not 0 or 1). Since 1.3. */
+inkhit_status inkhit_qt_hinting(int32_t preference, int32_t fontconfig_hint_style, int32_t high_dpi, int32_t *hinting_out);
+
+/** Writes the glyph style Qt's rules give glyphs of `font` drawn as `qt` says through a painter whose
+ *  transform (user space -> device px) is `*transform` (NULL: the identity) to `*style_out` (its struct_size
+ *  says how much: fill it with inkhit_glyph_style_init first), and to `*cached_out` (unless NULL) 1 when
+ *  Qt draws them from its glyph cache (device size <= 64 px: the style then carries the
+ *  transform's linear part in its matrix and Qt's origin rounding, for placements at device origins with
+ *  an identity transform) or 0 when it fills them as paths (placed through the transform). For inspection:
+ *  inkhit_builder_add_qt_glyph_run places glyphs with it.
+ *  Owns: `*style_out` and `*cached_out` are written. Threads: any.
+ *  Errors: NULL_ARGUMENT (font, qt, style_out); INVALID_HANDLE; INVALID_ARGUMENT (struct sizes, values out of
+ *  range, a transform that is not finite); PLACEMENT (a singular transform); FONT (the font is not the face
+ *  Qt drew: another head table, or the probe's box differs). Since 1.3. */
+inkhit_status inkhit_qt_glyph_style(inkhit_font font, const inkhit_qt_raw_font *qt, const inkhit_transform *transform,
+                                    inkhit_glyph_style *style_out, int32_t *cached_out);
+
+/** Adds glyphs[0 ..< count] of a Qt glyph run in order, as Qt's raster engine draws them: glyph `glyph` of
+ *  `font` (the face Qt drew from; the head table and probe in `*qt`, when given, are checked) at user
+ *  space `origin + (x, y)` — a QGlyphRun's positions and the point given to QPainter::drawGlyphRun (0, 0 for
+ *  QTextLayout::draw's runs placed by the transform) — through the painter's transform `*transform` (NULL:
+ *  the identity), with the run's tags. Each cached glyph is placed at its device origin truncated to 1/64 px
+ *  and rounded as Qt rounds it (inkhit_qt_glyph_style's style); each path at its exact position. Markers are
+ *  added without ink. Stops at the first glyph that fails ("glyphs[12]: ..."); writes how many were added
+ *  to `*added_out` and the first placement's number to `*first_out` (each unless NULL), as
+ *  inkhit_builder_add_glyphs_numbered says. Query in device px.
+ *  Owns: `qt`, `glyphs` are only read. Threads: any; the batch runs under the builder's lock.
+ *  Errors: as inkhit_qt_glyph_style and inkhit_builder_add_run; NULL_ARGUMENT also for glyphs == NULL with
+ *  count > 0. Since 1.3. */
+inkhit_status inkhit_builder_add_qt_glyph_run(inkhit_builder builder, inkhit_shape_cache cache, inkhit_font font,
+                                              const inkhit_qt_raw_font *qt, const inkhit_transform *transform,
+                                              inkhit_point origin, const inkhit_run_glyph *glyphs, size_t count,
+                                              size_t *first_out, size_t *added_out);
 
 /** Sets the tag of placement `placement` (0 ..< inkhit_builder_count) to `tag`. Placements start with tag
  *  0, or the tag their call gave; an index keeps the tags its placements had when it was built.
