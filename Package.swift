@@ -104,3 +104,14 @@ let package = Package(
         ),
     ]
 )
+
+// CI's sanitizer builds (.ci/run) build only the test targets their sanitizer runs: INKHIT_SANITIZED_TESTS names
+// them, comma-separated (README, "Tests": which suites, and why the rest add nothing there). The command-line tool
+// is built only for its own tests. Unset (always, but in those builds), every target is built.
+if let kept = Context.environment["INKHIT_SANITIZED_TESTS"].map({ Set($0.split(separator: ",").map(String.init)) }) {
+    package.targets.removeAll { $0.type == .test && !kept.contains($0.name) }
+    if !kept.contains("InkHitCLITests") {
+        package.targets.removeAll { $0.name == "ink-hit" }
+        package.products.removeAll { $0.name == "ink-hit" }
+    }
+}

@@ -32,13 +32,18 @@
 #      centre with coverage < 0.02 or > 0.98 against the index (0 disagreements), tags against Pango's
 #      log_clusters, hostile calls — then again with the adapter compiled in under AddressSanitizer and
 #      UndefinedBehaviorSanitizer (LeakSanitizer on; fontconfig's own allocations suppressed);
-#  10. two Swift runtimes in one process: scripts/c-tests/swift_host.swift, a Swift program (the toolchain's
+#  10. scripts/c-tests/qt_raster_test.cpp: adapters/qt/inkhit_qt.hpp (installed) against Debian's Qt 6: QTextLayout
+#      drawn by QPainter offscreen (TrueType, CFF, CJK; synthetic bold, italic, stretch; every hinting preference;
+#      below and above the 64 px glyph cache; identity, 2x, rotated and sheared painters), every clear pixel
+#      against the index (0 disagreements), a source Qt did not draw refused; examples/gtk/labels.c compiled and
+#      run under Xvfb with GTK's GL and cairo renderers at scales 1 and 2 (a hit on a T's bar, a miss beside);
+#  11. two Swift runtimes in one process: scripts/c-tests/swift_host.swift, a Swift program (the toolchain's
 #      runtime) linked with libInkHit (its own inside): swift_retain is the host's, libInkHit defines none of the
 #      runtime's symbols, the README's answers, 8 threads mixing the host's runtime work with queries; and
 #      scripts/c-tests/dlclose_test.c: a thread that used the library ends after dlclose (NODELETE);
 #      scripts/c-tests/two_copies_test.c: two copies of the library dlopen'd in one process (two plugins; its
 #      static TLS block, checked at most 256 bytes in step 1, leaves room for both);
-#  11. with the Swift toolchain hidden (a mount namespace, `unshare -m`, with an empty tmpfs over it): ldd finds
+#  12. with the Swift toolchain hidden (a mount namespace, `unshare -m`, with an empty tmpfs over it): ldd finds
 #      everything; examples/c/inkhit_test.c, the README's and hello.c's answers, hello.c shipped as the README
 #      says (the library copied beside it, rpath $ORIGIN/lib, the install prefix moved away), C++, HarfBuzz, signals, dlclose,
 #      the Pango adapter's programs, and scripts/c-tests/curve_exact_test.c — the curve-exact fixtures
@@ -196,7 +201,7 @@ ink_hit="$(swift build --show-bin-path)/ink-hit"
 [ -x "$ink_hit" ] || swift build --product ink-hit >&2
 [ -x .build-python/venv/bin/python ] || fail "no .build-python/venv (./inkhit deps makes it)"
 (cd python && INKHIT_LIBRARY="$prefix/lib/libInkHit.so.1" PYTHONPATH="$PWD/src" INKHIT_INK_HIT="$ink_hit" \
-  ../.build-python/venv/bin/python -m pytest -q -p no:cacheprovider tests/test_api.py tests/test_lifetime.py \
+  ../.build-python/venv/bin/python -m pytest -q -p no:cacheprovider --basetemp="$work/pytest" tests/test_api.py tests/test_lifetime.py \
   tests/test_structs.py) > "$work/python.log" 2>&1 || { cat "$work/python.log" >&2; fail "python/tests on the installed library"; }
 tail -1 "$work/python.log" >&2
 
@@ -266,6 +271,33 @@ INKHIT_PANGO_QUICK=1 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 LSAN_OPTIONS="s
   "$work/pango_cairo_test_asan" > "$work/pango_asan.log" 2>&1 || { cat "$work/pango_asan.log" >&2; fail "pango_cairo_test under AddressSanitizer"; }
 grep -q "ERROR: \(Address\|Leak\)Sanitizer\|runtime error" "$work/pango_asan.log" && { cat "$work/pango_asan.log" >&2; fail "sanitizer report"; }
 tail -1 "$work/pango_asan.log" >&2
+
+step "Qt's raster engine against inkhit_qt.hpp (Debian's Qt, offscreen); GTK 4 labels (examples/gtk) under Xvfb"
+pkg-config --exists Qt6Gui || fail "no Qt 6 (./inkhit deps installs qt6-base-dev)"
+[ -f "$prefix/include/inkhit_qt.hpp" ] || fail "install-c did not install inkhit_qt.hpp"
+c++ -std=c++17 -O1 -fPIC -Wall -Wextra -Werror scripts/c-tests/qt_raster_test.cpp \
+  $(pkg-config --cflags --libs inkhit Qt6Gui fontconfig) -o "$work/qt_raster_test"
+QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR="$work" "$work/qt_raster_test" > "$work/qt.log" 2>&1 \
+  || { cat "$work/qt.log" >&2; fail "qt_raster_test"; }
+tail -1 "$work/qt.log" >&2
+(cd "$work" && cc -std=c11 -Wall -Wextra -Werror "$OLDPWD/examples/gtk/labels.c" $(pkg-config --cflags --libs gtk4 inkhit-pango) -o labels)
+command -v Xvfb > /dev/null || fail "no Xvfb (./inkhit deps installs xvfb)"
+# Xvfb picks a free display and writes its number to fd 3.
+Xvfb -displayfd 3 -screen 0 800x600x24 -nolisten tcp 3> "$work/display" > /dev/null 2>&1 &
+xvfb=$!
+for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
+display=$(head -1 "$work/display")
+[ -n "$display" ] || { kill "$xvfb"; fail "Xvfb did not start"; }
+for renderer in gl cairo; do
+  for scale in 1 2; do
+    DISPLAY=":$display" GSK_RENDERER=$renderer GDK_SCALE=$scale XDG_RUNTIME_DIR="$work" NO_AT_BRIDGE=1 \
+      timeout 60 "$work/labels" --once > "$work/labels.out" 2> /dev/null || { kill "$xvfb"; fail "labels.c ($renderer, $scale)"; }
+    grep -q "placements (Gsk$( [ $renderer = gl ] && echo GL || echo Cairo )Renderer, scale $scale)" "$work/labels.out" \
+      && grep -q '): placement 0, byte 0$' "$work/labels.out" && grep -q '^(-3.0, -3.0): miss$' "$work/labels.out" \
+      || { cat "$work/labels.out" >&2; kill "$xvfb"; fail "labels.c's answers ($renderer, scale $scale)"; }
+  done
+done
+kill "$xvfb"; wait "$xvfb" 2> /dev/null || true
 
 step "two Swift runtimes in one process (a Swift program linked with libInkHit); dlclose; two copies"
 swiftc -Onone -swift-version 5 scripts/c-tests/swift_host.swift -import-objc-header "$header" -L "$prefix/lib" -lInkHit \

@@ -2,6 +2,7 @@
 # Builds the C interface's shared library (the InkHitC product's objects) and installs it for C, C++ and Python users:
 #
 #   PREFIX/include/inkhit.h                      the contract (Sources/CInkHit/include/inkhit.h)
+#   PREFIX/include/inkhit_qt.hpp                 the Qt adapter, header only (adapters/qt)
 #   PREFIX/lib/libInkHit.so.MAJOR.MINOR.PATCH    the library, stripped, soname libInkHit.so.MAJOR
 #   PREFIX/lib/libInkHit.so.MAJOR -> …           what programs load
 #   PREFIX/lib/libInkHit.so -> …                 what `cc … -lInkHit` links
@@ -143,6 +144,8 @@ exports_only "$built" inkhit_
 
 install -d "$prefix/include" "$prefix/lib/pkgconfig"
 install -m 0644 "$header" "$prefix/include/inkhit.h"
+# The Qt adapter is a C++ header over inkhit.h and QtGui (nothing to build: a Qt program compiles it).
+install -m 0644 adapters/qt/inkhit_qt.hpp "$prefix/include/inkhit_qt.hpp"
 rm -f "$prefix/lib/$real" "$prefix/lib/$soname" "$prefix/lib/$devlink"
 if [ "$(uname -s)" = Darwin ]; then
   install -m 0755 "$built" "$prefix/lib/$real"

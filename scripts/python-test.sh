@@ -26,14 +26,25 @@ fi
 export INKHIT_INK_HIT INKHIT_WHEEL="$wheel"
 # From the tests' folder, so `import inkhit` is the installed wheel, never python/src.
 cd python
-status=0
-"../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@" || status=$?
 # The binding fuzzer (tests/fuzz_binding.py: Hypothesis over the public API with hostile numbers and arrays) in a
 # process of its own under a 3 GB address-space cap, so an abort or an allocation past the cap fails it; a fixed set
-# of examples (INKHIT_FUZZ_EXAMPLES per test, default 400: ~20 s here). Skipped when pytest arguments pick tests.
+# of examples (INKHIT_FUZZ_EXAMPLES per test, default 400: ~20 s here). It runs beside the other tests (each is one
+# process; its output is printed when both have ended). Skipped when pytest arguments pick tests.
+fuzz_pid=""
 if [ $# -eq 0 ]; then
+  fuzz_log="$(mktemp)"
   fuzz_start=$SECONDS
-  prlimit --as=3000000000 "../$venv/bin/python" -m pytest -q -p no:cacheprovider tests/fuzz_binding.py || status=1
-  echo "python-test: the binding fuzzer took $((SECONDS - fuzz_start)) s" >&2
+  prlimit --as=3000000000 "../$venv/bin/python" -m pytest -q -p no:cacheprovider --basetemp="$fuzz_log.tmp" \
+    tests/fuzz_binding.py > "$fuzz_log" 2>&1 &
+  fuzz_pid=$!
+fi
+status=0
+"../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@" || status=$?
+if [ -n "$fuzz_pid" ]; then
+  wait "$fuzz_pid" || status=1
+  fuzz_seconds=$((SECONDS - fuzz_start))
+  cat "$fuzz_log" >&2
+  rm -rf "$fuzz_log" "$fuzz_log.tmp"
+  echo "python-test: the binding fuzzer took $fuzz_seconds s" >&2
 fi
 exit $status

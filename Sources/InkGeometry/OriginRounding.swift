@@ -22,8 +22,12 @@
 /// | Skia, no subpixel positioning | `wholePixel` (adds ½, floors) | `wholePixel` |
 /// | Skia, subpixel, axis-aligned horizontal text | `quarterPixel` (adds ⅛, floors on the ¼ grid) | `wholePixel` |
 /// | Skia, subpixel, rotated or skewed device matrix | `quarterPixel` | `quarterPixel` |
-/// | Qt raster engine (QFontEngine subpixel positions) | grid ¼, bias 1/64 | `wholePixel` (`qRound`) |
-/// | GTK 4 GL renderer at scale `s` | grid 1, bias ½ + 0.125·s (`lround(v + 0.125·s)`) | the same |
+/// | Qt raster engine (QFontEngine subpixel positions; whole px below with full hinting: grid 1, bias 0) | grid ¼, bias 1/64 | `wholePixel` (`qRound`) |
+/// | GTK 4 GL renderer at scale `s` = 1 or 2 | grid 1, bias ½ + 0.125·s (`lround(v + 0.125·s)`) | the same |
+///
+/// (GTK's GL renderer puts a glyph on the nearest quarter of a logical px, then cairo on the whole device px:
+/// `lround(s · quarter(v / s))`, which is this rule at scales 1 and 2. Qt truncates the device position to 1/64
+/// px toward zero first; `QtRawFont` places Qt's glyphs with all of that.)
 ///
 /// Ties: the rule is a floor, so a value exactly on a boundary goes up (⌊2.5 + ½⌋ = 3, and ⌊−2.5 + ½⌋ = −2,
 /// where C's `lround` gives −3: GTK's rule differs from this one only on exact halves below zero, off screen).

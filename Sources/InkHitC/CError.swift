@@ -52,7 +52,7 @@ extension CError {
         case .fileNotFound, .notAFile, .unreadable:
             status = INKHIT_ERROR_FILE
         case .emptyData, .notAFont, .notScalable, .faceIndexOutOfRange, .freeType, .notVariable, .unknownAxis,
-             .invalidVariation, .unknownInstance:
+             .invalidVariation, .unknownInstance, .notTheDrawnFont:
             status = INKHIT_ERROR_FONT
         case .invalidStyle:
             status = INKHIT_ERROR_INVALID_ARGUMENT

@@ -14,6 +14,10 @@ enum StructSizes {
     static let nodeShape = [nodeShape11, MemoryLayout<inkhit_node_shape>.size]
     /// inkhit_job_runner_options: 1.2.
     static let jobRunnerOptions = [MemoryLayout<inkhit_job_runner_options>.size]
+    /// inkhit_skia_font: 1.2.
+    static let skiaFont = [MemoryLayout<inkhit_skia_font>.size]
+    /// inkhit_qt_raw_font: 1.3.
+    static let qtRawFont = [MemoryLayout<inkhit_qt_raw_font>.size]
 }
 
 /// The `struct_size` a growable struct's first field holds (read alone, before anything else of the struct).

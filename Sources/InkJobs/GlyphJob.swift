@@ -23,10 +23,18 @@ public struct GlyphJob: Sendable {
         /// Synthetic bold and oblique, hinting and the bitmap alpha threshold: the job's `"embolden"`,
         /// `"oblique"`, `"hinting"` and `"alphaThreshold"`, each overridden by the font entry's own.
         public var style: GlyphStyle
+        /// `"skia"`: an SkFont's settings (`SkiaFont`; its `size` is each glyph's): the style of this font's
+        /// glyphs is `GlyphStyle.skia(_:transform:)` at the glyph's size under the job's transform, and `style` is
+        /// not used. Glyph jobs only.
+        public var skia: SkiaFont?
+        /// For glyphs Qt drew (`"qt"`): the raw font's settings, whose rules (`QtRawFont`) place the glyphs
+        /// through the job's transform (the painter's); `style` is then unused. Nil for other renderers.
+        public var qt: QtRawFont?
         /// A reference to face `index` of the file at `path`.
         public init(path: String, index: Int = 0, variations: [FontVariation] = [], instance: NamedInstanceSelector? = nil,
-                    style: GlyphStyle = GlyphStyle()) {
+                    style: GlyphStyle = GlyphStyle(), skia: SkiaFont? = nil, qt: QtRawFont? = nil) {
             self.path = path; self.index = index; self.variations = variations; self.instance = instance; self.style = style
+            self.skia = skia; self.qt = qt
         }
     }
     /// One glyph of the job.
@@ -68,12 +76,16 @@ extension GlyphJob {
     public init(_ v: JSONValue, limits: JobLimits = JobLimits()) throws(JobError) {
         guard case .object = v else { throw .notAnObject(got: v.typeName) }
         idJSON = try JobFields.id(of: v, limits: limits)
-        fonts = try JobFields.fonts(of: v, limits: limits)
+        fonts = try JobFields.fonts(of: v, limits: limits, allowsQt: true)
+        if let i = fonts.firstIndex(where: { $0.qt != nil }), let m = JobMembers.style.first(where: { v[$0] != nil && v[$0] != .null }) {
+            throw .invalid(field: "\"\(m)\"", problem: "would not apply to fonts[\(i)], whose \"qt\" settings decide its style: set it on the other fonts")
+        }
         var size: Double? = nil
         if let sv = v["size"] { size = try JobFields.positive(sv, "size") }
         guard let gv = v["glyphs"] else { throw .missing(field: "\"glyphs\"") }
         guard case .array(let ga) = gv else { throw .wrongType(field: "\"glyphs\"", expected: "an array", got: gv.typeName) }
         guard ga.count <= limits.maxGlyphs else { throw .tooMany(what: "glyphs", limit: limits.maxGlyphs) }
+        transform = try JobFields.transform(of: v)
         glyphs = []
         glyphs.reserveCapacity(ga.count)
         for (i, g) in ga.enumerated() {
@@ -95,12 +107,29 @@ extension GlyphJob {
             }
             var gs = size
             if let s = g["size"] { gs = try JobFields.positive(s, "glyphs[\(i)].size") }
+            if let qt = fonts[font].qt {
+                // Qt's raw font says the size and the style.
+                for m in ["size"] + JobMembers.style where g[m] != nil && g[m] != .null {
+                    throw .invalid(field: "glyphs[\(i)].\(m)", problem: "is decided by its font's \"qt\" settings")
+                }
+                gs = qt.pixelSize
+            }
             guard let gsize = gs else { throw .invalid(field: "glyphs[\(i)]", problem: "has no size and the job has no \"size\"") }
-            let style = try JobFields.style(of: g, "glyphs[\(i)].", base: fonts[font].style)
+            let style: GlyphStyle
+            if var skia = fonts[font].skia {
+                if let m = JobMembers.style.first(where: { g[$0] != nil }) {
+                    throw .invalid(field: "glyphs[\(i)].\(m)", problem: "cannot be set on a glyph of a font with \"skia\" (fonts[\(font)].skia decides its style)")
+                }
+                skia.size = gsize
+                do throws(FontError) { style = try GlyphStyle.skia(skia, transform: transform) } catch {
+                    throw .invalid(field: "fonts[\(font)].skia (glyphs[\(i)])", problem: error.description)
+                }
+            } else {
+                style = try JobFields.style(of: g, "glyphs[\(i)].", base: fonts[font].style)
+            }
             glyphs.append(Glyph(font: font, id: GlyphID(UInt32(gid)), x: x, y: y, size: gsize, style: style))
         }
         decorations = try Self.decorations(of: v, glyphs: glyphs.count, limit: limits.maxGlyphs)
-        transform = try JobFields.transform(of: v)
         (radius, points) = try JobFields.queries(of: v, limits: limits)
     }
 
@@ -117,7 +146,15 @@ extension GlyphJob {
         case .index(let i)?: s += ",\"instance\":" + String(i)
         case nil: break
         }
-        return s + styleJSON(ref.style) + "}"
+        if let skia = ref.skia { return s + ",\"skia\":" + JobFields.skiaJSON(skia) + "}" }
+        guard let q = ref.qt else { return s + styleJSON(ref.style) + "}" }
+        s += ",\"qt\":{\"pixelSize\":\(q.pixelSize),\"hinting\":\"\(q.hinting.rawValue)\",\"weight\":\(q.weight),"
+            + "\"style\":\"\(q.style)\",\(q.stretch.map { "\"stretch\":\($0)," } ?? "")\"version\":\"\(q.qtVersion >> 16).\((q.qtVersion >> 8) & 255)."
+            + "\(q.qtVersion & 255)\",\"verticalSubpixelPositioning\":\(q.verticalSubpixelPositioning)"
+        if let p = q.probe {
+            s += ",\"probe\":{\"glyph\":\(p.glyph.rawValue),\"bounds\":[\(p.bounds.minX),\(p.bounds.minY),\(p.bounds.maxX),\(p.bounds.maxY)]}"
+        }
+        return s + "}}"
     }
 
     /// A style's members that differ from `base`'s (`,"embolden":…`, `,"oblique":…`, `,"hinting":…`,
@@ -159,10 +196,27 @@ extension GlyphJob {
         return s
     }
 
-    /// The placement of glyph `i` with its font loaded.
-    func placement(_ i: Int, font: Font) -> GlyphPlacement {
+    /// The placement of glyph `i` with its font loaded, and its font's Qt drawing when Qt drew it
+    /// (`qtDrawings`).
+    func placement(_ i: Int, font: Font, qt drawing: QtDrawing? = nil) -> GlyphPlacement {
         let g = glyphs[i]
+        if let drawing { return drawing.placement(of: g.id, at: Point(g.x, g.y)) }
         return GlyphPlacement(font: font, glyph: g.id, size: g.size, origin: Point(g.x, g.y), transform: transform,
                               style: g.style)
+    }
+
+    /// For each font with `"qt"` settings, how Qt draws it through the job's transform (nil for the others).
+    ///
+    /// - Throws: `.invalid` naming the font entry, as `QtRawFont.drawing(of:deviceTransform:)` fails (the font
+    ///   is not the face Qt drew, a transform that is not invertible).
+    func qtDrawings(_ loaded: [Font]) throws(JobError) -> [QtDrawing?] {
+        var out: [QtDrawing?] = []
+        for (i, f) in fonts.enumerated() {
+            guard let qt = f.qt else { out.append(nil); continue }
+            do throws(FontError) { out.append(try qt.drawing(of: loaded[i], deviceTransform: transform)) } catch {
+                throw .invalid(field: "fonts[\(i)].qt", problem: error.description)
+            }
+        }
+        return out
     }
 }

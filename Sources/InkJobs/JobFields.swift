@@ -22,7 +22,7 @@ enum JobFields {
     /// `"fonts"`: a non-empty array of `{"path", "index", "variations", "instance", "embolden", "oblique",
     /// "hinting", "alphaThreshold"}`; the job's own `"embolden"`, `"oblique"`, `"hinting"` and
     /// `"alphaThreshold"` apply to fonts that do not set them.
-    static func fonts(of v: JSONValue, limits: JobLimits) throws(JobError) -> [GlyphJob.FontRef] {
+    static func fonts(of v: JSONValue, limits: JobLimits, allowsQt: Bool = false) throws(JobError) -> [GlyphJob.FontRef] {
         let jobStyle = try style(of: v, "", base: GlyphStyle())
         guard let fv = v["fonts"] else { throw .missing(field: "\"fonts\"") }
         guard case .array(let fa) = fv else { throw .wrongType(field: "\"fonts\"", expected: "an array", got: fv.typeName) }
@@ -35,12 +35,135 @@ enum JobFields {
                 throw .wrongType(field: "fonts[\(i)].path", expected: "a string", got: f["path"]?.typeName ?? "nothing")
             }
             try checkLength(path, "fonts[\(i)].path", limits: limits)
-            fonts.append(GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0),
-                                          variations: try variations(f["variations"], "fonts[\(i)].variations", limits: limits),
-                                          instance: try instance(f["instance"], "fonts[\(i)].instance", limits: limits),
-                                          style: try style(of: f, "fonts[\(i)].", base: jobStyle)))
+            var skiaFont: SkiaFont? = nil
+            if let k = f["skia"], k != .null {
+                // Skia's settings decide the whole style: another style member beside them would be dropped.
+                if let m = JobMembers.style.first(where: { f[$0] != nil || v[$0] != nil }) {
+                    throw .invalid(field: "fonts[\(i)].skia", problem: "decides the glyphs' style: \(f[m] != nil ? "fonts[\(i)]." : "the job's ")"
+                                   + "\"\(m)\" cannot be set beside it")
+                }
+                skiaFont = try skia(k, "fonts[\(i)].skia")
+            }
+            var ref = GlyphJob.FontRef(path: path, index: try int(f["index"], "fonts[\(i)].index", default: 0),
+                                       variations: try variations(f["variations"], "fonts[\(i)].variations", limits: limits),
+                                       instance: try instance(f["instance"], "fonts[\(i)].instance", limits: limits),
+                                       style: try style(of: f, "fonts[\(i)].", base: jobStyle), skia: skiaFont)
+            if let q = f["qt"], q != .null {
+                guard allowsQt else {
+                    throw .invalid(field: "fonts[\(i)].qt", problem: "is for glyph jobs (glyphs Qt drew); text and scene jobs lay out their own text")
+                }
+                // One renderer's rules per font: both would decide the same style.
+                if skiaFont != nil { throw .invalid(field: "fonts[\(i)].qt", problem: "cannot be set beside \"skia\" (one renderer's rules per font)") }
+                ref.qt = try qt(q, "fonts[\(i)].qt", limits: limits)
+                for m in JobMembers.style where f[m] != nil && f[m] != .null {
+                    throw .invalid(field: "fonts[\(i)].\(m)", problem: "is decided by Qt's rules for a font with \"qt\" (give the raw font's settings there)")
+                }
+            }
+            fonts.append(ref)
         }
         return fonts
+    }
+
+    /// `"skia"`: an SkFont's settings, `{"scaleX": 1, "skewX": 0, "embolden": false, "hinting": "normal",
+    /// "subpixel": false, "edging": "antiAlias", "baselineSnap": true}` (each optional, SkFont's defaults; hinting
+    /// `"none"`, `"slight"`, `"normal"`, `"full"`; edging `"alias"`, `"antiAlias"`, `"subpixelAntiAlias"`). The
+    /// size is each glyph's.
+    static func skia(_ v: JSONValue, _ name: String) throws(JobError) -> SkiaFont {
+        guard case .object(let members) = v else { throw .wrongType(field: name, expected: "an object", got: v.typeName) }
+        let known = ["scaleX", "skewX", "embolden", "hinting", "subpixel", "edging", "baselineSnap"]
+        for m in members where !known.contains(m.key) {
+            throw .invalid(field: name, problem: "has \(JSONValue.quoted(String(m.key.prefix(40)))), not one of "
+                           + known.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        func flag(_ key: String, _ def: Bool) throws(JobError) -> Bool {
+            guard let b = v[key], b != .null else { return def }
+            guard case .bool(let value) = b else { throw .wrongType(field: name + "." + key, expected: "true or false", got: b.typeName) }
+            return value
+        }
+        func choice<T>(_ key: String, _ names: [(String, T)], _ def: T) throws(JobError) -> T {
+            guard let c = v[key], c != .null else { return def }
+            guard case .string(let s) = c, let hit = names.first(where: { $0.0 == s }) else {
+                throw .wrongType(field: name + "." + key, expected: names.map { "\"\($0.0)\"" }.joined(separator: ", "),
+                                 got: c.serialized.prefix(40) + "")
+            }
+            return hit.1
+        }
+        var f = SkiaFont()
+        if let x = v["scaleX"], x != .null { f.scaleX = try finite(x, name + ".scaleX") }
+        if let k = v["skewX"], k != .null { f.skewX = try finite(k, name + ".skewX") }
+        f.embolden = try flag("embolden", false)
+        f.subpixel = try flag("subpixel", false)
+        f.baselineSnap = try flag("baselineSnap", true)
+        f.hinting = try choice("hinting", SkiaFont.Hinting.allCases.map { ($0.name, $0) }, .normal)
+        f.edging = try choice("edging", SkiaFont.Edging.allCases.map { ($0.name, $0) }, .antiAlias)
+        return f
+    }
+
+    /// Refuses `"skia"` on the fonts of a job kind that shapes or nests its glyphs (`kind`: "text jobs").
+    static func refuseSkia(_ fonts: [GlyphJob.FontRef], _ kind: String) throws(JobError) {
+        if let i = fonts.firstIndex(where: { $0.skia != nil }) {
+            throw .invalid(field: "fonts[\(i)].skia", problem: "is for glyph jobs (Skia's glyphs at their positions), not \(kind)")
+        }
+    }
+
+    /// `settings` as the `"skia"` member reads them back (every setting, the size left out).
+    static func skiaJSON(_ f: SkiaFont) -> String {
+        "{\"scaleX\":\(f.scaleX),\"skewX\":\(f.skewX),\"embolden\":\(f.embolden),\"hinting\":\"\(f.hinting.name)\","
+            + "\"subpixel\":\(f.subpixel),\"edging\":\"\(f.edging.name)\",\"baselineSnap\":\(f.baselineSnap)}"
+    }
+
+    /// A font entry's `"qt"`: the `QRawFont` settings Qt drew its glyphs with (`QtRawFont`), whose rules then
+    /// place them: `{"pixelSize": px (required), "hinting": "none" | "light" | "full" (or an alias, as
+    /// `"hinting"`), "weight": 1…1000 (400), "style": "normal" | "italic" | "oblique", "stretch": percent (inferred from the
+    /// probe, else 100),
+    /// "version": "6.4.2" (the newest rules), "verticalSubpixelPositioning": false, "probe": {"glyph": id,
+    /// "bounds": [minX, minY, maxX, maxY]} (`QtRawFont.probe`)}`.
+    static func qt(_ v: JSONValue, _ name: String, limits: JobLimits) throws(JobError) -> QtRawFont {
+        guard case .object(let members) = v else { throw .wrongType(field: name, expected: "an object", got: v.typeName) }
+        let known = ["pixelSize", "hinting", "weight", "style", "stretch", "version", "verticalSubpixelPositioning", "probe"]
+        for m in members where !known.contains(m.key) {
+            throw .invalid(field: name, problem: "has \(JSONValue.quoted(String(m.key.prefix(40)))), not one of "
+                           + known.map { JSONValue.quoted($0) }.joined(separator: ", "))
+        }
+        guard let px = v["pixelSize"], px != .null else { throw .missing(field: name + ".pixelSize") }
+        var q = QtRawFont(pixelSize: try positive(px, name + ".pixelSize"))
+        if let h = v["hinting"], h != .null {
+            guard case .string(let s) = h, let hinting = GlyphStyle.Hinting(name: s) else {
+                throw .wrongType(field: name + ".hinting", expected: "\"none\", \"light\" or \"full\" (or \"vertical\", \"slight\", …)",
+                                 got: h.serialized.prefix(40) + "")
+            }
+            q.hinting = hinting
+        }
+        q.weight = try int(v["weight"], name + ".weight", default: 400)
+        switch v["style"] {
+        case nil, .null?, .string("normal")?: q.style = .normal
+        case .string("italic")?: q.style = .italic
+        case .string("oblique")?: q.style = .oblique
+        case let s?: throw .wrongType(field: name + ".style", expected: "\"normal\", \"italic\" or \"oblique\"", got: s.serialized.prefix(40) + "")
+        }
+        if let st = v["stretch"], st != .null { q.stretch = try int(st, name + ".stretch", default: 100) }
+        if let version = try string(v["version"], name + ".version") {
+            let parts = version.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+            guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil && (0...255).contains($0!) }) else {
+                throw .invalid(field: name + ".version", problem: "must be a Qt version \"6.4.2\" (got \(JSONValue.quoted(String(version.prefix(40)))))")
+            }
+            q.qtVersion = parts[0]! << 16 | parts[1]! << 8 | (parts.count == 3 ? parts[2]! : 0)
+        }
+        if let b = v["verticalSubpixelPositioning"], b != .null {
+            guard case .bool(let on) = b else { throw .wrongType(field: name + ".verticalSubpixelPositioning", expected: "true or false", got: b.typeName) }
+            q.verticalSubpixelPositioning = on
+        }
+        if let p = v["probe"], p != .null {
+            guard case .object(let pm) = p, pm.count == 2, let g = p["glyph"], case .array(let b)? = p["bounds"], b.count == 4 else {
+                throw .wrongType(field: name + ".probe", expected: "{\"glyph\": id, \"bounds\": [minX, minY, maxX, maxY]}", got: p.serialized.prefix(60) + "")
+            }
+            let glyph = try int(g, name + ".probe.glyph", default: 0)
+            guard (0...Int(UInt32.max)).contains(glyph) else { throw .invalid(field: name + ".probe.glyph", problem: "\(glyph) out of range") }
+            let bounds = try (0..<4).map { (k) throws(JobError) in try finite(b[k], name + ".probe.bounds[\(k)]") }
+            q.probe = (GlyphID(UInt32(glyph)), Rect(minX: bounds[0], minY: bounds[1], maxX: bounds[2], maxY: bounds[3]))
+        }
+        if let problem = q.problem { throw .invalid(field: name, problem: problem) }
+        return q
     }
 
     /// `"variations"`: an object of axis tags and finite numbers (`{"wght": 650, "slnt": -5}`), in the order
@@ -111,7 +234,7 @@ enum JobFields {
         if let h = v["hinting"], h != .null {
             guard case .string(let s) = h, let hinting = GlyphStyle.Hinting(name: s) else {
                 throw .wrongType(field: prefix + "hinting",
-                                 expected: "\"none\", \"light\" or \"full\" (or \"slight\", \"vertical\", \"medium\", \"normal\")",
+                                 expected: "\"none\", \"light\", \"full\" or \"mono\" (or \"slight\", \"vertical\", \"medium\", \"normal\")",
                                  got: h.serialized.prefix(40) + "")
             }
             style.hinting = hinting
@@ -141,7 +264,7 @@ enum JobFields {
         }
         if let p = v["ppem"], p != .null {
             guard case .string(let s) = p, let ppem = GlyphStyle.PixelsPerEm(rawValue: s) else {
-                throw .wrongType(field: prefix + "ppem", expected: "\"uniform\" or \"perAxis\"", got: p.serialized.prefix(40) + "")
+                throw .wrongType(field: prefix + "ppem", expected: "\"uniform\", \"perAxis\" or \"view\"", got: p.serialized.prefix(40) + "")
             }
             style.ppem = ppem
         }

@@ -11,7 +11,7 @@ public enum JobMembers {
     static let style = ["embolden", "oblique", "hinting", "alphaThreshold", "matrix", "originRounding", "hintingUnderTransform",
                         "ppem", "stemDarkening"]
     static let glyphJob = ["id", "fonts", "size", "glyphs", "transform", "radius", "points", "attachments", "decorations"] + style
-    static let font = ["path", "index", "variations", "instance"] + style
+    static let font = ["path", "index", "variations", "instance", "skia", "qt"] + style
     static let glyph = ["font", "id", "x", "y", "size", "cluster"] + style
     /// `ink-hit layout` lists a text job's attachments in the glyph job it writes (for reference).
     static let layoutAttachment = ["at", "tag", "box"]

@@ -253,6 +253,7 @@ public final class JobRunner {
     /// `buildIndex(_:deadline:)`, with each placement's ink in `inks` (placement k's at k).
     func buildIndex(_ job: GlyphJob, deadline: Deadline, inks: inout [GlyphInk]) throws(JobError) -> HitIndex {
         let loaded = try loadFonts(job.fonts, job: job.idJSON)
+        let drawings = try job.qtDrawings(loaded)
         inks = []
         inks.reserveCapacity(job.glyphs.count)
         var b: HitIndex.Builder
@@ -265,7 +266,7 @@ public final class JobRunner {
                 throw .timeLimit(seconds: limits.maxSecondsPerJob, during: "placing glyph \(i) of \(job.glyphs.count)")
             }
             let font = loaded[job.glyphs[i].font]
-            let p = job.placement(i, font: font)
+            let p = job.placement(i, font: font, qt: drawings[job.glyphs[i].font])
             guard Int(p.glyph.rawValue) < font.glyphCount else {
                 throw .invalid(field: "glyphs[\(i)].id",
                                problem: "\(p.glyph) out of range (font \(job.glyphs[i].font) has \(font.glyphCount) glyphs)")

@@ -64,6 +64,7 @@ extension SceneJob {
         guard case .object = v else { throw .notAnObject(got: v.typeName) }
         idJSON = try JobFields.id(of: v, limits: limits)
         if let f = v["fonts"], f != .null, f != .array([]) { fonts = try JobFields.fonts(of: v, limits: limits) } else { fonts = [] }
+        try JobFields.refuseSkia(fonts, "scene jobs")
         guard let root = v["scene"] else { throw .missing(field: "\"scene\"") }
         (radius, points) = try JobFields.queries(of: v, limits: limits)
         items = []

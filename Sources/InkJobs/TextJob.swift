@@ -49,6 +49,7 @@ extension TextJob {
         guard t.utf16.count <= limits.maxTextLength else { throw .textLength(limit: limits.maxTextLength) }
         text = t
         fonts = try JobFields.fonts(of: v, limits: limits)
+        try JobFields.refuseSkia(fonts, "text jobs")
         guard let sv = v["size"] else { throw .missing(field: "\"size\"") }
         size = try JobFields.positive(sv, "size")
         var p = ParagraphStyle()

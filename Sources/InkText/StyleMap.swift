@@ -38,6 +38,13 @@ struct StyleMap {
     /// - Throws: `.invalidRun` for a run out of range or empty, an unknown or empty font chain, a size,
     ///   shift or spacing out of range.
     init(runs: [TextRun], base: TextStyle, length: Int) throws(TextError) {
+        var steps = 0
+        try self.init(runs: runs, base: base, length: length, steps: &steps)
+    }
+
+    /// The same, adding the runs, spans painted, links followed and spans resolved to `steps` (the work, which
+    /// the package's tests count).
+    init(runs: [TextRun], base: TextStyle, length: Int, steps: inout Int) throws(TextError) {
         let root = Resolved(chain: Array(base.fonts.indices), size: base.size, glyphStyle: nil)
         guard !runs.isEmpty else {
             styles = [root]; starts = [0]; ids = [0]
@@ -52,11 +59,12 @@ struct StyleMap {
             Self.index(of: r.range.lowerBound, in: bounds)..<Self.index(of: r.range.upperBound, in: bounds)
         }
         let owners = (0..<8).map { attribute in
-            Self.paint(runs, spanCount: spanCount, spans: spans) { Self.sets($0, attribute) }
+            Self.paint(runs, spanCount: spanCount, spans: spans, steps: &steps) { Self.sets($0, attribute) }
         }
         var table: [Resolved: Int] = [:]
         var styles: [Resolved] = [], starts: [Int] = [], ids: [Int32] = [], glyphStyleRun: [Int: Int] = [:]
         for s in 0..<spanCount {
+            steps += 1
             var v = root
             func run(_ a: Int) -> TextRun? { owners[a][s] >= 0 ? runs[Int(owners[a][s])] : nil }
             if let r = run(0) { v.chain = r.fonts! }
@@ -135,19 +143,23 @@ struct StyleMap {
 
     /// For each span, the last run that sets the attribute and covers it (-1: none). Runs paint from the
     /// last back; `next[s]` leads past painted spans (path-halving), so each span is painted once.
-    static func paint(_ runs: [TextRun], spanCount: Int, spans: (TextRun) -> Range<Int>,
+    static func paint(_ runs: [TextRun], spanCount: Int, spans: (TextRun) -> Range<Int>, steps: inout Int,
                       sets: (TextRun) -> Bool) -> [Int32] {
         var owner = [Int32](repeating: -1, count: spanCount)
         var next = Array(0...spanCount)                        // next[s]: the first unpainted span ≥ s
+        var links = 0
         func find(_ s: Int) -> Int {
             var s = s
-            while next[s] != s { next[s] = next[next[s]]; s = next[s] }
+            while next[s] != s { next[s] = next[next[s]]; s = next[s]; links += 1 }
             return s
         }
+        defer { steps += links }
         for ri in runs.indices.reversed() where sets(runs[ri]) {
+            steps += 1
             let r = spans(runs[ri])
             var s = find(r.lowerBound)
             while s < r.upperBound {
+                steps += 1
                 owner[s] = Int32(ri)
                 next[s] = s + 1
                 s = find(s + 1)

@@ -131,7 +131,10 @@ extension TextLayout {
         // decorations within the radius.
         let a = attachmentIndex.hit(at: point, radius: radius)
         if let a, a.isInside { return attachmentHit(a) }
-        guard case .ink(let boxes) = mode else { return boxHit(at: point, mode: mode) }
+        guard case .ink(let boxes) = mode else {
+            var visited = 0
+            return boxHit(at: point, mode: mode, visited: &visited)
+        }
         let g = inkIndex.hit(at: point, radius: radius)
         if let g, g.isInside { return glyphHit(g, at: point) }
         let d = decorations.isEmpty ? nil : decorationIndex.hit(at: point, radius: radius)
@@ -171,19 +174,24 @@ extension TextLayout {
                        attachment: nil, distance: h.distance, kind: h.isInside ? .ink : .radius)
     }
 
-    /// The answers of the box modes.
-    func boxHit(at point: Point, mode: TextHitMode) -> TextHit? {
+    /// The answers of the box modes, adding the boxes looked at to `visited` (its work, which tests count:
+    /// `TextLayout+Testing.swift`).
+    func boxHit(at point: Point, mode: TextHitMode, visited: inout Int) -> TextHit? {
         guard let l = layoutPoint(point) else { return nil }
         switch mode {
         case .ink: return nil
         case .characterBoxes:
-            for c in charBoxes where c.box.contains(l) {
+            for c in charBoxes {
+                visited += 1
+                guard c.box.contains(l) else { continue }
                 return makeHit(placement: glyphIndex(at: c.utf16.lowerBound), range: c.utf16, line: c.line, attachment: nil,
                                distance: 0, kind: .box)
             }
             return nil
         case .lineBoxes:
-            for (li, line) in lines.enumerated() where line.box.contains(l) {
+            for (li, line) in lines.enumerated() {
+                visited += 1
+                guard line.box.contains(l) else { continue }
                 return makeHit(placement: nil, range: line.utf16, line: li, attachment: nil, distance: 0, kind: .box)
             }
             return nil
@@ -269,17 +277,27 @@ extension TextLayout {
     /// on it (like `CTLineGetStringIndexForPosition`). Never use it to find the character under a point:
     /// that is `hit(at:)`.
     public func caret(at point: Point) -> CaretPosition? {
+        var visited = 0
+        return caret(at: point, visited: &visited)
+    }
+
+    /// `caret(at:)`, adding the lines and character boxes it looked at to `visited` (its work, which tests
+    /// count: `TextLayout+Testing.swift`).
+    func caret(at point: Point, visited: inout Int) -> CaretPosition? {
         guard point.isFinite, let l = layoutPoint(point), !lines.isEmpty else { return nil }
         var li = 0
         var bestD = Double.infinity
         for (i, line) in lines.enumerated() {
+            visited += 1
             let d = l.y < line.box.minY ? line.box.minY - l.y : (l.y > line.box.maxY ? l.y - line.box.maxY : 0)
             if d < bestD { bestD = d; li = i }
         }
         let line = lines[li]
         // Edges: for each character box on the line, its leading and trailing offsets.
         var best: (Double, Int) = (Double.infinity, line.utf16.lowerBound)
-        for c in charBoxes where c.line == li {
+        for c in charBoxes {
+            visited += 1
+            guard c.line == li else { continue }
             let r = c.utf16
             let rtl = glyphIndex(at: r.lowerBound).map { glyphs[$0].isRightToLeft } ?? false
             let leftOffset = rtl ? r.upperBound : r.lowerBound
@@ -334,17 +352,28 @@ extension TextLayout {
     /// One pass over the glyphs (a cluster's glyphs are contiguous), plus attachments.
     static func computeCharacterBoxes(glyphs: [Glyph], lines: [Line], attachments: [PlacedAttachment],
                                       map: TextIndexMap, transform: AffineTransform) -> [CharacterBox] {
+        var steps = 0
+        return computeCharacterBoxes(glyphs: glyphs, lines: lines, attachments: attachments, map: map, transform: transform,
+                                     steps: &steps)
+    }
+
+    /// The character boxes, adding the glyphs, graphemes and attachments stepped over to `steps` (the work,
+    /// which tests count: `TextLayout+Testing.swift`).
+    static func computeCharacterBoxes(glyphs: [Glyph], lines: [Line], attachments: [PlacedAttachment],
+                                      map: TextIndexMap, transform: AffineTransform, steps: inout Int) -> [CharacterBox] {
         var out: [CharacterBox] = []
         func add(_ box: Rect, _ r: Range<Int>, _ line: Int) {
             out.append(CharacterBox(box: box, viewBounds: box.applying(transform), utf16: r, line: line))
         }
         var gi = 0
         while gi < glyphs.count {
+            steps += 1
             let g = glyphs[gi]
             var end = gi + 1
             var x0 = g.x, adv = g.advance
             while end < glyphs.count && glyphs[end].utf16 == g.utf16 && glyphs[end].line == g.line
                     && glyphs[end].isEllipsis == g.isEllipsis {
+                steps += 1
                 x0 = min(x0, glyphs[end].x); adv += glyphs[end].advance; end += 1
             }
             defer { gi = end }
@@ -353,6 +382,7 @@ extension TextLayout {
             var parts: [Range<Int>] = []
             var k = map.grapheme(at: g.utf16.lowerBound)
             while k + 1 < map.graphemeStarts.count && map.graphemeStarts[k] < g.utf16.upperBound {
+                steps += 1
                 parts.append(max(map.graphemeStarts[k], g.utf16.lowerBound)..<min(map.graphemeStarts[k + 1], g.utf16.upperBound))
                 k += 1
             }
@@ -364,6 +394,7 @@ extension TextLayout {
             }
         }
         for pa in attachments {
+            steps += 1
             let line = lines[pa.line]
             add(Rect(minX: pa.box.minX, minY: line.box.minY, maxX: pa.box.maxX, maxY: line.box.maxY),
                 pa.attachment.at..<(pa.attachment.at + 1), pa.line)

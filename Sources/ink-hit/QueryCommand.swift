@@ -24,7 +24,9 @@ struct Query: ParsableCommand {
         drew them: "embolden" (px, [x, y], "freetype", "skia", {"stroke": px, "join": "miter"}), "oblique",
         "hinting" ("none", "light"/"slight", "full"/"normal"), "matrix", "originRounding" ("wholePixels",
         "quarterPixelX", {"x": {"grid": 0.25, "bias": 0.015625}, "y": "wholePixel"}), "hintingUnderTransform",
-        "ppem", "stemDarkening", "alphaThreshold" (InkJobs' article "Job formats").
+        "ppem", "stemDarkening", "alphaThreshold" (InkJobs' article "Job formats"). A font entry's "qt"
+        ({"pixelSize": 16, "hinting": "full", "weight": 700, "style": "italic", "version": "6.4.2"}) places its
+        glyphs by Qt's raster-engine rules, the job's "transform" being the painter's.
 
         Output, one line per point:
           {"job":"para-1","i":0,"hit":true,"glyph":0,"placement":0,"inside":true,"distance":-0.42}

@@ -439,6 +439,16 @@ let a = GlyphPlacement(font: sans, glyph: sans.glyph(for: "a")!, size: 16, origi
 var builder = HitIndex.Builder()
 try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
 """##, run: InkFreeType_GlyphStyle_1),
+        Snippet(file: "Sources/InkFreeType/SkiaFont.swift", index: 1, source: ##"""
+import InkFreeType
+import InkGeometry
+var settings = SkiaFont(size: 17)          // SkFont(typeface, 17): normal hinting, antialiased
+settings.subpixel = true
+settings.embolden = true
+let canvas = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0)   // the canvas's total matrix
+let style = try GlyphStyle.skia(settings, transform: canvas)
+print(style.hinting, style.ppem, style.originRounding)   // full view x: grid 0.25 bias 0.125, y: grid 1 bias 0.5
+"""##, run: InkFreeType_SkiaFont_1),
         Snippet(file: "Sources/InkGeometry/OriginRounding.swift", index: 1, source: ##"""
 import InkGeometry
 let skia = OriginRounding.quarterPixelX             // Skia with subpixel positioning, axis-aligned text
@@ -968,6 +978,16 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         let a = GlyphPlacement(font: sans, glyph: sans.glyph(for: "a")!, size: 16, origin: Point(10, 30), style: fake)
         var builder = HitIndex.Builder()
         try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
+    }
+
+    /// Sources/InkFreeType/SkiaFont.swift, Swift block 1.
+    @Sendable static func InkFreeType_SkiaFont_1() throws {
+        var settings = SkiaFont(size: 17)          // SkFont(typeface, 17): normal hinting, antialiased
+        settings.subpixel = true
+        settings.embolden = true
+        let canvas = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0)   // the canvas's total matrix
+        let style = try GlyphStyle.skia(settings, transform: canvas)
+        print(style.hinting, style.ppem, style.originRounding)   // full view x: grid 0.25 bias 0.125, y: grid 1 bias 0.5
     }
 
     /// Sources/InkGeometry/OriginRounding.swift, Swift block 1.

@@ -416,7 +416,7 @@ import InkFreeType
         do { _ = try FontShapeCache().shape(font: font, glyph: GlyphID(1), maxScale: 0.05); return nil } catch { return error }
     }
 
-    @Test(.timeLimit(.minutes(1))) func aWellFormedPaintGraphOfTheTinyFontWorks() throws {
+    @Test(.timeLimit(.minutes(10))) func aWellFormedPaintGraphOfTheTinyFontWorks() throws {
         // Glyph 1: PaintTranslate (10, 0) of PaintGlyph 2 (the square), filled solid.
         let font = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [],
                                                         paints: [ColorFont.translate(1), ColorFont.paintGlyph(2, glyph: 2), ColorFont.solid]))
@@ -426,7 +426,7 @@ import InkFreeType
         #expect(Self.shapeError(font) == nil)
     }
 
-    @Test(.timeLimit(.minutes(1))) func paintCyclesAreTypedErrors() throws {
+    @Test(.timeLimit(.minutes(10))) func paintCyclesAreTypedErrors() throws {
         // A PaintColrLayers whose only layer is itself.
         let selfLayer = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [0], paints: [ColorFont.layers(1, first: 0)]))
         #expect(Self.shapeError(selfLayer) == .colorPaintCycle(glyph: GlyphID(1)))
@@ -447,7 +447,7 @@ import InkFreeType
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func runawayPaintGraphsAreTypedErrors() throws {
+    @Test(.timeLimit(.minutes(10))) func runawayPaintGraphsAreTypedErrors() throws {
         // 255 × 255 layers, each a PaintGlyph: more layers than allowed (no cycle: level 1 → level 0 → glyph).
         let wide = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: Array(repeating: 1, count: 255) + Array(repeating: 2, count: 255),
                                                         paints: [ColorFont.layers(255, first: 0), ColorFont.layers(255, first: 255),
@@ -480,7 +480,7 @@ import InkFreeType
         #expect(reason.contains("unknown format 99"))
     }
 
-    @Test(.timeLimit(.minutes(1))) func tooManyV0LayersAreATypedError() throws {
+    @Test(.timeLimit(.minutes(10))) func tooManyV0LayersAreATypedError() throws {
         let n = 20_000
         var colr: [UInt8] = []
         colr.u16(0); colr.u16(1); colr.u32(14); colr.u32(20); colr.u16(n)   // header: one base glyph, n layers
@@ -495,7 +495,7 @@ import InkFreeType
 extension ColorGlyphTests {
     /// A PaintGlyph naming a glyph the font does not have, and a fill outside any glyph (it covers the
     /// glyph's box: x 0 … advance 600, y descender −200 … ascender 800 of the tiny font).
-    @Test(.timeLimit(.minutes(1))) func layerGlyphsOutOfRangeAndBareFills() throws {
+    @Test(.timeLimit(.minutes(10))) func layerGlyphsOutOfRangeAndBareFills() throws {
         let missing = try Self.colorFont(colr: ColorFont.colrV1(base: [(1, 0)], layers: [], paints: [ColorFont.paintGlyph(1, glyph: 200), ColorFont.solid]))
         guard case .brokenColorGlyph(GlyphID(1), let reason)? = Self.shapeError(missing) else {
             Issue.record("\(String(describing: Self.shapeError(missing)))"); return

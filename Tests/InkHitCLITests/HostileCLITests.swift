@@ -116,11 +116,8 @@ struct HostileCLITests {
         try #require(want.count == (sub == "query" ? 3 : 1), "\(alone.lines)")
         for c in Self.cases where c.only?.contains(sub) ?? true {
             let input = try s.file("hostile.jsonl", c.line + "\n" + Self.good + "\n")
-            let start = Date()
             let r = try await Self.run(CLITests.args(sub, input, s, c.args))
-            let seconds = Date().timeIntervalSince(start)
             #expect(!r.signaled && r.status == (c.error == nil ? 0 : 1), "\(sub), \(c): \(r.summary)")
-            #expect(seconds < 60, "\(sub), \(c): \(seconds) s")
             let lines = r.lines
             try #require(lines.count > want.count, "\(sub), \(c): \(lines.map { $0.prefix(200) })")
             let hostile = Array(lines.dropLast(want.count)), rest = Array(lines.suffix(want.count))

@@ -92,6 +92,13 @@ struct HeaderAgreementTests {
         same(CInkHit.inkhit_builder_add_path, InkHitC.inkhit_builder_add_path)
         same(CInkHit.inkhit_glyph_style_init_sized, InkHitC.inkhit_glyph_style_init_sized)
         same(CInkHit.inkhit_skia_fake_bold_width, InkHitC.inkhit_skia_fake_bold_width)
+        same(CInkHit.inkhit_skia_font_init_sized, InkHitC.inkhit_skia_font_init_sized)
+        same(CInkHit.inkhit_glyph_style_for_skia, InkHitC.inkhit_glyph_style_for_skia)
+        // Qt's raster engine (1.3).
+        same(CInkHit.inkhit_qt_raw_font_init_sized, InkHitC.inkhit_qt_raw_font_init_sized)
+        same(CInkHit.inkhit_qt_hinting, InkHitC.inkhit_qt_hinting)
+        same(CInkHit.inkhit_qt_glyph_style, InkHitC.inkhit_qt_glyph_style)
+        same(CInkHit.inkhit_builder_add_qt_glyph_run, InkHitC.inkhit_builder_add_qt_glyph_run)
         // 1.2: statuses that mean one thing, numbered adds, named instances, runner options.
         same(CInkHit.inkhit_index_hit_batch, InkHitC.inkhit_index_hit_batch)
         same(CInkHit.inkhit_snapshot_hit_batch, InkHitC.inkhit_snapshot_hit_batch)

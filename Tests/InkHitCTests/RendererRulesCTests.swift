@@ -32,6 +32,9 @@ struct RendererRulesCTests {
         ("per-axis ppem", { $0.hinting = Int32(INKHIT_HINTING_FULL); $0.ppem = Int32(INKHIT_PPEM_PER_AXIS); $0.matrix_xx = 1.3 },
          GlyphStyle(hinting: .full, matrix: GlyphMatrix(xx: 1.3, xy: 0, yx: 0, yy: 1), ppem: .perAxis)),
         ("darkened", { $0.stem_darkening = 1 }, GlyphStyle(stemDarkening: true)),
+        ("mono hinting", { $0.hinting = Int32(INKHIT_HINTING_MONO) }, GlyphStyle(hinting: .mono)),
+        ("view ppem, stroked", { $0.hinting = Int32(INKHIT_HINTING_LIGHT); $0.ppem = Int32(INKHIT_PPEM_VIEW); $0.embolden = Int32(INKHIT_EMBOLDEN_STROKE); $0.stroke_width = 0.7 },
+         GlyphStyle(embolden: .stroke(width: 0.7, join: .miter(limit: 4)), hinting: .light, ppem: .view)),
     ]
 
     @Test(arguments: cases.indices)
@@ -120,7 +123,8 @@ struct RendererRulesCTests {
             ({ $0.embolden = Int32(INKHIT_EMBOLDEN_STROKE); $0.stroke_width = -1 }, "stroke width"),
             ({ $0.embolden = Int32(INKHIT_EMBOLDEN_STROKE); $0.stroke_width = 1; $0.miter_limit = .nan }, "miter limit"),
             ({ $0.hinting_under_transform = 3 }, "hinting_under_transform 3"),
-            ({ $0.ppem = 2 }, "ppem 2"),
+            ({ $0.ppem = 3 }, "ppem 3"),
+            ({ $0.hinting = 4 }, "hinting 4"),
             ({ $0.stem_darkening = 2 }, "stem_darkening must be 0 or 1"),
             ({ $0.origin_rounding.x.grid = -1 }, "x grid"),
             ({ $0.origin_rounding.y.bias = 0.5 }, "not rounded"),

@@ -116,32 +116,36 @@ struct ShapeFormsTests {
     /// would need more edges than the limit, or a curve beyond `Flattening.maxSegmentsPerCurve`, is refused
     /// without making them (a deliberately tiny tolerance would otherwise ask for ~10⁸ segments).
     ///
-    /// Not by the clock but by how the refusal's time grows: a tolerance 16× finer asks for 4× the segments
-    /// (Wang's count goes as 1/√tolerance), so a refusal that made them would take ~4× as long; one that
-    /// counts them takes the same time (median ratio below 2, timed interleaved: `Scaling.doublingRatio`).
+    /// Judged by the work done, not by the clock: the sink counts the points it makes (`pointsMade`). Each
+    /// quadratic below has a second difference of 80, so any polyline within `t` of it needs at least
+    /// √(80 / 8t) segments (a chord over a parameter step h strays 80 h² / 8): 100 at t = 1e-3, 400 at 1e-3 / 16,
+    /// so the 5,000 curves ask for at least 500,000 or 2,000,000 segments. The refusal comes with at most the
+    /// 1,000 edges the limit allows made (and the contour's first point), whatever was asked for.
     @Test func flatteningIsBoundedBeforeItIsDone() throws {
-        func refuse(tolerance: Double) {
+        for tolerance in [1e-3, 1e-3 / 16] {
+            var made = -1
             #expect(throws: ShapeError.tooManyEdges(limit: 1000)) {
                 try GlyphShape(tolerance: tolerance, limits: ShapeLimits(maxEdges: 1000)) { sink in
                     sink.move(to: Point(0, 0))
                     for k in 0..<5000 { sink.addQuadCurve(to: Point(Double(k + 1), 0), control: Point(Double(k) + 0.5, 40)) }
                     sink.closeSubpath()
+                    made = sink.pointsMade
                 }
             }
+            let asked = 5000 * Int((80 / (8 * tolerance)).squareRoot().rounded(.down))
+            #expect(made > 0 && made <= 1001, "tolerance \(tolerance): \(made) points made before the refusal of \(asked)+ segments")
         }
-        // n = 1: 1e-3 (~200 segments a curve, 10⁶ in all); n = 2: 1e-3 / 16 (4 × 10⁶).
-        // Each timing refuses 4 times, so that it is milliseconds, not microseconds, on a loaded machine.
-        let ratio = Scaling.doublingRatio(n: 1, runs: 7) { n in for _ in 0..<4 { refuse(tolerance: 1e-3 / Double(n * n * n * n)) } }
-        print("refusal time ratio, 16× finer tolerance: \(ratio)")
-        #expect(ratio < 2, "refusing 4× the segments took \(ratio)× the time: they were made, not counted")
+        // A curve beyond maxSegmentsPerCurve (1.6 × 10⁶ segments at 1e-9): refused at the first, nothing made.
+        var made = -1
         #expect(throws: ShapeError.toleranceNotMet(curves: 30000)) {
             try GlyphShape(tolerance: 1e-9) { sink in
                 sink.move(to: Point(0, 0))
                 for k in 0..<30000 { sink.addQuadCurve(to: Point(Double(k + 1), 0), control: Point(Double(k) + 0.5, 1e4)) }
                 sink.closeSubpath()
+                made = sink.pointsMade
             }
         }
-        // (Capped at maxSegmentsPerCurve, 30,000 curves would be 1.2 × 10⁸ segments: counted, not made, as above.)
+        #expect(made == 0, "\(made) points made of 30,000 curves past maxSegmentsPerCurve")
     }
 
     /// A build past `BuildDeadline` gives up with `.timeLimit`.

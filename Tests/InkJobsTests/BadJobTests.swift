@@ -67,14 +67,14 @@ struct BadJobTests {
         ("origin rounding bias without grid", job(#""originRounding":{"y":{"grid":0,"bias":1}}"#), "not rounded"),
         ("origin rounding unknown axis", job(#""originRounding":{"z":"wholePixel"}"#), "not \"x\" or \"y\""),
         ("hinting rule unknown", job(#""hintingUnderTransform":"never""#), "hintingUnderTransform must be \"keep\""),
-        ("ppem unknown", job(#""ppem":"x""#), "ppem must be \"uniform\" or \"perAxis\""),
+        ("ppem unknown", job(#""ppem":"x""#), "ppem must be \"uniform\", \"perAxis\" or \"view\""),
         ("stem darkening not a bool", job(#""stemDarkening":1"#), "stemDarkening must be true or false"),
         ("embolden NaN-like", job(#""embolden":1e999"#), "embolden"),
         ("embolden beyond an em", job(#""embolden":50"#), "at most one em"),
         ("negative embolden beyond an em", job(#""fonts":[{"path":"\#(Fonts.sans)","embolden":[-41,0]}]"#), "at most one em"),
         ("oblique wrong type", job(#""oblique":[1]"#), "oblique must be a number (a shear) or \"freetype\""),
         ("oblique too steep", job(#""glyphs":[{"font":0,"id":82,"x":0,"y":40,"oblique":9}]"#), "oblique must be a finite shear of at most 4"),
-        ("hinting unknown", job(#""hinting":"strong""#), "hinting must be \"none\", \"light\" or \"full\""),
+        ("hinting unknown", job(#""hinting":"strong""#), "hinting must be \"none\", \"light\", \"full\" or \"mono\""),
         ("hinting at a huge size", job(#""hinting":"full","size":100000"#), "1/64 to 16384 px per em"),
     ]
 

@@ -41,6 +41,47 @@ struct RendererRuleJobTests {
         for alias in ["medium", "normal", "hintfull"] { #expect(try Self.answers(Self.job(#","hinting":"\#(alias)""#)) == full, "\(alias)") }
     }
 
+    /// A font's `"skia"` member is the style Skia's rules give at the glyph's size under the job's transform,
+    /// spelled out by hand from them: a 1.5× canvas, subpixel and fake bold → normal hinting at the device size
+    /// (`"view"`), x on the ¼ grid, a miter stroke of 17 × r user px; and it changes the answers.
+    @Test func aSkiaFontIsTheStyleSkiasRulesGive() throws {
+        let ratio = 1.0 / 24 + (17.0 - 9) / 27 * (1.0 / 32 - 1.0 / 24)
+        let canvas = #","transform":[1.5,0,0,1.5,-5,-12]"#
+        func job(_ font: String) -> String {
+            Self.job(canvas).replacingOccurrences(of: #"{"path":"\#(Fonts.serif)"}"#, with: font)
+        }
+        let skia = try Self.answers(job(#"{"path":"\#(Fonts.serif)","skia":{"subpixel":true,"embolden":true}}"#))
+        let spelled = try Self.answers(job(#"{"path":"\#(Fonts.serif)","hinting":"normal","ppem":"view","hintingUnderTransform":"offWhenNotAxisAligned","originRounding":{"x":"quarterPixel","y":"wholePixel"},"embolden":{"stroke":\#(17 * ratio)}}"#))
+        let plain = try Self.answers(job(#"{"path":"\#(Fonts.serif)"}"#))
+        #expect(skia == spelled)
+        #expect(zip(skia, plain).filter { $0 != $1 }.count > 50)
+        let turned = #","transform":[0.8775825619,0.4794255386,-0.4794255386,0.8775825619,20,0]"#
+        let skiaTurned = try Self.answers(Self.job(turned).replacingOccurrences(of: #"{"path":"\#(Fonts.serif)"}"#,
+                                                                                    with: #"{"path":"\#(Fonts.serif)","skia":{"subpixel":true,"hinting":"full"}}"#))
+        let spelledTurned = try Self.answers(Self.job(turned).replacingOccurrences(of: #"{"path":"\#(Fonts.serif)"}"#,
+                                                                                       with: #"{"path":"\#(Fonts.serif)","originRounding":{"x":"quarterPixel","y":"quarterPixel"}}"#))
+        #expect(skiaTurned == spelledTurned, "rotated: unhinted, ¼ px on both axes")
+    }
+
+    @Test func aSkiaFontIsRefusedWhereItWouldDropSomething() throws {
+        let bad: [(String, String)] = [
+            (#"{"path":"\#(Fonts.serif)","skia":{},"hinting":"full"}"#, "cannot be set beside it"),
+            (#"{"path":"\#(Fonts.serif)","skia":{"hinting":"medium"}}"#, "\"none\", \"slight\", \"normal\", \"full\""),
+            (#"{"path":"\#(Fonts.serif)","skia":{"edging":"lcd"}}"#, "edging"),
+            (#"{"path":"\#(Fonts.serif)","skia":{"scaleX":0}}"#, "scaleX"),
+            (#"{"path":"\#(Fonts.serif)","skia":{"gamma":1}}"#, "gamma"),
+            (#"{"path":"\#(Fonts.serif)","skia":{"subpixel":1}}"#, "true or false"),
+        ]
+        for (font, needle) in bad {
+            let (out, ok) = try runJobs([Self.job("").replacingOccurrences(of: #"{"path":"\#(Fonts.serif)"}"#, with: font)])
+            #expect(ok == [false], "\(font)")
+            #expect((out.first?["error"] as? String)?.contains(needle) == true, "\(out.first ?? [:])")
+        }
+        let text = #"{"id":"t","fonts":[{"path":"\#(Fonts.serif)","skia":{}}],"text":"ab","size":12,"points":[[1,1]]}"#
+        let (out, ok) = try runJobs([text])
+        #expect(ok == [false] && (out.first?["error"] as? String)?.contains("glyph jobs") == true, "\(out.first ?? [:])")
+    }
+
     /// `"skia"` is the stroke Skia's ratio gives at the glyph's size: 17 px × (1/24 + 8/27 · (1/32 − 1/24)).
     @Test func skiasFakeBoldIsItsStroke() throws {
         let ratio = 1.0 / 24 + (17.0 - 9) / 27 * (1.0 / 32 - 1.0 / 24)

@@ -40,7 +40,7 @@ struct VocabularyTests {
     }
 
     /// The tables with a column per layer (concept, Swift, C, JSON, Python).
-    static let layerTables = ["The answer", "Inputs", "What the renderer drew"]
+    static let layerTables = ["The answer", "Inputs", "What the renderer drew", "What a renderer said"]
 
     /// The old spellings of `layer` in the table of deprecated names (docs/vocabulary.md, "Spellings before 1.3").
     static func deprecated(_ layer: String) throws -> Set<String> {
@@ -224,8 +224,9 @@ struct VocabularyTests {
         // The last word of every name: `Index.hits(non_finite)` gives non_finite, `HIT_DTYPE.hit` gives hit.
         let words = Set(list.map { $0.split(whereSeparator: { ".()".contains($0) }).last.map(String.init) ?? $0 })
         var checked = 0
-        // Python's own words the column uses (`None`, `range`, `len`, `warnings.warn`) are not the package's.
-        let builtins: Set<String> = ["None", "True", "False", "range", "len", "warnings.warn"]
+        // Python's own words the column uses (`None`, `range`, `len`, `warnings.warn`) and other packages' (skia-python's
+        // `skia.Font`) are not the package's.
+        let builtins: Set<String> = ["None", "True", "False", "range", "len", "warnings.warn", "skia.Font"]
         for item in Self.codeItems(try Self.column(4, sections: Self.layerTables)) where !builtins.contains(item) {
             if item.hasPrefix("\"") && item.hasSuffix("\"") && item.count > 2 {
                 #expect(names.contains(item), "the Python package takes or answers no \(item)")
@@ -244,15 +245,14 @@ struct VocabularyTests {
         }
     }
 
-    /// Every JSON key and value of the inputs table (`"clipsChildren"`, `"roundRect"`, `"box-none"`) is a string
-    /// the job reader or the scene it builds spells in its source.
+    /// Every JSON key and value of the inputs and glyph-style tables (`"clipsChildren"`, `"roundRect"`, `"box-none"`,
+    /// `"perAxis"`) is a string the job reader or the scene it builds spells in its source, or a case of the glyph
+    /// style's enums the reader decodes by raw value or name (GlyphStyle.swift).
     @Test func everyJSONInputIsReadByTheJobs() throws {
         var sources = ""
-        for dir in ["InkJobs", "InkScene"] {
-            let path = Self.root + "/Sources/" + dir
-            for file in try FileManager.default.contentsOfDirectory(atPath: path) where file.hasSuffix(".swift") {
-                sources += try String(contentsOfFile: path + "/" + file, encoding: .utf8)
-            }
+        for file in SourceScan.files(under: ["Sources/InkJobs", "Sources/InkScene"], suffixes: [".swift"])
+            + ["Sources/InkFreeType/Placement/GlyphStyle.swift"] {
+            sources += try SourceScan.text(file)
         }
         var checked = 0
         for item in Self.codeItems(try Self.column(3, sections: ["Inputs", "What the renderer drew"]))

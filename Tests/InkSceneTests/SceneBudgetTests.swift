@@ -62,9 +62,17 @@ import Testing
         // A 1e7 px ellipse is refused by its estimate (more than a shape's 256 MiB) before anything is built.
         var huge = Scene(root: Self.root())
         try huge.add(Node(id: "huge", bounds: Rect(minX: 0, minY: 0, maxX: 1e7, maxY: 1e7), shape: .ellipse), to: "root")
-        let start = ContinuousClock.now
-        #expect(throws: SceneError.shape(id: "huge", .tooLarge(limit: ShapeLimits.default.maxBytes))) { try huge.snapshot() }
-        #expect(ContinuousClock.now - start < .seconds(1))
+        let meter = WorkMeter()
+        #expect(throws: SceneError.shape(id: "huge", .tooLarge(limit: ShapeLimits.default.maxBytes))) {
+            try meter.during { try huge.snapshot() }
+        }
+        #expect(meter[.outlinePoints] == 0, "refused by its estimate: \(meter[.outlinePoints]) outline points made")
+        // The meter sees a scene's builds: a 100 px ellipse's ring is counted.
+        var small = Scene(root: Self.root())
+        try small.add(Node(id: "small", bounds: Rect(minX: 0, minY: 0, maxX: 100, maxY: 100), shape: .ellipse), to: "root")
+        let built = WorkMeter()
+        _ = try built.during { try small.snapshot() }
+        #expect(built[.outlinePoints] > 16, "a 100 px ellipse: \(built[.outlinePoints]) outline points")
     }
 
     @Test func aDeadlineStopsTheSnapshotBetweenNodes() throws {

@@ -62,7 +62,11 @@ public enum BezierCircle: String, CaseIterable, CustomStringConvertible, Sendabl
 
     /// Distance from `p` to the true Bézier curve (all arcs), to ~1e-12 of the radius.
     public func distance(from p: Point, radius r: Double) -> Double {
-        arcs(radius: r).map { BezierDistance.distance(from: p, to: $0) }.min() ?? .infinity
+        // Nearest arcs first; an arc whose control box is farther than the best so far cannot be nearer.
+        let arcs = arcs(radius: r).map { (BezierDistance.boxDistance(from: p, to: $0), $0) }.sorted { $0.0 < $1.0 }
+        var best = Double.infinity
+        for (bound, arc) in arcs where bound < best { best = min(best, BezierDistance.distance(from: p, to: arc)) }
+        return best
     }
 
     /// Smallest and largest distance from the origin of the true Bézier curve, by dense sampling.

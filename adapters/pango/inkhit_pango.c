@@ -334,10 +334,31 @@ static inkhit_point to_device(const Recorder *r, double x, double y) {
     return (inkhit_point){dx + r->ctm.tx, dy + r->ctm.ty};
 }
 
-/* A glyph's origin in device px: cairo 1.16's image compositor draws glyphs at _cairo_lround(x). */
+/* GTK 4's GL renderer (GskGLRenderJob's compute_phase_and_pos): a glyph's position in the window's logical px
+ * (device px / scale) goes to the nearest quarter px, ties up; the glyph is rendered into its texture at that
+ * quarter's offset by cairo, which puts it on a whole device px (_cairo_lround), and the texture lies on whole
+ * device px (scale x a whole logical px). */
+static double gsk_gl_quarter(double device, double scale) { return floor(4.0 * device / scale + 0.5) / 4.0; }
+
+/* A glyph's origin in device px: cairo 1.16's image compositor draws glyphs at _cairo_lround(x); GTK 4's GL
+ * renderer at lround(scale x quarter(x / scale)) (lround(x + 0.125 x scale) for scales 1 and 2). */
 static inkhit_point glyph_origin(const Recorder *r, double x, double y) {
     inkhit_point p = to_device(r, x, y);
-    if (r->flags & INKHIT_PANGO_SNAP_ORIGINS) {
+    if (r->flags & INKHIT_PANGO_GSK_GL) {
+        p.x = floor(r->ctm.a * gsk_gl_quarter(p.x, r->ctm.a) + 0.5);
+        p.y = floor(r->ctm.d * gsk_gl_quarter(p.y, r->ctm.d) + 0.5);
+    } else if (r->flags & INKHIT_PANGO_SNAP_ORIGINS) {
+        p.x = floor(p.x + 0.5);
+        p.y = floor(p.y + 0.5);
+    }
+    return p;
+}
+
+/* A hex box's digit's origin in device px: drawn by cairo (in GTK's GL renderer too, into the glyph's texture
+ * whose pixels are the window's), snapped as cairo snaps glyphs when either flag is set. */
+static inkhit_point digit_origin(const Recorder *r, double x, double y) {
+    inkhit_point p = to_device(r, x, y);
+    if (r->flags & (INKHIT_PANGO_SNAP_ORIGINS | INKHIT_PANGO_GSK_GL)) {
         p.x = floor(p.x + 0.5);
         p.y = floor(p.y + 0.5);
     }
@@ -593,7 +614,7 @@ static void add_hexbox_digits(Recorder *r, const HexBox *h, const char *text, in
             double x = x0 + col * (h->digit_width + h->pad_x);
             hb_codepoint_t g = 0;
             if (n >= 6 || !hb_font_get_nominal_glyph(hb, (hb_codepoint_t)(unsigned char)*p, &g)) continue;
-            inkhit_point o = glyph_origin(r, x, y);
+            inkhit_point o = digit_origin(r, x, y);
             digits[n++] = (inkhit_run_glyph){g, 0, o.x, o.y, tag};
         }
     }
@@ -612,6 +633,18 @@ static void add_unknown_glyph(Recorder *r, PangoFont *font, const PangoGlyphInfo
     gunichar ch = gi->glyph & ~PANGO_GLYPH_UNKNOWN_FLAG;
     int invalid = gi->glyph == PANGO_GLYPH_INVALID_INPUT || ch > 0x10FFFF;
     double advance = (double)gi->geometry.width / PANGO_SCALE;
+    if (r->flags & INKHIT_PANGO_GSK_GL) {
+        /* GskGLGlyphLibrary draws the box into the glyph's texture with pango_cairo_show_glyph_string, at the
+         * glyph's quarter px position and with a width of its ink extents (whole logical px) + 2 px, in which
+         * Pango centres it. */
+        inkhit_point d = to_device(r, cx, cy);
+        cx += gsk_gl_quarter(d.x, r->ctm.a) - d.x / r->ctm.a;
+        cy += gsk_gl_quarter(d.y, r->ctm.d) - d.y / r->ctm.d;
+        PangoRectangle ink;
+        pango_font_get_glyph_extents(font, gi->glyph, &ink, NULL);
+        pango_extents_to_pixels(&ink, NULL);
+        advance = ink.width + 2;
+    }
     const HexBox *h = hexbox_for(font, e);
     if (h == NULL) {
         add_frame(r, cx + 1.5, cy + 1.5 - PANGO_UNKNOWN_GLYPH_HEIGHT, advance - 3.0, PANGO_UNKNOWN_GLYPH_HEIGHT - 3.0, 1.0, invalid, tag);
@@ -930,9 +963,13 @@ static inkhit_status check_arguments(inkhit_builder builder, inkhit_shape_cache 
     }
     if (layout == NULL) return inkhit_report_error(INKHIT_ERROR_NULL_ARGUMENT, FUNCTION ": layout is NULL");
     if (!PANGO_IS_LAYOUT(layout)) return inkhit_report_error(INKHIT_ERROR_INVALID_ARGUMENT, FUNCTION ": layout is not a PangoLayout");
-    if (flags & ~(uint32_t)INKHIT_PANGO_SNAP_ORIGINS) {
+    if (flags & ~(uint32_t)(INKHIT_PANGO_SNAP_ORIGINS | INKHIT_PANGO_GSK_GL)) {
         snprintf(message, sizeof message, FUNCTION ": flags 0x%x has bits that are not INKHIT_PANGO_* flags", (unsigned)flags);
         return inkhit_report_error(INKHIT_ERROR_INVALID_ARGUMENT, message);
+    }
+    if ((flags & INKHIT_PANGO_SNAP_ORIGINS) && (flags & INKHIT_PANGO_GSK_GL)) {
+        return inkhit_report_error(INKHIT_ERROR_INVALID_ARGUMENT, FUNCTION ": INKHIT_PANGO_SNAP_ORIGINS (cairo) and "
+                                   "INKHIT_PANGO_GSK_GL (GTK's GL renderer) are two renderers' rules: give one");
     }
     if (!isfinite(x) || !isfinite(y)) {
         snprintf(message, sizeof message, FUNCTION ": the position (%g, %g) must be finite", x, y);
@@ -943,6 +980,12 @@ static inkhit_status check_arguments(inkhit_builder builder, inkhit_shape_cache 
     /* The library's own check of a transform, once for the layout (each glyph's adds would check it again). */
     if (inkhit_transform_validate(t) != INKHIT_OK) {
         snprintf(message, sizeof message, FUNCTION ": the transform must be finite and invertible: %s", inkhit_last_error());
+        return inkhit_report_error(INKHIT_ERROR_INVALID_ARGUMENT, message);
+    }
+    if ((flags & INKHIT_PANGO_GSK_GL) && !(t->b == 0 && t->c == 0 && t->a == t->d && t->a > 0)) {
+        snprintf(message, sizeof message, FUNCTION ": with INKHIT_PANGO_GSK_GL the transform [%g, %g, %g, %g, %g, %g] must only "
+                 "scale (by the widget's scale factor, the same on both axes) and translate",
+                 t->a, t->b, t->c, t->d, t->tx, t->ty);
         return inkhit_report_error(INKHIT_ERROR_INVALID_ARGUMENT, message);
     }
     return INKHIT_OK;

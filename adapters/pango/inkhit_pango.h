@@ -74,20 +74,31 @@ enum {
      *  surfaces draw glyphs: the digits of unknown-glyph boxes too (cairo draws them as glyphs). Paths
      *  (decorations, boxes' frames) are not snapped: cairo does not snap them. Set it when you draw to
      *  an image surface with cairo 1.16 (Debian 12, Ubuntu 22.04); leave it off for vector surfaces. */
-    INKHIT_PANGO_SNAP_ORIGINS = 1u << 0
+    INKHIT_PANGO_SNAP_ORIGINS = 1u << 0,
+    /** GTK 4's GL renderer (GSK_RENDERER=gl, GTK's default; GtkLabel, GtkText and any widget's PangoLayout drawn
+     *  by gtk_snapshot_append_layout): each glyph origin goes to the nearest quarter of a logical px (device px
+     *  / scale, ties up), then to a whole device px as cairo draws the glyph into GTK's glyph texture: device
+     *  lround(scale * quarter(v / scale)), which is lround(v + 0.125 * scale) for scales 1 and 2 (v in device px).
+     *  Hex boxes of unknown glyphs are drawn at that quarter position, centred in their ink width (whole px) +
+     *  2 px rather than the advance, their digits on whole device px. Decorations are exact. The transform must
+     *  only scale (the widget's scale factor, the same on both axes, a whole number as GTK 4.8's are) and
+     *  translate. Not with INKHIT_PANGO_SNAP_ORIGINS (GTK's cairo renderer, GSK_RENDERER=cairo, is
+     *  pango_cairo_show_layout on an image surface: that flag). Since 1.3. */
+    INKHIT_PANGO_GSK_GL = 1u << 1
 };
 
 /** Adds to `builder` what pango_cairo_show_layout() draws for `layout` with the layout's top-left at
  *  (x, y), layout px (cairo's current point), under `transform` (the cairo CTM; NULL: the identity), as
  *  the header comment says, with shapes from `cache` (NULL: the process-wide one). `flags`:
- *  INKHIT_PANGO_SNAP_ORIGINS or 0. Writes how many placements were added to `*added_out` unless it is NULL
+ *  INKHIT_PANGO_SNAP_ORIGINS, INKHIT_PANGO_GSK_GL (the renderer whose rules apply) or 0. Writes how many placements were added to `*added_out` unless it is NULL
  *  (inkless ones included). On failure, the placements added before it stay (as with
  *  inkhit_builder_add_glyphs); the message names what failed.
  *  Owns: nothing of the layout is kept; each PangoFont of the layout keeps its inkhit_font (see "Fonts").
  *  Threads: any, as Pango allows: not on one layout from two threads at once; calls on one builder run one
  *  batch at a time.
  *  Errors: NULL_ARGUMENT (builder, layout); INVALID_HANDLE (builder, cache); INVALID_ARGUMENT (x, y or the
- *  transform not finite, a singular transform, unknown flags, a font not from a PangoCairo fontconfig font
+ *  transform not finite, a singular transform, unknown flags or both renderers' flags, a transform that does more than
+ *  scale and translate with INKHIT_PANGO_GSK_GL, a font not from a PangoCairo fontconfig font
  *  map); FILE, FONT (a font file that cannot be loaded); GLYPH, SHAPE, PLACEMENT, LIMIT (from the builder). */
 inkhit_status inkhit_pango_add_layout(inkhit_builder builder, inkhit_shape_cache cache, PangoLayout *layout, double x,
                                       double y, const inkhit_transform *transform, uint32_t flags, size_t *added_out);

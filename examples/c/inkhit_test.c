@@ -1581,6 +1581,174 @@ static void test_renderer_rules(void) {
     OK(inkhit_builder_release(builder));
 }
 
+/* 1.2: Skia's rules for a C++ Skia host: an SkFont's settings in, the style Skia draws with out. */
+static void test_skia(void) {
+    inkhit_skia_font font;
+    OK(inkhit_skia_font_init(&font));
+    CHECK(font.size == 12 && font.hinting == INKHIT_SKIA_HINTING_NORMAL && font.edging == INKHIT_SKIA_EDGING_ANTI_ALIAS
+          && font.baseline_snap == 1 && font.subpixel == 0);
+    EXPECT(inkhit_skia_font_init_sized(&font, sizeof font - 8), INKHIT_ERROR_INVALID_ARGUMENT, "inkhit_skia_font");
+    font.size = 40;                                   /* SkFont f(typeface, 40); f.setSubpixel(true); f.setEmbolden(true); */
+    font.subpixel = 1;
+    font.embolden = 1;
+    inkhit_transform ctm = INKHIT_TRANSFORM_IDENTITY;     /* canvas->getTotalMatrix() */
+    inkhit_glyph_style style;
+    OK(inkhit_glyph_style_init(&style));
+    OK(inkhit_glyph_style_for_skia(&font, &ctm, &style));
+    CHECK(style.hinting == INKHIT_HINTING_FULL && style.ppem == INKHIT_PPEM_VIEW && style.embolden == INKHIT_EMBOLDEN_STROKE
+          && style.stroke_width == 1.25 && style.miter_limit == 4
+          && style.hinting_under_transform == INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_NOT_AXIS_ALIGNED);
+    CHECK(style.origin_rounding.x.grid == 0.25 && style.origin_rounding.x.bias == 0.125 && style.origin_rounding.y.grid == 1
+          && style.origin_rounding.y.bias == 0.5);
+    /* Turned 30 degrees: no hinting, quarter pixels on both axes. */
+    inkhit_transform turned = {0.86602540378, 0.5, -0.5, 0.86602540378, 20, 0};
+    OK(inkhit_glyph_style_for_skia(&font, &turned, &style));
+    CHECK(style.hinting == INKHIT_HINTING_NONE && style.origin_rounding.y.grid == 0.25);
+    /* Aliased text is hinted for 1-bit masks; forced auto-hinting is not modelled. */
+    font.edging = INKHIT_SKIA_EDGING_ALIAS;
+    OK(inkhit_glyph_style_for_skia(&font, &ctm, &style));
+    CHECK(style.hinting == INKHIT_HINTING_MONO);
+    font.force_auto_hinting = 1;
+    EXPECT(inkhit_glyph_style_for_skia(&font, &ctm, &style), INKHIT_ERROR_INVALID_ARGUMENT, "forceAutoHinting");
+    font.force_auto_hinting = 0;
+    font.edging = INKHIT_SKIA_EDGING_ANTI_ALIAS;
+
+    /* An 'l' drawn at x 10.3: Skia puts it at 10.25 (subpixel) and strokes it 1.25 px wide, so its stem's right
+     * edge lies 0.05 px left and 0.625 px right of the unstroked glyph's at 10.3. */
+    OK(inkhit_glyph_style_for_skia(&font, &ctm, &style));
+    uint32_t l = 0;
+    OK(inkhit_font_glyph(sans, 'l', &l));
+    double advance = 0;
+    OK(inkhit_font_advance(sans, l, &advance));
+    double centre = 10.3 + advance * 40 / 2048 / 2;
+    inkhit_glyph_style thin;
+    OK(inkhit_glyph_style_init(&thin));
+    thin.embolden = INKHIT_EMBOLDEN_STROKE;           /* FreeType's hinted outline at 40 px, unstroked */
+    thin.hinting = INKHIT_HINTING_FULL;
+    CHECK(near(stem_edge(sans, l, &style, centre, 50), stem_edge(sans, l, &thin, centre, 50) - 0.05 + 0.625, 1e-5));
+}
+
+/* ============================================================================================== */
+/* 1.3: Qt's raster engine.                                                                            */
+
+static void test_qt(void) {
+    inkhit_qt_raw_font qt;
+    OK(inkhit_qt_raw_font_init(&qt));
+    CHECK(qt.struct_size == sizeof qt && qt.pixel_size == 16 && qt.weight == 400 && qt.stretch == 0 && qt.flags == 0
+          && qt.hinting == INKHIT_HINTING_NONE && qt.head == NULL);
+    EXPECT(inkhit_qt_raw_font_init_sized(&qt, 12), INKHIT_ERROR_INVALID_ARGUMENT, "size 12");
+    EXPECT(inkhit_qt_raw_font_init_sized(NULL, sizeof qt), INKHIT_ERROR_NULL_ARGUMENT, "font");
+
+    /* Qt's fontconfig database: a preference names a style, the default is fontconfig's (none under high DPI). */
+    int32_t h = -1;
+    OK(inkhit_qt_hinting(2, 3, 0, &h));
+    CHECK(h == INKHIT_HINTING_LIGHT);
+    OK(inkhit_qt_hinting(0, 1, 0, &h));
+    CHECK(h == INKHIT_HINTING_LIGHT);
+    OK(inkhit_qt_hinting(0, -1, 0, &h));
+    CHECK(h == INKHIT_HINTING_FULL);
+    OK(inkhit_qt_hinting(0, 1, 1, &h));
+    CHECK(h == INKHIT_HINTING_NONE);
+    EXPECT(inkhit_qt_hinting(4, 0, 0, &h), INKHIT_ERROR_INVALID_ARGUMENT, "preference");
+    EXPECT(inkhit_qt_hinting(0, 9, 0, &h), INKHIT_ERROR_INVALID_ARGUMENT, "fontconfig_hint_style");
+    EXPECT(inkhit_qt_hinting(0, 0, 2, &h), INKHIT_ERROR_INVALID_ARGUMENT, "high_dpi");
+
+    /* Full hinting, bold requested of DejaVu Sans (OS/2 400) at 16 px, a 2x painter: cached, unhinted (it scales),
+     * emboldened, the painter's linear part as the matrix, x on whole px (full hinting), y rounded. */
+    qt.hinting = INKHIT_HINTING_FULL;
+    qt.weight = 700;
+    inkhit_transform twice = {2, 0, 0, 2, 0, 0};
+    inkhit_glyph_style style;
+    OK(inkhit_glyph_style_init(&style));
+    int32_t cached = -1;
+    OK(inkhit_qt_glyph_style(sans, &qt, &twice, &style, &cached));
+    CHECK(cached == 1 && style.hinting == INKHIT_HINTING_NONE && style.embolden == INKHIT_EMBOLDEN_FREETYPE
+          && style.matrix_xx == 2 && style.matrix_yy == 2 && style.origin_rounding.x.grid == 1
+          && style.origin_rounding.x.bias == 0 && style.origin_rounding.y.bias == 0.5);
+    qt.pixel_size = 40;                                    /* 80 device px: a path, emboldened below 64 px */
+    OK(inkhit_qt_glyph_style(sans, &qt, &twice, &style, &cached));
+    CHECK(cached == 0 && style.embolden == INKHIT_EMBOLDEN_FREETYPE && style.matrix_xx == 1 && style.origin_rounding.x.grid == 0);
+
+    /* Two glyphs at 16 px, fully hinted, under the identity: origins (10.3, 20.5) and (20.99, 20.49) land on
+     * (10, 21) and (20, 20) (x floored, y rounded): the same answers as the glyphs added with the style Qt's rules
+     * give at those origins by hand, over a grid of points around them. */
+    qt.pixel_size = 16;
+    qt.weight = 400;
+    uint32_t l = 0;
+    OK(inkhit_font_glyph(sans, 'l', &l));
+    inkhit_run_glyph glyphs[2] = {{l, 0, 10.3, 20.5, 7}, {l, 0, 20.99, 20.49, 8}};
+    inkhit_builder builder, by_hand;
+    OK(inkhit_builder_create(0, &builder));
+    OK(inkhit_builder_create(0, &by_hand));
+    size_t first = 9, added = 9;
+    OK(inkhit_builder_add_qt_glyph_run(builder, NULL, sans, &qt, NULL, (inkhit_point){0, 0}, glyphs, 2, &first, &added));
+    CHECK(first == 0 && added == 2);
+    OK(inkhit_qt_glyph_style(sans, &qt, NULL, &style, &cached));
+    CHECK(cached == 1 && style.hinting == INKHIT_HINTING_FULL && style.embolden == INKHIT_EMBOLDEN_NONE);
+    memset(&style.origin_rounding, 0, sizeof style.origin_rounding);
+    inkhit_glyph_run run;
+    OK(inkhit_glyph_run_init(&run));
+    run.font = sans;
+    run.size = 16;
+    run.style = &style;
+    inkhit_run_glyph placed[2] = {{l, 0, 10, 21, 7}, {l, 0, 20, 20, 8}};
+    OK(inkhit_builder_add_run(by_hand, NULL, &run, placed, 2, NULL));
+    inkhit_index index, expected;
+    OK(inkhit_builder_build(builder, &index));
+    OK(inkhit_builder_build(by_hand, &expected));
+    int same = 1, inked = 0;
+    for (double y = 5.05; y < 24; y += 0.1) {
+        for (double x = 9.05; x < 26; x += 0.1) {
+            inkhit_hit a, b;
+            OK(inkhit_index_hit(index, x, y, 0, &a));
+            OK(inkhit_index_hit(expected, x, y, 0, &b));
+            same &= a.hit == b.hit && a.placement == b.placement;
+            inked += a.hit;
+        }
+    }
+    CHECK(same && inked > 200);
+    uint64_t tag = 0;
+    OK(inkhit_index_placement_tag(index, 1, &tag));
+    CHECK(tag == 8);
+    OK(inkhit_index_release(index));
+    OK(inkhit_index_release(expected));
+    OK(inkhit_builder_release(by_hand));
+
+    /* Refused: another file's head table, a probe another font drew, bad values, unknown flags, a singular painter. */
+    inkhit_qt_raw_font other = qt;
+    uint8_t head[54] = {0};
+    other.head = head;
+    other.head_length = sizeof head;
+    EXPECT(inkhit_builder_add_qt_glyph_run(builder, NULL, sans, &other, NULL, (inkhit_point){0, 0}, glyphs, 2, &first,
+                                           &added), INKHIT_ERROR_FONT, "head table");
+    CHECK(added == 0);
+    other = qt;
+    other.flags = INKHIT_QT_PROBE;
+    other.probe_glyph = l;
+    other.probe_bounds = (inkhit_rect){0.7, -12, 2.9, 0};  /* 0.9 px wider than the l */
+    EXPECT(inkhit_qt_glyph_style(sans, &other, NULL, &style, NULL), INKHIT_ERROR_FONT, "another file, instance or weight");
+    other = qt;
+    other.weight = 0;
+    EXPECT(inkhit_qt_glyph_style(sans, &other, NULL, &style, NULL), INKHIT_ERROR_INVALID_ARGUMENT, "weight");
+    other = qt;
+    other.flags = 1u << 9;
+    EXPECT(inkhit_qt_glyph_style(sans, &other, NULL, &style, NULL), INKHIT_ERROR_INVALID_ARGUMENT, "flags");
+    other = qt;
+    other.style = 7;
+    EXPECT(inkhit_qt_glyph_style(sans, &other, NULL, &style, NULL), INKHIT_ERROR_INVALID_ARGUMENT, "style");
+    other = qt;
+    other.struct_size = 8;
+    EXPECT(inkhit_qt_glyph_style(sans, &other, NULL, &style, NULL), INKHIT_ERROR_INVALID_ARGUMENT, "struct_size");
+    inkhit_transform flat = {1, 0, 0, 0, 0, 0};
+    EXPECT(inkhit_qt_glyph_style(sans, &qt, &flat, &style, NULL), INKHIT_ERROR_PLACEMENT, "singular");
+    EXPECT(inkhit_qt_glyph_style(NULL, &qt, NULL, &style, NULL), INKHIT_ERROR_NULL_ARGUMENT, "font");
+    EXPECT(inkhit_builder_add_qt_glyph_run(builder, NULL, sans, &qt, NULL, (inkhit_point){NAN, 0}, glyphs, 2, &first, &added),
+           INKHIT_ERROR_INVALID_ARGUMENT, "origin");
+    EXPECT(inkhit_builder_add_qt_glyph_run(builder, NULL, sans, &qt, NULL, (inkhit_point){0, 0}, NULL, 2, &first, &added),
+           INKHIT_ERROR_NULL_ARGUMENT, "glyphs");
+    OK(inkhit_builder_release(builder));
+}
+
 /* ============================================================================================== */
 /* 1.2: statuses that mean one thing, numbered adds, named instances, mask lengths, runner options.      */
 
@@ -1754,10 +1922,12 @@ int main(void) {
     test_threads();
     test_renderer_drew();
     test_renderer_rules();
+    test_skia();
     test_jobs();
     test_release_while_in_use();
     test_limits();
     test_contract_12();
+    test_qt();
 
     OK(inkhit_index_release(index_for_threads));
     EXPECT(inkhit_index_release(index_for_threads), INKHIT_ERROR_INVALID_HANDLE, "already released");

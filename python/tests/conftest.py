@@ -58,3 +58,17 @@ def run(cmd, **kw) -> subprocess.CompletedProcess:
 
 def which(name: str) -> str:
     return shutil.which(name) or ""
+
+
+@pytest.fixture(scope="session")
+def gi_python(wheel: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A Python with the system's PyGObject (python3-gi: Pango, GTK 4) and the wheel: a venv made with
+    --system-site-packages from /usr/bin/python3 (test_pango.py, test_gtk.py)."""
+    if run(["/usr/bin/python3", "-c", "import gi; gi.require_version('PangoCairo', '1.0')"]).returncode != 0:
+        pytest.fail("no PyGObject with PangoCairo for /usr/bin/python3 (./inkhit deps installs python3-gi and "
+                    "gir1.2-pango-1.0)")
+    venv = str(tmp_path_factory.mktemp("gi") / "venv")
+    subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", venv], check=True)
+    result = run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "--disable-pip-version-check", wheel])
+    assert result.returncode == 0, result.stderr
+    return os.path.join(venv, "bin", "python")

@@ -8,8 +8,11 @@ loading the library. The test below fails when the package and the file differ; 
 
 One name a line: `Name` (a module attribute in `inkhit.__all__`), `Name.attribute` (a class's public attribute,
 method or dataclass field; a record type's field), `Name.method(parameter)` (a parameter of a public function,
-method or constructor), and `"value"` (a string the binding takes or answers in a choice: shapes, ink kinds,
-pointer events, shape forms, hit kinds, decorations, hole policies, the non-finite policy).
+method or constructor), `inkhit.module.name` and `inkhit.module.name(parameter)` (what the renderers' adapters,
+inkhit.skia, inkhit.qt and inkhit.pango, offer in their `__all__`), and `"value"` (a string the binding takes or
+answers in a choice: shapes, ink kinds, pointer events, shape forms, hit kinds, decorations, hole policies, the
+non-finite policy, path verbs, and the glyph style's hinting names, joins, fake bolds, hinting rules, sizes and
+origin roundings).
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from typing import Iterable, List
 import numpy as np
 
 import inkhit
-from inkhit import _native, index, layout, scene
+from inkhit import _native, fonts, index, layout, pango, qt, scene, skia
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIST = os.path.join(HERE, "api_names.txt")
@@ -56,8 +59,17 @@ def names() -> List[str]:
             out.update(_parameters(name, obj))
         elif callable(obj):
             out.update(_parameters(name, obj))
+    for module in (skia, qt, pango):
+        prefix = module.__name__
+        for name in module.__all__:
+            out.add("%s.%s" % (prefix, name))
+            obj = getattr(module, name)
+            if callable(obj) and not isinstance(obj, type):
+                out.update(_parameters("%s.%s" % (prefix, name), obj))
     choices = [scene._SHAPE, scene._SHAPE_RENAMED, scene._POINTER, scene._HOLES, index._INK, index._SHAPE_FORMS,
-               index._SHAPE_FORMS_RENAMED, layout._KIND, layout._MODE, layout._DECORATION, _native.NON_FINITE]
+               index._SHAPE_FORMS_RENAMED, layout._KIND, layout._MODE, layout._DECORATION, _native.NON_FINITE,
+               index._VERBS, fonts._HINTING, fonts._JOIN, fonts._UNDER_TRANSFORM, fonts._PPEM, fonts._ROUNDING,
+               fonts._EMBOLDEN_NAMES]
     for table in choices:
         out.update('"%s"' % value for value in table)
     return sorted(out)

@@ -16,18 +16,6 @@ from conftest import run
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-@pytest.fixture(scope="module")
-def gi_python(wheel: str, tmp_path_factory: pytest.TempPathFactory) -> str:
-    if run(["/usr/bin/python3", "-c", "import gi; gi.require_version('PangoCairo', '1.0')"]).returncode != 0:
-        pytest.fail("no PyGObject with PangoCairo for /usr/bin/python3 (./inkhit deps installs python3-gi and "
-                    "gir1.2-pango-1.0)")
-    venv = str(tmp_path_factory.mktemp("gi") / "venv")
-    subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", venv], check=True)
-    result = run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "--disable-pip-version-check", wheel])
-    assert result.returncode == 0, result.stderr
-    return os.path.join(venv, "bin", "python")
-
-
 def test_a_pygobject_layout_through_the_adapter(gi_python: str) -> None:
     result = run([gi_python, os.path.join(HERE, "pango_check.py")])
     assert result.returncode == 0, result.stdout + result.stderr

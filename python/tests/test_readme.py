@@ -29,3 +29,22 @@ def test_the_readme_python_example(tmp_path) -> None:
     result = run([sys.executable, str(tmp_path / "example.py")], cwd=str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert result.stdout == EXPECTED
+
+
+RENDERERS_EXPECTED = """0 None
+quarterPixelX
+4 53.9
+0
+"""
+
+
+def test_the_readme_renderers_example(tmp_path) -> None:
+    """The README's Python block for Skia, uharfbuzz and Pillow prints what its comments say."""
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    section = readme.split("\n## Use it from Python\n", 1)[1].split("\n## ", 1)[0]
+    block = section.split("**What other renderers drew.**", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "renderers.py").write_text(block)
+    result = run([sys.executable, str(tmp_path / "renderers.py")], cwd=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == RENDERERS_EXPECTED

@@ -25,7 +25,8 @@ STRUCTS = {
     "inkhit_text_hit": N.TextHit, "inkhit_caret": N.Caret, "inkhit_caret_rect": N.CaretRect, "inkhit_node": N.Node,
     "inkhit_scene_hit": N.SceneHit, "inkhit_text_run": N.TextRun, "inkhit_exclusion": N.Exclusion,
     "inkhit_layout_decoration": N.LayoutDecoration, "inkhit_node_shape": N.NodeShape,
-    "inkhit_job_runner_options": N.JobRunnerOptions, "inkhit_limits": N.Limits,
+    "inkhit_job_runner_options": N.JobRunnerOptions, "inkhit_limits": N.Limits, "inkhit_skia_font": N.SkiaFont,
+    "inkhit_origin_rounding": N.OriginRounding, "inkhit_qt_raw_font": N.QtRawFont,
 }
 
 

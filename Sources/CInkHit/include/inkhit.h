@@ -864,15 +864,19 @@ enum {
 /** Hinting (inkhit_glyph_style.hinting), as FreeType applies it at the glyph's size. The ecosystems' names:
  *  cairo / fontconfig NONE -> INKHIT_HINTING_NONE, SLIGHT -> LIGHT, MEDIUM and FULL -> FULL (gray
  *  antialiasing: both load FT_LOAD_TARGET_NORMAL); Skia kNone -> NONE, kSlight -> LIGHT, kNormal and kFull ->
- *  FULL (kFull is kNormal unless LCD); Qt PreferNoHinting -> NONE, PreferVerticalHinting -> LIGHT,
- *  PreferFullHinting -> FULL. */
+ *  FULL (kFull is kNormal unless LCD), and any of them but kNone with kAlias edging -> MONO; Qt
+ *  PreferNoHinting -> NONE, PreferVerticalHinting -> LIGHT, PreferFullHinting -> FULL. */
 enum {
     /** Unhinted (the default): the exact outline, or FreeType's at the size when emboldened. */
     INKHIT_HINTING_NONE = 0,
     /** FT_LOAD_TARGET_LIGHT: vertical-only grid fitting. */
     INKHIT_HINTING_LIGHT = 1,
     /** FT_LOAD_TARGET_NORMAL: the font's own hinting or the auto-hinter. */
-    INKHIT_HINTING_FULL = 2
+    INKHIT_HINTING_FULL = 2,
+    /** FT_LOAD_TARGET_MONO: the hinting FreeType gives 1-bit (aliased) text: TrueType bytecode in its full
+     *  mode, the auto-hinter snapping both axes (CFF as FULL). Skia loads it for kAlias edging, cairo for
+     *  CAIRO_ANTIALIAS_NONE. Since 1.2. */
+    INKHIT_HINTING_MONO = 3
 };
 
 /** When a renderer leaves hinting off for a transformed glyph (inkhit_glyph_style.hinting_under_transform).
@@ -884,8 +888,9 @@ enum {
      *  the axes on the axes: zeros off its diagonal or on it, compared exactly (scales, flips and quarter turns
      *  keep hinting; other rotations and skews turn it off). */
     INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_NOT_AXIS_ALIGNED = 1,
-    /** Qt's transformed glyph sets: hint only while the transform's linear part is exactly the identity (a
-     *  translation); the style's own matrix and oblique do not count. */
+    /** Hint only while the transform's linear part is exactly the identity (a translation); the style's own
+     *  matrix and oblique do not count. (Qt keeps hinting under a pure rotation too: inkhit_builder_add_qt_glyph_run
+     *  applies Qt's rule exactly.) */
     INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_SCALED_OR_ROTATED = 2
 };
 
@@ -897,7 +902,15 @@ enum {
     /** FT_Set_Char_Size(size * sx, size * sy), sx = hypot(xx, yx) and sy = |det| / sx the matrix's axis
      *  scales, then matrix * diag(1/sx, 1/sy) after hinting: Skia's scaleX hints at an x ppem of
      *  scaleX * size. */
-    INKHIT_PPEM_PER_AXIS = 1
+    INKHIT_PPEM_PER_AXIS = 1,
+    /** Sizes in view px, as a renderer that rasterises on the device sets them (Skia): the glyph's whole
+     *  linear map to view px (size * matrix, then the run transform's 2x2) is split into its axis scales
+     *  (FT_Set_Char_Size, each rounded to single precision and truncated to 1/64 px as Skia does) and the
+     *  rest (FT_Set_Transform); the outline is mapped back into the glyph's frame by the inverse of the
+     *  transform's 2x2, so a STROKE embolden is applied in layout px (Skia strokes fake bold in user space).
+     *  A 2x canvas hints at twice the size. View sizes must be 1/64 ... 16384 px per em when the glyph is
+     *  hinted, emboldened or darkened (checked when it is added). Since 1.2. */
+    INKHIT_PPEM_VIEW = 2
 };
 
 /** One axis of an origin rounding (inkhit_origin_rounding): v' = grid * floor((v + bias) / grid), view px;
@@ -915,8 +928,10 @@ typedef struct inkhit_origin_rounding_axis {
  *    cairo 1.16 image surfaces, Skia without subpixel positioning: {1, 0.5}, {1, 0.5};
  *    Skia with subpixel positioning, axis-aligned text: {0.25, 0.125}, {1, 0.5}; rotated or skewed: both
  *      {0.25, 0.125};
- *    Qt's raster engine: {0.25, 1.0 / 64}, {1, 0.5};
- *    GTK 4's GL renderer at scale s: {1, 0.5 + 0.125 * s} on both axes (lround(v + 0.125 * s)).
+ *    Qt's raster engine: {0.25, 1.0 / 64}, {1, 0.5} ({1, 0} in x with full hinting; inkhit_builder_add_qt_glyph_run
+ *      applies Qt's whole rule, the 1/64 px truncation before it included);
+ *    GTK 4's GL renderer at scale s = 1 or 2: {1, 0.5 + 0.125 * s} on both axes (lround(v + 0.125 * s); the Pango
+ *      adapter's INKHIT_PANGO_GSK_GL applies its rule at any scale).
  *  All zero (the default): origins as given. Since 1.2. */
 typedef struct inkhit_origin_rounding {
     inkhit_origin_rounding_axis x, y;
@@ -991,6 +1006,82 @@ inkhit_status inkhit_glyph_style_init_sized(inkhit_glyph_style *style, size_t si
  *  with INKHIT_EMBOLDEN_STROKE, INKHIT_JOIN_MITER and miter_limit 4. Owns: `*width_out` is written.
  *  Threads: any. Errors: NULL_ARGUMENT, INVALID_ARGUMENT (a size that is not finite and > 0). Since 1.2. */
 inkhit_status inkhit_skia_fake_bold_width(double text_size, double *width_out);
+
+/** SkFontHinting's values (inkhit_skia_font.hinting). Since 1.2. */
+enum {
+    INKHIT_SKIA_HINTING_NONE = 0,
+    INKHIT_SKIA_HINTING_SLIGHT = 1,
+    INKHIT_SKIA_HINTING_NORMAL = 2,
+    INKHIT_SKIA_HINTING_FULL = 3
+};
+
+/** SkFont::Edging's values (inkhit_skia_font.edging). Since 1.2. */
+enum {
+    INKHIT_SKIA_EDGING_ALIAS = 0,
+    INKHIT_SKIA_EDGING_ANTI_ALIAS = 1,
+    /** LCD coverage where the surface's pixel geometry allows it; InkHit models it as ANTI_ALIAS, which is
+     *  what Skia draws on A8 surfaces and surfaces without a pixel geometry. */
+    INKHIT_SKIA_EDGING_SUBPIXEL_ANTI_ALIAS = 2
+};
+
+/** What an SkFont says about how Skia draws its glyphs (inkhit_glyph_style_for_skia): each field is the
+ *  SkFont getter of the same name, cast (`(int32_t)font.getHinting()`, `font.isSubpixel()`). Fill it with
+ *  inkhit_skia_font_init (SkFont's defaults), then copy the getters. isLinearMetrics changes advances only
+ *  (positions are given); embedded bitmaps (isEmbeddedBitmaps, off by default) are not modelled. The
+ *  typeface is the run's font (its file, face and variation position: inkhit_font_with_variations).
+ *  The struct grows at its end: `struct_size`. Since 1.2. */
+typedef struct inkhit_skia_font {
+    /** sizeof(inkhit_skia_font) as the caller's header declares it (inkhit_skia_font_init sets it). */
+    size_t struct_size;
+    /** getSize(): px per em in the canvas's local space (finite, > 0, <= 16384). Default 12. */
+    double size;
+    /** getScaleX() (finite, not 0, |scale_x| <= 1024). Default 1. */
+    double scale_x;
+    /** getSkewX(): x += skew_x * y, y down (finite, |skew_x| <= 1024; negative leans right). Default 0. */
+    double skew_x;
+    /** (int32_t)getHinting(): INKHIT_SKIA_HINTING_*. Default NORMAL. */
+    int32_t hinting;
+    /** (int32_t)getEdging(): INKHIT_SKIA_EDGING_*. Default ANTI_ALIAS. */
+    int32_t edging;
+    /** isEmbolden(): 0 or 1. Default 0. */
+    int32_t embolden;
+    /** isSubpixel(): 0 or 1. Default 0. */
+    int32_t subpixel;
+    /** isBaselineSnap(): 0 or 1. Default 1. */
+    int32_t baseline_snap;
+    /** isForceAutoHinting(): 0 (1, FT_LOAD_FORCE_AUTOHINT, is not modelled: INVALID_ARGUMENT). Default 0. */
+    int32_t force_auto_hinting;
+} inkhit_skia_font;
+
+/** Fills `*font` with SkFont's defaults, `size` bytes of it (sizeof(inkhit_skia_font) as the caller was
+ *  compiled; call it through the macro below). Owns: `*font` is the caller's, written. Threads: any.
+ *  Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a size this library does not know). Since 1.2. */
+inkhit_status inkhit_skia_font_init_sized(inkhit_skia_font *font, size_t size);
+
+/** Fills every field this header knows. */
+#define inkhit_skia_font_init(font) inkhit_skia_font_init_sized((font), sizeof(inkhit_skia_font))
+
+/** The glyph style Skia draws glyphs of `*font` with on a canvas whose total matrix (SkCanvas::getTotalMatrix,
+ *  local -> device px, no perspective) is `*transform`, written to `*style_out` (filled first with
+ *  inkhit_glyph_style_init). Add the glyphs with inkhit_builder_add_run: run.size = font->size, run.transform =
+ *  *transform, run.style = style_out, each glyph at the canvas-local position given to
+ *  SkTextBlobBuilder::allocRunPos (plus the blob's x, y in run.origin). Skia's rules:
+ *    - matrix (scale_x, -skew_x, 0, 1), ppem INKHIT_PPEM_VIEW (FreeType's sizes on the device);
+ *    - hinting: NONE unless the text is axis-aligned on the device (skew_x 0; the canvas only scales, flips or
+ *      turns by quarter turns); SLIGHT -> LIGHT, NORMAL and FULL -> FULL; with ALIAS edging any but NONE ->
+ *      MONO; hinting_under_transform OFF_WHEN_NOT_AXIS_ALIGNED;
+ *    - embolden: STROKE, size * r wide (inkhit_skia_fake_bold_width), JOIN_MITER, miter_limit 4;
+ *    - origin_rounding (device px): {1, 0.5} on both axes; with subpixel {0.25, 0.125} along x while the
+ *      text's x axis stays horizontal on the device (transform->b == 0), along y while it is vertical
+ *      (transform->a == 0), on both axes otherwise or when baseline_snap is 0; the other axis {1, 0.5};
+ *    - glyphs over 256 device px per em along a text axis are drawn as paths (SkStrikeSpec::ShouldDrawAsPath):
+ *      hinting NONE, no origin rounding, ppem PER_AXIS, a stroke size / 32 wide.
+ *  Owns: `*font` and `*transform` are only read; `*style_out` is the caller's, written (its struct_size
+ *  kept). Threads: any. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (struct sizes, a value out of its range or
+ *  not an enum value, force_auto_hinting 1, a transform that is not finite and invertible, a style_out
+ *  smaller than version 1.2's). Since 1.2. */
+inkhit_status inkhit_glyph_style_for_skia(const inkhit_skia_font *font, const inkhit_transform *transform,
+                                          inkhit_glyph_style *style_out);
 
 /** Sets the calling thread's message (what inkhit_last_error() returns) to `message` (UTF-8,
  *  NUL-terminated; NULL: "") and returns `status`: for libraries built on this interface (the Pango adapter),
@@ -1104,6 +1195,127 @@ inkhit_status inkhit_builder_add_shaped_numbered(inkhit_builder builder, inkhit_
                                                  const inkhit_glyph_run *run, const inkhit_hb_glyph_info *infos,
                                                  const inkhit_hb_glyph_position *positions, size_t count,
                                                  inkhit_point *pen_out, size_t *first_out, size_t *added_out);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Qt's raster engine (since 1.3)                                                                    */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Where Qt fits. QPainter's raster engine (a QImage, a widget's backing store) draws a QGlyphRun (of
+ *  QPainter::drawGlyphRun, or one of QTextLayout::glyphRuns() as QTextLayout::draw draws it) with Qt's own
+ *  rules: which glyphs come from its glyph cache and which are filled as paths, where a cached glyph's
+ *  origin lands, when hinting is off, when bold and italic are synthesized and in which order with the
+ *  painter's transform, CFF stem darkening. An adapter reads the run's QRawFont into an
+ *  inkhit_qt_raw_font and calls inkhit_builder_add_qt_glyph_run with the painter's transform; the rules
+ *  live in the library (InkFreeType's QtRawFont documents each, with the Qt source it was read from).
+ *  C++ programs use adapters/qt/inkhit_qt.hpp, which does the reading; Python, inkhit.qt. */
+
+/** QFont::Style (inkhit_qt_raw_font.style). Since 1.3. */
+enum {
+    INKHIT_QT_STYLE_NORMAL = 0,
+    INKHIT_QT_STYLE_ITALIC = 1,
+    INKHIT_QT_STYLE_OBLIQUE = 2
+};
+
+/** inkhit_qt_raw_font.flags. Since 1.3. */
+enum {
+    /** The painter has QPainter::VerticalSubpixelPositioning set. */
+    INKHIT_QT_VERTICAL_SUBPIXEL_POSITIONING = 1u << 0,
+    /** probe_glyph and probe_bounds are set: check them against the font (see probe_bounds). */
+    INKHIT_QT_PROBE = 1u << 1,
+    /** The run is one of QTextLayout::glyphRuns() drawn by QTextLayout::draw (or QTextLine::draw) at the
+     *  `origin` of inkhit_builder_add_qt_glyph_run: Qt truncates that position to 1/64 px toward zero before
+     *  it adds the runs' positions (QPainter::drawGlyphRun adds its position as it is). */
+    INKHIT_QT_LAYOUT_DRAW = 1u << 2
+};
+
+/** What Qt's FreeType font engine knows of a font it draws a glyph run with (a QGlyphRun's QRawFont). Fill
+ *  it with inkhit_qt_raw_font_init, then set what you read. Since 1.3. */
+typedef struct inkhit_qt_raw_font {
+    /** sizeof(inkhit_qt_raw_font) as the caller's header declares it (inkhit_qt_raw_font_init sets it). */
+    size_t struct_size;
+    /** QRawFont::pixelSize(): px per em in the painter's user space (finite, > 0, at most 16384). */
+    double pixel_size;
+    /** The font engine's hint style, INKHIT_HINTING_*: NONE for HintNone, LIGHT for HintLight, FULL for
+     *  HintMedium and HintFull. QRawFont::hintingPreference() when it names one; the raw fonts of a
+     *  QTextLayout's glyph runs say PreferDefaultHinting whatever their QFont asked (inkhit_qt.hpp finds the
+     *  engine's style out; inkhit_qt_hinting maps a preference as Qt's fontconfig database does). Default
+     *  NONE. */
+    int32_t hinting;
+    /** QRawFont::weight() (QFont::Weight, 1 ... 1000): the requested weight. Default 400. */
+    int32_t weight;
+    /** QRawFont::style(): INKHIT_QT_STYLE_*. Default NORMAL. */
+    int32_t style;
+    /** The stretch Qt synthesizes, percent (1 ... 4000; 100: none): a QFont's stretch when no face of that
+     *  width matched. A QRawFont does not say it: 0 (the default) infers it from the probe (Qt's box is that
+     *  much wider than the font's), 100 without one. */
+    int32_t stretch;
+    /** The Qt version whose rules apply, as QT_VERSION writes it (0x060402 for 6.4.2; qVersion() at run
+     *  time is the one that draws). 0 (the default): the newest rules this library knows. */
+    uint32_t qt_version;
+    /** INKHIT_QT_* flags. Default 0. */
+    uint32_t flags;
+    /** With INKHIT_QT_PROBE: a glyph of the run and QRawFont::pathForGlyph(glyph).boundingRect() (px at
+     *  pixel_size, y-down, origin (0, 0); min_x = left, min_y = top), the exact box of Qt's outline with its
+     *  synthetic bold, oblique and stretch. The library makes the same box from the font with Qt's rules and refuses the font
+     *  (FONT) when an edge is more than 1/32 px + 0.2 % of pixel_size away: another file, design coordinates
+     *  (a variable font's instance), weight or synthesis than Qt drew. */
+    uint32_t probe_glyph;
+    inkhit_rect probe_bounds;
+    /** QRawFont::fontTable("head"), `head_length` bytes, checked against the font's own head table (equal
+     *  tables: the same file); NULL (the default): not checked. */
+    const uint8_t *head;
+    size_t head_length;
+} inkhit_qt_raw_font;
+
+/** Fills `*font` with the defaults (pixel_size 16), `size` bytes of it: sizeof(inkhit_qt_raw_font) as the
+ *  caller was compiled. Sets struct_size to `size`. Programs call it through the macro below.
+ *  Owns: `*font` is the caller's, written. Threads: any. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a size
+ *  this library does not know). Since 1.3. */
+inkhit_status inkhit_qt_raw_font_init_sized(inkhit_qt_raw_font *font, size_t size);
+
+/** Fills every field this header knows. */
+#define inkhit_qt_raw_font_init(font) inkhit_qt_raw_font_init_sized((font), sizeof(inkhit_qt_raw_font))
+
+/** The hint style Qt's fontconfig database gives a font engine (QFontconfigDatabase's
+ *  defaultHintStyleFromMatch), written to `*hinting_out` as INKHIT_HINTING_*: `preference` is a
+ *  QFont::HintingPreference (0 default, 1 none -> NONE, 2 vertical -> LIGHT, 3 full -> FULL); for the
+ *  default, NONE when `high_dpi` is 1 (QHighDpiScaling active), else fontconfig's FC_HINT_STYLE for the font
+ *  (`fontconfig_hint_style`: 0 none -> NONE, 1 slight -> LIGHT, 2 medium and 3 full -> FULL; -1: fontconfig
+ *  has none -> FULL).
+ *  Owns: `*hinting_out` is written. Threads: any. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a value out of
+ *  those ranges; high_dpi not 0 or 1). Since 1.3. */
+inkhit_status inkhit_qt_hinting(int32_t preference, int32_t fontconfig_hint_style, int32_t high_dpi, int32_t *hinting_out);
+
+/** Writes the glyph style Qt's rules give glyphs of `font` drawn as `qt` says through a painter whose
+ *  transform (user space -> device px) is `*transform` (NULL: the identity) to `*style_out` (its struct_size
+ *  says how much: fill it with inkhit_glyph_style_init first), and to `*cached_out` (unless NULL) 1 when
+ *  Qt draws them from its glyph cache (device size <= 64 px: the style then carries the
+ *  transform's linear part in its matrix and Qt's origin rounding, for placements at device origins with
+ *  an identity transform) or 0 when it fills them as paths (placed through the transform). For inspection:
+ *  inkhit_builder_add_qt_glyph_run places glyphs with it.
+ *  Owns: `*style_out` and `*cached_out` are written. Threads: any.
+ *  Errors: NULL_ARGUMENT (font, qt, style_out); INVALID_HANDLE; INVALID_ARGUMENT (struct sizes, values out of
+ *  range, a transform that is not finite); PLACEMENT (a singular transform); FONT (the font is not the face
+ *  Qt drew: another head table, or the probe's box differs). Since 1.3. */
+inkhit_status inkhit_qt_glyph_style(inkhit_font font, const inkhit_qt_raw_font *qt, const inkhit_transform *transform,
+                                    inkhit_glyph_style *style_out, int32_t *cached_out);
+
+/** Adds glyphs[0 ..< count] of a Qt glyph run in order, as Qt's raster engine draws them: glyph `glyph` of
+ *  `font` (the face Qt drew from; the head table and probe in `*qt`, when given, are checked) at user
+ *  space `origin + (x, y)` — a QGlyphRun's positions and the point given to QPainter::drawGlyphRun (0, 0 for
+ *  QTextLayout::draw's runs placed by the transform) — through the painter's transform `*transform` (NULL:
+ *  the identity), with the run's tags. Each cached glyph is placed at its device origin truncated to 1/64 px
+ *  and rounded as Qt rounds it (inkhit_qt_glyph_style's style); each path at its exact position. Markers are
+ *  added without ink. Stops at the first glyph that fails ("glyphs[12]: ..."); writes how many were added
+ *  to `*added_out` and the first placement's number to `*first_out` (each unless NULL), as
+ *  inkhit_builder_add_glyphs_numbered says. Query in device px.
+ *  Owns: `qt`, `glyphs` are only read. Threads: any; the batch runs under the builder's lock.
+ *  Errors: as inkhit_qt_glyph_style and inkhit_builder_add_run; NULL_ARGUMENT also for glyphs == NULL with
+ *  count > 0. Since 1.3. */
+inkhit_status inkhit_builder_add_qt_glyph_run(inkhit_builder builder, inkhit_shape_cache cache, inkhit_font font,
+                                              const inkhit_qt_raw_font *qt, const inkhit_transform *transform,
+                                              inkhit_point origin, const inkhit_run_glyph *glyphs, size_t count,
+                                              size_t *first_out, size_t *added_out);
 
 /** Sets the tag of placement `placement` (0 ..< inkhit_builder_count) to `tag`. Placements start with tag
  *  0, or the tag their call gave; an index keeps the tags its placements had when it was built.

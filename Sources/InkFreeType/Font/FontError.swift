@@ -65,6 +65,9 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
     case colorGlyphTooComplex(glyph: GlyphID, what: String, limit: Int)
     /// The glyph's bitmap cannot be used: no strike loads it, a pixel mode without alpha, or too large.
     case brokenBitmap(glyph: GlyphID, reason: String)
+    /// The font is not the one a renderer drew the glyphs with: another file, another named instance or
+    /// style of a variable font (`QtRawFont.check(source:)`); `reason` says what differs and what to pass.
+    case notTheDrawnFont(reason: String)
 
     public var description: String {
         switch self {
@@ -125,6 +128,8 @@ public enum FontError: Error, Sendable, Equatable, CustomStringConvertible {
             return "glyph \(glyph) has more than \(limit) \(what) in its color data"
         case .brokenBitmap(let glyph, let reason):
             return "glyph \(glyph) has a broken bitmap: \(reason)"
+        case .notTheDrawnFont(let reason):
+            return "not the font the renderer drew with: \(reason)"
         }
     }
 }

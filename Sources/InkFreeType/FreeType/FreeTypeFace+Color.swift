@@ -249,6 +249,7 @@ extension FreeTypeFace {
                 let b = slot.pointee.bitmap
                 let w = Int(b.width), h = Int(b.rows)
                 try Self.checkPixels(w, h, glyph)
+                WorkMeter.count(w * h, .bitmapPixels)
                 var alpha = [UInt8](repeating: 0, count: w * h)
                 if w > 0 && h > 0 {
                     guard let buffer = b.buffer else { throw .brokenBitmap(glyph: glyph, reason: "FreeType gave no pixels") }

@@ -6,12 +6,27 @@ import InkGeometry
 // bitmap strikes, color tables), in FreeTypeFace+Color.swift.
 
 /// FreeType's outline arrays read in place, in font units: an unscaled load's points times 1, a hinted one's
-/// (26.6 px at its char size) times em / char size (`FreeTypeFace.outlineScale`).
+/// (26.6 px at its char size) times em / char size (`FreeTypeFace.outlineScale`), each mapped first by the
+/// rendering's `OutlineRendering.outlineMatrix` when it is not the identity (as `copyOutline` maps them).
 struct FreeTypePoints: OutlinePointSource {
     let points: UnsafeMutablePointer<FT_Vector>
     let tags: UnsafeMutablePointer<CChar>
     let scale: Double
-    @inline(__always) func point(_ i: Int) -> Point { Point(Double(points[i].x) * scale, Double(points[i].y) * scale) }
+    let matrix: GlyphMatrix
+    let mapped: Bool
+    init(points: UnsafeMutablePointer<FT_Vector>, tags: UnsafeMutablePointer<CChar>, scale: Double, matrix: GlyphMatrix) {
+        self.points = points
+        self.tags = tags
+        self.scale = scale
+        self.matrix = matrix
+        self.mapped = !matrix.isIdentity
+    }
+    @inline(__always) func point(_ i: Int) -> Point {
+        let x = Double(points[i].x), y = Double(points[i].y)
+        guard mapped else { return Point(x * scale, y * scale) }
+        let m = matrix
+        return Point((m.xx * x + m.xy * y) * scale, (m.yx * x + m.yy * y) * scale)
+    }
     @inline(__always) func tag(_ i: Int) -> UInt8 {
         UInt8(truncatingIfNeeded: tags[i]) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit)
     }
@@ -43,6 +58,18 @@ final class FreeTypeFace: @unchecked Sendable {
     /// True when FreeType reads the face with a PostScript driver (font formats "CFF", "Type 1",
     /// "CID Type 1": OpenType CFF and CFF2 among them), whose engine stem darkening applies to.
     let hasPostScriptOutlines: Bool
+    /// `FT_Get_Font_Format`: "TrueType", "CFF" (OpenType CFF and CFF2), "Type 1", "CID Type 1", … ("" if none).
+    let format: String
+    /// FreeType's style flags (`FT_STYLE_FLAG_BOLD`, `FT_STYLE_FLAG_ITALIC`: from `OS/2` fsSelection or `head`
+    /// macStyle), as the face says of itself.
+    let isBoldFace: Bool
+    let isItalicFace: Bool
+    /// `FT_IS_FIXED_WIDTH`: every glyph has the same advance (a monospaced face).
+    let isFixedPitch: Bool
+    /// `FT_HAS_COLOR`: the face has color glyphs (COLR, CBDT, sbix).
+    let hasColorGlyphs: Bool
+    /// The `OS/2` table's `usWeightClass`, or nil when the face has no `OS/2` table.
+    let weightClass: Int?
     /// The face's bitmap strikes (`available_sizes`), in its order; empty for a face without any.
     let strikes: [BitmapStrike]
     /// Axes, named instances and the coordinates this face was set to (all empty when it does not vary).
@@ -123,6 +150,12 @@ final class FreeTypeFace: @unchecked Sendable {
         self.isScalable = rec.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
         self.hasKerning = rec.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
         self.hasPostScriptOutlines = FreeTypeFace.hasPostScriptOutlines(face)
+        self.format = FT_Get_Font_Format(face).map { String(cString: $0) } ?? ""
+        self.isBoldFace = rec.style_flags & FT_Long(FT_STYLE_FLAG_BOLD) != 0
+        self.isItalicFace = rec.style_flags & FT_Long(FT_STYLE_FLAG_ITALIC) != 0
+        self.isFixedPitch = rec.face_flags & FT_Long(FT_FACE_FLAG_FIXED_WIDTH) != 0
+        self.hasColorGlyphs = rec.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
+        self.weightClass = FT_Get_Sfnt_Table(face, FT_SFNT_OS2).map { Int($0.assumingMemoryBound(to: TT_OS2.self).pointee.usWeightClass) }
         self.strikes = FreeTypeFace.strikes(rec)
         self.library = library
         self.face = face
@@ -143,6 +176,20 @@ final class FreeTypeFace: @unchecked Sendable {
             let c = make()
             companions[ObjectIdentifier(type)] = c
             return c
+        }
+    }
+
+    /// The bytes of the face's sfnt table `tag` (`FT_Load_Sfnt_Table`), or nil when it has none or it is larger
+    /// than `maximumBytes`.
+    func sfntTable(_ tag: UInt32, maximumBytes: Int = 1 << 20) -> [UInt8]? {
+        lock.withLock {
+            var length: FT_ULong = 0
+            guard FT_Load_Sfnt_Table(face, FT_ULong(tag), 0, nil, &length) == 0, length > 0, Int(length) <= maximumBytes else {
+                return nil
+            }
+            var bytes = [UInt8](repeating: 0, count: Int(length))
+            let error = bytes.withUnsafeMutableBufferPointer { FT_Load_Sfnt_Table(face, FT_ULong(tag), 0, $0.baseAddress, &length) }
+            return error == 0 ? bytes : nil
         }
     }
 
@@ -366,7 +413,7 @@ final class FreeTypeFace: @unchecked Sendable {
             throw .brokenOutline(glyph: glyph, reason: problem)
         }
         sink.reserveCapacity(vertices: 2 * n + 2 * contours)
-        let source = FreeTypePoints(points: rawPoints, tags: rawTags, scale: outlineScale(rendering))
+        let source = FreeTypePoints(points: rawPoints, tags: rawTags, scale: outlineScale(rendering), matrix: rendering.outlineMatrix)
         OutlineWalk(source: source).all(contourEnds: ends, into: &sink)
     }
 
@@ -387,8 +434,11 @@ final class FreeTypeFace: @unchecked Sendable {
         var tags: [UInt8] = []
         points.reserveCapacity(n)
         tags.reserveCapacity(n)
+        let m = rendering.outlineMatrix
         for i in 0..<n {
-            points.append(Point(FreeTypeFace.fontUnits(rawPoints[i].x) * k, FreeTypeFace.fontUnits(rawPoints[i].y) * k))
+            var p = Point(FreeTypeFace.fontUnits(rawPoints[i].x), FreeTypeFace.fontUnits(rawPoints[i].y))
+            if !m.isIdentity { p = Point(m.xx * p.x + m.xy * p.y, m.yx * p.x + m.yy * p.y) }
+            points.append(Point(p.x * k, p.y * k))
             tags.append(UInt8(truncatingIfNeeded: rawTags[i]) & (GlyphOutline.onCurveBit | GlyphOutline.cubicBit))
         }
         let ends = (0..<contours).map { Int(rawEnds[$0]) }
@@ -408,8 +458,10 @@ final class FreeTypeFace: @unchecked Sendable {
             guard outline.n_points > 0 else { return .empty }
             var box = FT_BBox()
             FT_Outline_Get_CBox(&outline, &box)
-            return Rect(minX: FreeTypeFace.fontUnits(box.xMin) * k, minY: FreeTypeFace.fontUnits(box.yMin) * k,
-                        maxX: FreeTypeFace.fontUnits(box.xMax) * k, maxY: FreeTypeFace.fontUnits(box.yMax) * k)
+            let r = Rect(minX: FreeTypeFace.fontUnits(box.xMin) * k, minY: FreeTypeFace.fontUnits(box.yMin) * k,
+                         maxX: FreeTypeFace.fontUnits(box.xMax) * k, maxY: FreeTypeFace.fontUnits(box.yMax) * k)
+            // The outline is mapped back by the rendering's matrix: the box of the mapped corners holds it.
+            return rendering.outlineMatrix.isIdentity ? r : r.applying(rendering.outlineMatrix.transform)
         }
     }
 
@@ -478,6 +530,7 @@ final class FreeTypeFace: @unchecked Sendable {
             case .none: flags |= FT_Int32(FT_LOAD_NO_HINTING)
             case .light: flags |= FT_Int32(FT_RENDER_MODE_LIGHT.rawValue & 15) << 16    // FT_LOAD_TARGET_LIGHT
             case .full: break                                                           // FT_LOAD_TARGET_NORMAL
+            case .mono: flags |= FT_Int32(FT_RENDER_MODE_MONO.rawValue & 15) << 16      // FT_LOAD_TARGET_MONO
             }
         }
         // A rendering's matrix is applied by FreeType after hinting (FT_Set_Transform, as cairo does); it is

@@ -1,4 +1,5 @@
 import InkGeometry
+import InkHit
 
 // COLR version 1 paint graphs, read from the table's bytes (OpenType 1.9 `COLR`): what a glyph's paints
 // fill, as a list of glyph outlines under transforms, clipped by clip boxes. Pure Swift on a copy of the
@@ -149,6 +150,7 @@ struct ColrV1: Sendable {
         let clip: Rect?
         do { clip = try clipBox(of: glyph) } catch { throw .broken(error.text) }
         if let clip { clips.append(Self.quad(clip, .identity)) }
+        defer { WorkMeter.count(walk.visited, .paintsVisited) }
         try walk.visit(root, .identity, clips, insideGlyph: false, fillBox: clip ?? box)
         return walk.pieces
     }

@@ -145,6 +145,7 @@ struct LayerUnion {
             for i in 0..<band.count { contours.append(band.piece(i).map { $0.applying(piece.transform) }) }
             achieved = max(achieved, band.tolerance * scale)
         }
+        WorkMeter.count(contours.reduce(0) { $0 + $1.count }, .outlinePoints)
         return contours
     }
 

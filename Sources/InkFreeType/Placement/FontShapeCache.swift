@@ -57,13 +57,14 @@ public struct FontGlyph: Hashable, Sendable {
             h.combine(r.strokeWidth)
             h.combine(r.strokeJoin)
         }
+        if !r.outlineMatrix.isIdentity { h.combine(r.outlineMatrix) }
     }
 }
 
 extension GlyphStyle.Hinting {
     /// A small number per case, for `FontGlyph.hash(into:)`.
     var hashValueSeed: UInt8 {
-        switch self { case .none: return 0; case .light: return 1; case .full: return 2 }
+        switch self { case .none: return 0; case .light: return 1; case .full: return 2; case .mono: return 3 }
     }
 }
 

@@ -97,7 +97,7 @@ public struct GlyphPlacement: Sendable, Hashable {
             throw .invalidPlacement(reason: "size must be finite and > 0 (got \(DecimalText.short(size)))")
         }
         guard origin.isFinite else { throw .invalidPlacement(reason: "the origin must be finite") }
-        try style.validate(size: size)
+        try style.validate(size: size, transform: transform)
         guard Int(glyph.rawValue) < font.glyphCount else {
             throw .glyphOutOfRange(glyph: glyph, glyphCount: font.glyphCount)
         }
@@ -119,7 +119,7 @@ public struct GlyphPlacement: Sendable, Hashable {
     /// - Throws: as `Font.outline(glyph:maxPoints:)`, and `.invalidStyle`; `.shape` when the band would have
     ///   too many edges.
     public func outline<S: OutlineSink>(into sink: inout S, viewTolerance: Double = HitIndex.defaultTolerance) throws(FontError) {
-        try style.validate(size: size)
+        try style.validate(size: size, transform: transform)
         let r = rendering, t = fontUnitsToView
         let o = try font.outline(glyph: glyph, rendering: r)
         let scale = t.maxScale
@@ -139,7 +139,7 @@ public struct GlyphPlacement: Sendable, Hashable {
     ///
     /// - Throws: as `outline(into:)` and `Font.inkRegion(of:rendering:viewPxPerEm:tolerance:maxEdges:)`.
     public func inkOutline<S: OutlineSink>(into sink: inout S, viewTolerance: Double = HitIndex.defaultTolerance) throws(FontError) {
-        try style.validate(size: size)
+        try style.validate(size: size, transform: transform)
         let t = fontUnitsToView
         guard try ink != .outline else { return try outline(into: &sink, viewTolerance: viewTolerance) }
         let scale = t.maxScale
@@ -160,7 +160,7 @@ public struct GlyphPlacement: Sendable, Hashable {
     /// - Throws: as `Font.controlBox(glyph:)` and `Font.inkRegion(of:rendering:viewPxPerEm:tolerance:maxEdges:)`,
     ///   and `.invalidStyle`.
     public func viewBounds() throws(FontError) -> Rect {
-        try style.validate(size: size)
+        try style.validate(size: size, transform: transform)
         let t = fontUnitsToView
         let ink = try self.ink
         guard ink != .outline else {

@@ -81,6 +81,7 @@ public struct GlyphStyle: Sendable, Hashable {
     /// | `FT_LOAD_NO_HINTING` | `none` | `NONE`, `hintnone` | `kNone` | `PreferNoHinting` |
     /// | `FT_LOAD_TARGET_LIGHT` | `light` | `SLIGHT`, `hintslight` | `kSlight` | `PreferVerticalHinting` |
     /// | `FT_LOAD_TARGET_NORMAL` | `full` | `MEDIUM`, `FULL`, `hintmedium`, `hintfull` (gray antialiasing) | `kNormal`, `kFull` (gray) | `PreferFullHinting` |
+    /// | `FT_LOAD_TARGET_MONO` | `mono` | any hint style but NONE with `CAIRO_ANTIALIAS_NONE` | any hinting but `kNone` with `kAlias` edging | — |
     ///
     /// cairo's MEDIUM sets no load target (FreeType's default, `TARGET_NORMAL`) and its FULL asks for
     /// `TARGET_NORMAL` unless it renders subpixel (LCD) text; Skia turns `kFull` into `kNormal` unless it renders
@@ -94,12 +95,18 @@ public struct GlyphStyle: Sendable, Hashable {
         case light
         /// `FT_LOAD_TARGET_NORMAL`: the font's own hinting (TrueType bytecode, CFF hints) or the auto-hinter.
         case full
+        /// `FT_LOAD_TARGET_MONO`: the hinting FreeType gives 1-bit (aliased) rendering — TrueType bytecode in
+        /// its full mode (the v40 interpreter's backward compatibility off: stems snapped along x too), the
+        /// auto-hinter snapping both axes; CFF hints as `full`. What Skia loads for `kAlias` text and cairo for
+        /// `CAIRO_ANTIALIAS_NONE`. The outline is still the shape: InkHit answers for its inside, where a 1-bit
+        /// rasteriser lights the pixels whose centres lie inside (FreeType's dropout control may light more).
+        case mono
 
-        /// Every name `init?(name:)` reads, with its hinting: InkHit's own (`none`, `light`, `full`), cairo's,
+        /// Every name `init?(name:)` reads, with its hinting: InkHit's own (`none`, `light`, `full`, `mono`), cairo's,
         /// fontconfig's and Skia's (`slight`, `medium`, `normal`, and fontconfig's `hintnone`, `hintslight`,
         /// `hintmedium`, `hintfull`) and Qt's (`vertical`).
         public static let names: [String: Hinting] = [
-            "none": .none, "light": .light, "full": .full,
+            "none": .none, "light": .light, "full": .full, "mono": .mono,
             "slight": .light, "vertical": .light, "medium": .full, "normal": .full,
             "hintnone": .none, "hintslight": .light, "hintmedium": .full, "hintfull": .full,
         ]
@@ -124,8 +131,9 @@ public struct GlyphStyle: Sendable, Hashable {
         /// (`matrix` with `xy ≠ 0`, `oblique ≠ 0`) turn it off. Entries are compared with 0 exactly.
         case offWhenNotAxisAligned
         /// Hint only while the placement's transform moves glyphs without changing them: its linear part is
-        /// exactly the identity (Qt's "transformed glyph set": a painter that scales, rotates or shears draws
-        /// unhinted glyphs). The style's own `matrix` and `oblique` do not count.
+        /// exactly the identity. The style's own `matrix` and `oblique` do not count. (Qt's own rule is close:
+        /// a painter that scales or shears draws unhinted glyphs, one that only rotates keeps hinting;
+        /// `QtRawFont` applies it exactly.)
         case offWhenScaledOrRotated
     }
 
@@ -141,6 +149,18 @@ public struct GlyphStyle: Sendable, Hashable {
         /// (`matrix · diag(1/sx, 1/sy)`, a rotation or shear, identity for a plain stretch) after hinting —
         /// Skia's `PreMatrixScale::kFull`: `scaleX 1.3` hints at an x ppem of 1.3 × size.
         case perAxis
+        /// Sizes in view px, as a renderer that rasterises glyphs on the device sets them (Skia's
+        /// `SkScalerContextRec::computeMatrices` with `kFull`): the glyph's whole linear map to view px
+        /// (`size × matrix`, then the placement transform's linear part) is split into its axis scales
+        /// (`GlyphMatrix.axisScales`: `FT_Set_Char_Size(sx, sy)`) and the rest (`FT_Set_Transform`), so hinting
+        /// fits the outline to the view's pixel grid (a 2× canvas hints at twice the size; a quarter turn hints,
+        /// then turns). The outline FreeType hands over is then mapped back into the glyph's frame by the inverse
+        /// of the transform's linear part: an embolden stroke is applied in layout px, before the transform, as
+        /// Skia strokes fake bold in user space. Each size is rounded to single precision and truncated to
+        /// 1/64 px, as Skia's FreeType port sets it (`SkScalarToFDot6`). `freeType` and `strength` emboldening
+        /// applies to the outline in view px. Sizes in view px must lie within 1/64 …
+        /// `maximumRenderedSize` (checked with the placement, which knows the transform).
+        case view
     }
 
     /// Synthetic bold.
@@ -278,6 +298,21 @@ public struct GlyphStyle: Sendable, Hashable {
         }
     }
 
+    /// `validate(size:)`, and for `ppem` `view` the sizes FreeType is set to under the placement's layout → view
+    /// `transform` (`viewSizes(size:transform:)`): 1/64 … `maximumRenderedSize` px per em on each axis, when the
+    /// glyph is drawn by FreeType at all (hinted under the transform, emboldened or darkened).
+    ///
+    /// - Throws: as `validate(size:)`; `FontError.invalidStyle` for view sizes out of range.
+    public func validate(size: Double, transform: AffineTransform) throws(FontError) {
+        try validate(size: size)
+        guard ppem == .view, embolden != .none || stemDarkening || effectiveHinting(under: transform) != .none else { return }
+        let v = viewSizes(size: size, transform: transform)
+        for (axis, px) in [("x", v.x), ("y", v.y)] where !(px >= 1.0 / 64 && px <= GlyphStyle.maximumRenderedSize) {
+            throw .invalidStyle(reason: "with ppem view the \(axis) size in view px (size × matrix × transform) must be "
+                                + "1/64 to \(DecimalText.short(GlyphStyle.maximumRenderedSize)) px per em (got \(DecimalText.short(px)))")
+        }
+    }
+
     /// How the outline of a glyph of this style at `size` px per em is made (oblique aside: it is part of
     /// the placement's transform), with the bitmap threshold (`alphaThresholdByte`), for a placement whose
     /// layout → view transform is `transform` (it decides `hintingUnderTransform`; the default, identity,
@@ -300,7 +335,13 @@ public struct GlyphStyle: Sendable, Hashable {
         var r = OutlineRendering(charSize64: Int32((size * 64).rounded()), hinting: hinting)
         r.alphaThreshold = alphaThresholdByte
         r.stemDarkening = stemDarkening
-        if ppem == .perAxis && !matrix.isIdentity {
+        if ppem == .view {
+            let v = viewSizes(size: size, transform: transform)
+            r.ppemX64 = GlyphStyle.fixed26Dot6Truncated(v.x)
+            r.ppemY64 = GlyphStyle.fixed26Dot6Truncated(v.y)
+            r.matrix = v.remaining.fixed16
+            r.outlineMatrix = v.back
+        } else if ppem == .perAxis && !matrix.isIdentity {
             let s = matrix.axisScales
             r.ppemX64 = Int32((size * s.x * 64).rounded())
             r.ppemY64 = Int32((size * s.y * 64).rounded())
@@ -319,6 +360,26 @@ public struct GlyphStyle: Sendable, Hashable {
             r.strokeJoin = join
         }
         return r
+    }
+
+    /// For `ppem` `view`: FreeType's x and y sizes in view px (`x`, `y`), the rest of the glyph's map to view px
+    /// that FreeType applies after hinting (`remaining`), and the map from the view's y-up frame back to the
+    /// glyph's (`back`, the inverse of the transform's linear part seen y-up), for a glyph of `size` px per em
+    /// under `transform`.
+    public func viewSizes(size: Double, transform: AffineTransform) -> (x: Double, y: Double, remaining: GlyphMatrix, back: GlyphMatrix) {
+        // The transform's linear part in y-up frames: y-down [a c; b d] seen with y flipped is [a −c; −b d].
+        let up = GlyphMatrix(xx: transform.a, xy: -transform.c, yx: -transform.b, yy: transform.d)
+        let whole = up.concatenating(matrix.scaled(by: size))
+        let s = whole.axisScales
+        return (s.x, s.y, s.remaining, up.inverse)
+    }
+
+    /// `v` px as 26.6 fixed point the way Skia's FreeType port converts it: rounded to single precision, then
+    /// truncated toward zero (`SkScalarToFDot6`).
+    static func fixed26Dot6Truncated(_ v: Double) -> Int32 {
+        let f = Double(Float(v)) * 64
+        guard f.isFinite, abs(f) < Double(Int32.max) else { return f < 0 ? Int32.min : Int32.max }
+        return Int32(f.rounded(.towardZero))
     }
 
     /// The hinting a glyph of this style gets under the layout → view `transform` (`hintingUnderTransform`):
@@ -400,6 +461,10 @@ public struct OutlineRendering: Sendable, Hashable {
     public var strokeWidth = 0.0
     /// For `strokeWidth > 0`: how the stroke's corners are joined.
     public var strokeJoin = StrokeJoin.skiaDefault
+    /// Maps the outline FreeType hands over (px, y-up) into the glyph's frame before it is scaled back to font
+    /// units: the identity, or for `GlyphStyle.PixelsPerEm.view` the inverse of the placement transform's linear
+    /// part seen y-up (FreeType drew the glyph in view px).
+    public var outlineMatrix = GlyphMatrix.identity
 
     /// The default `alphaThreshold`: 128 (`GlyphStyle.defaultAlphaThreshold` 0.5).
     public static let defaultAlphaThreshold: UInt8 = 128
@@ -459,6 +524,21 @@ public struct GlyphMatrix: Sendable, Hashable, CustomStringConvertible {
     public var determinant: Double { xx * yy - xy * yx }
     /// The largest entry's magnitude.
     public var maxMagnitude: Double { max(abs(xx), abs(xy), abs(yx), abs(yy)) }
+
+    /// `self · m`: `m` first, then this matrix.
+    public func concatenating(_ m: GlyphMatrix) -> GlyphMatrix {
+        GlyphMatrix(xx: xx * m.xx + xy * m.yx, xy: xx * m.xy + xy * m.yy,
+                    yx: yx * m.xx + yy * m.yx, yy: yx * m.xy + yy * m.yy)
+    }
+
+    /// Every entry times `k`.
+    public func scaled(by k: Double) -> GlyphMatrix { GlyphMatrix(xx: xx * k, xy: xy * k, yx: yx * k, yy: yy * k) }
+
+    /// The inverse (entries not finite for a singular matrix).
+    public var inverse: GlyphMatrix {
+        let d = determinant
+        return GlyphMatrix(xx: yy / d, xy: -xy / d, yx: -yx / d, yy: xx / d)
+    }
 
     /// The matrix as a transform of font units (y-up): `a = xx, b = yx, c = xy, d = yy`.
     public var transform: AffineTransform { AffineTransform(a: xx, b: yx, c: xy, d: yy, tx: 0, ty: 0) }

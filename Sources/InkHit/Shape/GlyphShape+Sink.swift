@@ -23,6 +23,9 @@ extension GlyphShape {
         private var current = Point.zero
         private var pendingMove = true
         private var segments = 0
+        /// Polyline points made (evaluated and stored) so far: the work that counting bounds
+        /// (`GlyphShape+Testing.swift` shows it to tests).
+        private(set) var made = 0
         private var nextCheck = 4096
         private(set) var droppedNonFinite = 0
         private(set) var cappedCurves = 0
@@ -102,10 +105,11 @@ extension GlyphShape {
             record(capped: !(bound >= 0 && bound <= tolerance * (1 + 1e-9)), error: bound.isFinite ? max(bound, 0) : .infinity)
         }
 
-        /// Flattens a quadratic from the current point within `t`; returns how (nothing recorded).
+        /// Flattens a quadratic from the current point within `t`; returns how (nothing recorded). A curve
+        /// beyond `Flattening.maxSegmentsPerCurve` is not made: its caller records it, which refuses the shape.
         private mutating func quad(to p: Point, control c: Point, tolerance t: Double) -> Flattening.Subdivision {
             let sub = Flattening.segmentCount(quad: current, c, p, tolerance: t)
-            guard reserve(sub.count) else { current = p; return sub }
+            guard !sub.capped, reserve(sub.count) else { current = p; return sub }
             beginSegment()
             let p0 = current, n = sub.count, inv = 1.0 / Double(n)
             for i in 1..<n { append(Flattening.evalQuad(p0, c, p, Double(i) * inv)) }
@@ -173,6 +177,7 @@ extension GlyphShape {
 
         @inline(__always) private mutating func append(_ p: Point) {
             let x = Float(p.x), y = Float(p.y)
+            made &+= 1
             if !(x.isFinite && y.isFinite) { outOfRange = true }
             verts.append(x); verts.append(y)
         }

@@ -103,6 +103,7 @@ public final class GlyphShape: @unchecked Sendable {
         guard tolerance.isFinite, tolerance > 0 else { throw .invalidTolerance(tolerance) }
         var sink = Sink(tolerance: tolerance, maxEdges: limits.maxEdges)
         draw(&sink)
+        WorkMeter.count(sink.made, .outlinePoints)
         let (verts, contours, achieved) = try sink.finish()
         try self.init(verts: verts, contours: contours, tolerance: achieved, fillRule: fillRule, limits: limits,
                       fastDistance: fastDistance)
@@ -117,6 +118,7 @@ public final class GlyphShape: @unchecked Sendable {
                             fastDistance: Double? = nil) throws(ShapeError) {
         guard sink.tolerance.isFinite, sink.tolerance > 0 else { throw .invalidTolerance(sink.tolerance) }
         var s = sink
+        WorkMeter.count(s.made, .outlinePoints)
         let (verts, contours, achieved) = try s.finish()
         try self.init(verts: verts, contours: contours, tolerance: achieved, fillRule: fillRule, limits: limits,
                       fastDistance: fastDistance)
@@ -165,6 +167,7 @@ public final class GlyphShape: @unchecked Sendable {
         guard tolerance.isFinite, tolerance >= 0 else { throw .invalidTolerance(tolerance) }
         var points = 0
         for c in polygon.contours where c.count >= 2 { points += c.count }
+        WorkMeter.count(points, .outlinePoints)
         guard points <= limits.maxEdges else { throw .tooManyEdges(limit: limits.maxEdges) }
         var sink = Sink(tolerance: 1, maxEdges: limits.maxEdges)
         for c in polygon.contours where c.count >= 2 {

@@ -38,7 +38,7 @@ from .jobs import JOB_LIMITS, JobRunner, run_jobs
 from .layout import Attachment, Caret, CaretRect, Decoration, Exclusion, Layout, TextHit, TextRun
 from .scene import SCENE_HIT_DTYPE, Node, Scene, SceneHit, Snapshot
 
-__version__ = "1.2.0"
+__version__ = "1.3.0"
 
 #: The loaded libInkHit's version, "MAJOR.MINOR.PATCH".
 library_version: str = _native.lib.inkhit_version_string().decode()

@@ -38,7 +38,7 @@ lib = _load()
 
 #: The inkhit.h version this package is written against: the library must have the same MAJOR and at least
 #: this MINOR (the ABI rule of inkhit.h).
-HEADER_VERSION = (1, 2)
+HEADER_VERSION = (1, 3)
 
 lib.inkhit_version.argtypes = []
 lib.inkhit_version.restype = c_uint32
@@ -106,6 +106,12 @@ class GlyphStyle(Structure):
                 ("stem_darkening", c_int32)]
 
 
+class SkiaFont(Structure):
+    _fields_ = [("struct_size", c_size_t), ("size", c_double), ("scale_x", c_double), ("skew_x", c_double),
+                ("hinting", c_int32), ("edging", c_int32), ("embolden", c_int32), ("subpixel", c_int32),
+                ("baseline_snap", c_int32), ("force_auto_hinting", c_int32)]
+
+
 class GlyphRun(Structure):
     _fields_ = [("struct_size", c_size_t), ("font", c_void_p), ("size", c_double), ("origin", Point),
                 ("transform", Transform), ("style", POINTER(GlyphStyle)), ("position_scale", c_double),
@@ -114,6 +120,13 @@ class GlyphRun(Structure):
 
 class RunGlyph(Structure):
     _fields_ = [("glyph", c_uint32), ("reserved", c_uint32), ("x", c_double), ("y", c_double), ("tag", c_uint64)]
+
+
+class QtRawFont(Structure):
+    """inkhit_qt_raw_font (since 1.3)."""
+    _fields_ = [("struct_size", c_size_t), ("pixel_size", c_double), ("hinting", c_int32), ("weight", c_int32),
+                ("style", c_int32), ("stretch", c_int32), ("qt_version", c_uint32), ("flags", c_uint32),
+                ("probe_glyph", c_uint32), ("probe_bounds", Rect), ("head", POINTER(c_uint8)), ("head_length", c_size_t)]
 
 
 class HbGlyphInfo(Structure):
@@ -331,6 +344,16 @@ _FUNCTIONS.update({
     "inkhit_snapshot_hit_batch": [_handle, c_void_p, c_size_t, c_double, c_int32, c_void_p, _P(c_size_t)],
     "inkhit_limits_get": [_P(Limits)],
     "inkhit_limits_set": [_P(Limits)],
+    "inkhit_builder_add_path": [_handle, _handle, c_uint64, c_void_p, c_size_t, c_void_p, c_size_t, c_void_p, c_size_t,
+                                c_uint32, c_int32, _P(Transform), _P(c_size_t)],
+    "inkhit_skia_font_init_sized": [_P(SkiaFont), c_size_t],
+    "inkhit_glyph_style_for_skia": [_P(SkiaFont), _P(Transform), _P(GlyphStyle)],
+    # Qt's raster engine (1.3).
+    "inkhit_qt_raw_font_init_sized": [_P(QtRawFont), c_size_t],
+    "inkhit_qt_hinting": [c_int32, c_int32, c_int32, _P(c_int32)],
+    "inkhit_qt_glyph_style": [_handle, _P(QtRawFont), _P(Transform), _P(GlyphStyle), _P(c_int32)],
+    "inkhit_builder_add_qt_glyph_run": [_handle, _handle, _handle, _P(QtRawFont), _P(Transform), Point, c_void_p, c_size_t,
+                                        _P(c_size_t), _P(c_size_t)],
 })
 
 for _name, _args in _FUNCTIONS.items():

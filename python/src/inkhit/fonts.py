@@ -88,6 +88,10 @@ class Font(Owned):
         except BaseException:
             N.lib.inkhit_font_release(handle)
             raise
+        self._adopt_handle(handle)
+
+    def _adopt_handle(self, handle: int) -> None:
+        """Owns `handle` and reads the face's numbers."""
         self._own(handle, N.lib.inkhit_font_release)
         info = N.FontInfo()
         _call(N.lib.inkhit_font_get_info, handle, ctypes.byref(info))
@@ -102,6 +106,28 @@ class Font(Owned):
         self.ascender: int = info.ascender
         self.descender: int = info.descender
         self.height: int = info.height
+
+    def with_variations(self, variations: Variations) -> "Font":
+        """A new font: this one's file and face at other design coordinates (``{"wght": 650}`` or (tag, value)
+        pairs), starting from this font's own; the bytes are shared (inkhit_font_with_variations). Values beyond
+        an axis are clamped as FreeType clamps them."""
+        items = list(variations.items()) if isinstance(variations, Mapping) else C.items(variations, "Font.with_variations")
+        array = (N.Variation * max(1, len(items)))(*[
+            N.Variation(_tag(t), C.number(v, "Font.with_variations: %r" % (t,))) for t, v in items])
+        handle = _new_font(N.lib.inkhit_font_with_variations, self._handle, array, len(items))
+        font = Font.__new__(Font)
+        font.path = self.path
+        try:
+            font._adopt_handle(handle)
+        except BaseException:
+            N.lib.inkhit_font_release(handle)
+            raise
+        return font
+
+    @staticmethod
+    def _at(font: "Font", position: Iterable[Tuple[str, float]]) -> "Font":
+        """`font` at a variation position given as (tag, value) pairs."""
+        return font.with_variations(list(position))
 
     @staticmethod
     def _replace(handle: int, make, *args) -> int:
@@ -162,45 +188,87 @@ class Font(Owned):
 
 
 _FREETYPE_OBLIQUE = 0x0366A / 65536
-_HINTING = {"none": 0, "light": 1, "full": 2}
+# inkhit.h's INKHIT_HINTING_* and the ecosystems' names the header maps onto them (cairo, fontconfig, Skia, Qt).
+_HINTING = {"none": 0, "light": 1, "full": 2, "mono": 3, "slight": 1, "vertical": 1, "medium": 2, "normal": 2,
+            "hintnone": 0, "hintslight": 1, "hintmedium": 2, "hintfull": 2}
+_HINTING_NAME = {0: "none", 1: "light", 2: "full", 3: "mono"}
+_JOIN = {"miter": 0, "round": 1, "bevel": 2}
+_EMBOLDEN_NAMES = {"freetype": 1, "skia": 4}      # the named kinds of inkhit_glyph_style.embolden
+_UNDER_TRANSFORM = {"keep": 0, "offWhenNotAxisAligned": 1, "offWhenScaledOrRotated": 2}
+_PPEM = {"uniform": 0, "perAxis": 1, "view": 2}
+# originRounding's names, as the job format spells them: ((x grid, x bias), (y grid, y bias)).
+_ROUNDING = {"none": ((0.0, 0.0), (0.0, 0.0)), "wholePixels": ((1.0, 0.5), (1.0, 0.5)),
+             "quarterPixelX": ((0.25, 0.125), (1.0, 0.5))}
+_AXIS = {"exact": (0.0, 0.0), "wholePixel": (1.0, 0.5), "quarterPixel": (0.25, 0.125)}
+# The job format's camelCase keys, accepted by GlyphStyle.of.
+_KEYS = {"alphaThreshold": "alpha_threshold", "originRounding": "origin_rounding",
+         "hintingUnderTransform": "hinting_under_transform", "stemDarkening": "stem_darkening"}
 
 
 @dataclass(frozen=True)
 class GlyphStyle:
-    """How a renderer draws a glyph beyond its outline (inkhit_glyph_style; the job format's fields).
+    """How a renderer draws a glyph beyond its outline (inkhit_glyph_style; the job format's fields, with the
+    same values). The order is FreeType's: load (hinted or not) at the glyph's size, `matrix`, embolden, then
+    `oblique`; the origin is then snapped in view px (`origin_rounding`).
 
     Attributes:
-        embolden: None; ``"freetype"`` (FT_GlyphSlot_Embolden: 1/24 em, what cairo draws for fontconfig's
-            FC_EMBOLDEN); a strength in layout px at the glyph's size (the ink grows by it in width and height);
-            or ``(x, y)`` strengths. Not a bool: ``embolden=True`` raises (say ``"freetype"``).
+        embolden: synthetic bold, growing the ink by what each value says:
+            None: not emboldened.
+            ``"freetype"``: FT_GlyphSlot_Embolden, 1/24 em (cairo's FC_EMBOLDEN). Like a strength, it moves
+            points **right and up only**: the ink grows to the right of the origin and upwards, not on every side.
+            A number ``px`` or ``(x, y)``: FT_Outline_EmboldenXY strengths in layout px at the glyph's size (the
+            ink grows by x in width, rightwards, and y in height, upwards).
+            ``"skia"``: Skia's fake bold, the outline stroked centred ``size × 1/24 … 1/32`` wide (miter join,
+            limit 4): the ink grows on every side by half that.
+            ``{"stroke": px, "join": "miter" | "round" | "bevel", "miter_limit": 4}``: a centred stroke of that
+            width (layout px); ``join`` and ``miter_limit`` (``miterLimit``) are optional.
+            Not a bool: ``embolden=True`` raises (say which: ``"freetype"`` or ``"skia"``).
         oblique: a shear ``x += oblique * y`` (y up) after emboldening; ``"freetype"`` is FT_GlyphSlot_Oblique's
             0.2126. ``|oblique| <= 4``.
-        hinting: ``"none"`` (the exact outline), ``"light"`` or ``"full"``, as FreeType hints at the glyph's size.
+        hinting: ``"none"`` (the exact outline), ``"light"``, ``"full"`` or ``"mono"`` (FT_LOAD_TARGET_MONO,
+            1-bit text), as FreeType hints at the glyph's size; the ecosystems' names are accepted too
+            (``"slight"``, ``"vertical"``, ``"medium"``, ``"normal"``, ``"hintfull"``, …) and read back as these.
         matrix: ``(xx, xy, yx, yy)``, a 2×2 matrix about the origin in the glyph's y-up frame (fontconfig's
-            FC_MATRIX; synthetic slant is ``(1, 0.2, 0, 1)``).
+            FC_MATRIX; synthetic slant is ``(1, 0.2, 0, 1)``; Skia's scaleX s and skewX k are ``(s, -k, 0, 1)``).
         alpha_threshold: for bitmap glyphs, the least alpha that is ink (0 < t <= 1).
+        origin_rounding: where the renderer snaps the glyph's origin in view px, per axis ``v' = grid ·
+            floor((v + bias) / grid)``: ``"none"``, ``"wholePixels"``, ``"quarterPixelX"`` (Skia with subpixel
+            positioning), or ``((x_grid, x_bias), (y_grid, y_bias))``.
+        hinting_under_transform: ``"keep"``, ``"offWhenNotAxisAligned"`` (Skia) or ``"offWhenScaledOrRotated"``
+            (Qt).
+        ppem: FreeType's size per axis: ``"uniform"``, ``"perAxis"`` (the matrix's axis scales) or ``"view"``
+            (sizes on the device, as Skia sets them; strokes stay in layout px).
+        stem_darkening: CFF stem darkening (True or False).
 
-    A style that neither hints nor emboldens is exact; one that does is FreeType's outline at the glyph's size.
+    A style that neither hints, emboldens nor darkens is exact; one that does is FreeType's outline at the
+    glyph's size. `inkhit.skia.glyph_style` makes the style Skia draws an ``skia.Font`` with.
     """
 
-    embolden: Union[None, str, float, Tuple[float, float]] = None
+    embolden: Union[None, str, float, Tuple[float, float], Mapping[str, object]] = None
     oblique: Union[float, str] = 0.0
     hinting: str = "none"
     matrix: Tuple[float, float, float, float] = (1.0, 0.0, 0.0, 1.0)
     alpha_threshold: float = 0.5
+    origin_rounding: Union[str, Tuple[Tuple[float, float], Tuple[float, float]]] = "none"
+    hinting_under_transform: str = "keep"
+    ppem: str = "uniform"
+    stem_darkening: bool = False
     _c: list = field(default_factory=list, init=False, repr=False, compare=False, hash=False)
 
     @staticmethod
     def of(style: Union["GlyphStyle", Mapping[str, object], None]) -> Optional["GlyphStyle"]:
         """`style` as a GlyphStyle: a GlyphStyle, None, or a mapping with the job format's keys (``embolden``,
-        ``oblique``, ``hinting``, ``matrix``, ``alphaThreshold`` or ``alpha_threshold``)."""
+        ``oblique``, ``hinting``, ``matrix``, ``alphaThreshold``, ``originRounding``, ``hintingUnderTransform``,
+        ``ppem``, ``stemDarkening``; or the attribute names)."""
         if style is None or isinstance(style, GlyphStyle):
             return style
-        fields = dict(style)
-        if "alphaThreshold" in fields:
-            fields["alpha_threshold"] = fields.pop("alphaThreshold")
+        fields = {_KEYS.get(k, k): v for k, v in dict(style).items()}
         if isinstance(fields.get("embolden"), list):
             fields["embolden"] = tuple(fields["embolden"])  # type: ignore[arg-type]
+        if isinstance(fields.get("matrix"), list):
+            fields["matrix"] = tuple(fields["matrix"])  # type: ignore[arg-type]
+        if isinstance(fields.get("origin_rounding"), Mapping):
+            fields["origin_rounding"] = _rounding_pairs(fields["origin_rounding"], "GlyphStyle.origin_rounding")
         return GlyphStyle(**fields)  # type: ignore[arg-type]
 
     def _struct(self) -> N.GlyphStyle:
@@ -209,29 +277,96 @@ class GlyphStyle:
             return self._c[0]
         s = N.GlyphStyle()
         _call(N.lib.inkhit_glyph_style_init_sized, ctypes.byref(s), ctypes.sizeof(s))
-        s.embolden, s.embolden_x, s.embolden_y = _embolden(self.embolden)
+        _set_embolden(s, self.embolden)
         s.oblique = _FREETYPE_OBLIQUE if self.oblique == "freetype" else C.number(self.oblique, "GlyphStyle.oblique")
         s.hinting = C.choice(self.hinting, _HINTING, "GlyphStyle.hinting")
         s.matrix_xx, s.matrix_xy, s.matrix_yx, s.matrix_yy = _matrix(self.matrix)
         s.alpha_threshold = C.number(self.alpha_threshold, "GlyphStyle.alpha_threshold")
+        (s.origin_rounding.x.grid, s.origin_rounding.x.bias), (s.origin_rounding.y.grid, s.origin_rounding.y.bias) = \
+            _origin_rounding(self.origin_rounding)
+        s.hinting_under_transform = C.choice(self.hinting_under_transform, _UNDER_TRANSFORM, "GlyphStyle.hinting_under_transform")
+        s.ppem = C.choice(self.ppem, _PPEM, "GlyphStyle.ppem")
+        s.stem_darkening = 1 if C.flag(self.stem_darkening, "GlyphStyle.stem_darkening") else 0
         self._c.append(s)
         return s
 
+    @staticmethod
+    def _from_struct(s: N.GlyphStyle) -> "GlyphStyle":
+        """The style an inkhit_glyph_style the library filled stands for, keeping that struct as its own."""
+        kind = s.embolden
+        if kind == 1:
+            embolden: object = "freetype"
+        elif kind == 2:
+            embolden = (s.embolden_x, s.embolden_y)
+        elif kind == 3:
+            join = {v: k for k, v in _JOIN.items()}[s.stroke_join]
+            embolden = {"stroke": s.stroke_width, "join": join, "miter_limit": s.miter_limit} if join == "miter" else \
+                {"stroke": s.stroke_width, "join": join}
+        elif kind == 4:
+            embolden = "skia"
+        else:
+            embolden = None
+        o = s.origin_rounding
+        pairs = ((o.x.grid, o.x.bias), (o.y.grid, o.y.bias))
+        rounding = next((name for name, value in _ROUNDING.items() if value == pairs), pairs)
+        style = GlyphStyle(embolden=embolden, oblique=s.oblique, hinting=_HINTING_NAME[s.hinting],  # type: ignore[arg-type]
+                           matrix=(s.matrix_xx, s.matrix_xy, s.matrix_yx, s.matrix_yy), alpha_threshold=s.alpha_threshold,
+                           origin_rounding=rounding,
+                           hinting_under_transform={v: k for k, v in _UNDER_TRANSFORM.items()}[s.hinting_under_transform],
+                           ppem={v: k for k, v in _PPEM.items()}[s.ppem], stem_darkening=bool(s.stem_darkening))
+        style._c.append(s)
+        return style
 
-def _embolden(value: object) -> Tuple[int, float, float]:
-    """GlyphStyle.embolden as inkhit_glyph_style's (embolden, embolden_x, embolden_y): None; "freetype"; a strength
-    in px or (x, y) strengths (0 or (0, 0): none). A bool is neither: `embolden=True` is an error, not 1 px."""
-    what = "GlyphStyle.embolden (None, \"freetype\", a strength in px or (x, y))"
+
+def _set_embolden(s: N.GlyphStyle, value: object) -> None:
+    """GlyphStyle.embolden into inkhit_glyph_style's embolden fields (see GlyphStyle). A bool is none of the
+    forms: `embolden=True` is an error, not 1 px."""
+    what = "GlyphStyle.embolden (None, \"freetype\", \"skia\", a strength in px, (x, y) or {\"stroke\": px})"
     if value is None:
-        return 0, 0.0, 0.0
-    if isinstance(value, str):
-        C.choice(value, {"freetype": 1}, what)
-        return 1, 0.0, 0.0
-    if isinstance(value, (tuple, list)):
-        x, y = C.pair(value, what)
+        s.embolden = 0
+    elif isinstance(value, str):
+        s.embolden = C.choice(value, _EMBOLDEN_NAMES, what)
+    elif isinstance(value, Mapping):
+        unknown = set(value) - {"stroke", "join", "miter_limit", "miterLimit"}
+        if unknown or "stroke" not in value:
+            raise C.InvalidArgumentError("%s: a stroke is {\"stroke\": px, \"join\", \"miter_limit\"}, got %r" % (what, dict(value)), 3)
+        s.embolden = 3
+        s.stroke_width = C.number(value["stroke"], "GlyphStyle.embolden stroke")
+        s.stroke_join = C.choice(value.get("join", "miter"), _JOIN, "GlyphStyle.embolden join")
+        s.miter_limit = C.number(value.get("miter_limit", value.get("miterLimit", 4.0)), "GlyphStyle.embolden miter_limit")
     else:
-        x = y = C.number(value, what)
-    return (0, 0.0, 0.0) if x == 0 and y == 0 else (2, x, y)
+        if isinstance(value, (tuple, list)):
+            x, y = C.pair(value, what)
+        else:
+            x = y = C.number(value, what)
+        if x != 0 or y != 0:
+            s.embolden, s.embolden_x, s.embolden_y = 2, x, y
+
+
+def _rounding_pairs(value: Mapping, what: str) -> Tuple[Tuple[float, float], Tuple[float, float]]:
+    """The job format's ``{"x": axis, "y": axis}`` (an axis ``"exact"``, ``"wholePixel"``, ``"quarterPixel"``,
+    ``{"grid", "bias"}`` or a (grid, bias) pair) as pairs."""
+    def axis(a: object) -> Tuple[float, float]:
+        if a is None or isinstance(a, str):
+            return C.choice("exact" if a is None else a, _AXIS, what)
+        if isinstance(a, Mapping):
+            return C.number(a.get("grid"), what + " grid"), C.number(a.get("bias", 0.0), what + " bias")
+        return C.pair(a, what)
+    unknown = set(value) - {"x", "y"}
+    if unknown:
+        raise C.InvalidArgumentError("%s has %r, not \"x\" or \"y\"" % (what, sorted(unknown)[0]), 3)
+    return axis(value.get("x")), axis(value.get("y"))
+
+
+def _origin_rounding(value: object) -> Tuple[Tuple[float, float], Tuple[float, float]]:
+    """GlyphStyle.origin_rounding as ((x grid, x bias), (y grid, y bias)); the library checks the ranges."""
+    what = "GlyphStyle.origin_rounding"
+    if isinstance(value, str):
+        return C.choice(value, _ROUNDING, what)
+    if isinstance(value, Mapping):
+        return _rounding_pairs(value, what)
+    x, y = C.items(value, what + " ((x_grid, x_bias), (y_grid, y_bias))", 2)
+    return C.pair(x, what + " x"), C.pair(y, what + " y")
 
 
 def _matrix(value: object) -> Tuple[float, float, float, float]:

@@ -35,7 +35,7 @@ RUN_GLYPH_DTYPE = np.dtype({"names": ["glyph", "reserved", "x", "y", "tag"],
                             "formats": [np.uint32, np.uint32, np.float64, np.float64, np.uint64],
                             "offsets": [0, 4, 8, 16, 24], "itemsize": 32})
 
-_VERBS = {"M": 0, "L": 1, "Q": 2, "C": 3, "Z": 4}
+_VERBS = {"M": 0, "L": 1, "Q": 2, "C": 3, "Z": 4, "K": 5}
 _VERB_POINTS = (1, 1, 2, 3, 0)
 _FILL = {"nonzero": 0, "evenodd": 1, "even-odd": 1}
 _INK = ("none", "outline", "colorLayers", "colorPaint", "bitmap", "box", "path")
@@ -184,12 +184,16 @@ class Builder(Owned):
                    origin: Tuple[float, float] = (0.0, 0.0), transform: Optional[Transform6] = None,
                    style: Optional[GlyphStyle] = None, tag_base: int = 0) -> Tuple[range, Tuple[float, float]]:
         """Adds a run as HarfBuzz shaped it: `infos` and `positions` are arrays of `HB_GLYPH_INFO_DTYPE` and
-        `HB_GLYPH_POSITION_DTYPE` (HarfBuzz's own memory viewed as numpy, or built from uharfbuzz's
-        ``buf.glyph_infos`` / ``buf.glyph_positions``, whose objects are taken too). `position_scale` is layout px
-        per position unit (size / the hb_font_t's scale); the pen starts at `origin` (layout px, on the baseline).
-        Each placement's tag is ``tag_base + cluster``. Returns the placement numbers and the pen after the run.
+        `HB_GLYPH_POSITION_DTYPE` (HarfBuzz's own memory viewed as numpy), or uharfbuzz's ``buf.glyph_infos`` /
+        ``buf.glyph_positions`` as they are (objects with ``codepoint`` and ``cluster``, and ``x_advance``,
+        ``y_advance``, ``x_offset``, ``y_offset``: what the library reads; HarfBuzz's internal ``mask`` is not
+        needed), or sequences of tuples or dicts with those fields. `position_scale` is layout px per position
+        unit (size / the hb_font_t's scale, e.g. ``size / font.scale[0]`` for a uharfbuzz font); the pen starts at
+        `origin` (layout px, on the baseline) and moves by the advances, x right and y up, so a vertical (TTB)
+        buffer's negative y advances move it down. Each placement's tag is ``tag_base + cluster``. Returns the
+        placement numbers and the pen after the run.
         """
-        info = _records(infos, HB_GLYPH_INFO_DTYPE, ("codepoint", "mask", "cluster"))
+        info = _records(infos, HB_GLYPH_INFO_DTYPE, ("codepoint", "cluster"))
         pos = None if positions is None else _records(positions, HB_GLYPH_POSITION_DTYPE,
                                                        ("x_advance", "y_advance", "x_offset", "y_offset"))
         if pos is not None and pos.shape != info.shape:
@@ -205,10 +209,15 @@ class Builder(Owned):
         return range(first.value, first.value + added.value), (pen.x, pen.y)
 
     def add_outline(self, verbs: Any, points: Any, transform: Optional[Transform6] = None, fill_rule: str = "nonzero",
-                    tag: Optional[int] = None, key: Optional[int] = None) -> int:
-        """Adds an outline of your own: `verbs` a sequence of ``"M" "L" "Q" "C" "Z"`` (or inkhit.h's 0…4), `points`
-        an (N, 2) array consumed in order (M and L one point, Q two, C three, Z none), in the outline's own units,
-        placed by `transform` (outline units → view px; None: the identity). `fill_rule` ``"nonzero"`` or
+                    tag: Optional[int] = None, key: Optional[int] = None, *, weights: Any = None,
+                    start_points: bool = False) -> int:
+        """Adds an outline of your own: `verbs` a sequence of ``"M" "L" "Q" "K" "C" "Z"`` (K a conic; or inkhit.h's
+        INKHIT_VERB_* numbers, 0…5), `points` an (N, 2) array consumed in order (M and L one point, Q and K two, C
+        three, Z none), in the outline's own units, placed by `transform` (outline units → view px; None: the
+        identity). A path as a renderer iterates it (Skia's ``SkPath::Iter``, `inkhit.skia.add_path`) gives each L,
+        Q, K and C its start point first: say ``start_points=True`` (the library checks that each starts where the
+        previous verb ended). `weights` are the conics' weights, one per K in order (Skia's ``conicWeight``; the
+        library turns each conic into quadratics within the tolerance). `fill_rule` ``"nonzero"`` or
         ``"evenodd"``. With the builder's `cache` and a `key`, the flattened shape is kept and reused for the same
         key. Returns the placement's number; its `Index.ink` is ``"path"``.
         """
@@ -218,10 +227,18 @@ class Builder(Owned):
         t = C.transform(transform, "Builder.add_outline: transform")
         key_value = 0 if key is None else C.integer(key, "Builder.add_outline: key", "uint64_t")
         tag_value = None if tag is None else C.integer(tag, "Builder.add_outline: tag", "uint64_t")
+        starts = C.flag(start_points, "Builder.add_outline: start_points")
         index = ctypes.c_size_t()
-        _call(N.lib.inkhit_builder_add_outline, self._handle, _cache_handle(self.cache) if key is not None else None,
-              key_value, codes.ctypes.data, codes.shape[0], pts.ctypes.data, pts.shape[0], rule, ctypes.byref(t),
-              ctypes.byref(index))
+        cache = _cache_handle(self.cache) if key is not None else None
+        if weights is None and not starts and not (codes == _VERBS["K"]).any():
+            _call(N.lib.inkhit_builder_add_outline, self._handle, cache, key_value, codes.ctypes.data, codes.shape[0],
+                  pts.ctypes.data, pts.shape[0], rule, ctypes.byref(t), ctypes.byref(index))
+        else:
+            w = np.zeros(0) if weights is None else C.array(weights, "Builder.add_outline: weights").astype(np.float64).ravel()
+            w = np.ascontiguousarray(w)
+            _call(N.lib.inkhit_builder_add_path, self._handle, cache, key_value, codes.ctypes.data, codes.shape[0],
+                  pts.ctypes.data, pts.shape[0], w.ctypes.data if w.shape[0] else None, w.shape[0],
+                  1 if starts else 0, rule, ctypes.byref(t), ctypes.byref(index))
         if tag_value is not None:
             _call(N.lib.inkhit_builder_set_tag, self._handle, index.value, tag_value)
         return index.value
@@ -241,7 +258,7 @@ class Builder(Owned):
 
 
 def _verbs(verbs: Any, what: str) -> np.ndarray:
-    """Path verbs (``"M" "L" "Q" "C" "Z"`` letters, a string of them, or inkhit.h's numbers 0…4) as uint8 codes;
+    """Path verbs (``"M" "L" "Q" "K" "C" "Z"`` letters, a string of them, or inkhit.h's numbers 0…5) as uint8 codes;
     the library checks that they are verbs and match the points."""
     given = list(verbs) if isinstance(verbs, str) else C.items(verbs.tolist() if isinstance(verbs, np.ndarray) else verbs, what)
     codes = [C.choice(v.upper(), _VERBS, what) if isinstance(v, str) else C.integer(v, what, "uint32_t") for v in given]

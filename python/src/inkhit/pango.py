@@ -17,10 +17,18 @@ from ._errors import _call
 from .fonts import ShapeCache, _cache_handle
 from .index import Builder
 
-__all__ = ["add_layout", "layout_pointer", "SNAP_ORIGINS"]
+__all__ = ["add_layout", "layout_pointer", "SNAP_ORIGINS", "GSK_GL", "RENDERERS"]
 
 #: Round each glyph origin to whole device pixels, half up, as cairo 1.16's image surfaces draw glyphs.
 SNAP_ORIGINS = 1
+#: GTK 4's GL renderer's rules (INKHIT_PANGO_GSK_GL).
+GSK_GL = 2
+
+#: The renderers whose rules `add_layout` applies (``renderer=``), with the adapter's flag for each:
+#: ``"cairo"``, cairo 1.16 drawing to an image surface (``PangoCairo.show_layout``; GTK 4 with
+#: ``GSK_RENDERER=cairo``); ``"gsk-gl"``, GTK 4's GL renderer (GTK's default); None: origins as Pango gives them
+#: (a vector surface: PDF, SVG).
+RENDERERS = {None: 0, "cairo": SNAP_ORIGINS, "gsk-gl": GSK_GL}
 
 _adapter: Optional[ctypes.CDLL] = None
 
@@ -76,12 +84,17 @@ def _is_a(gtype: Any, name: str) -> bool:
 
 def add_layout(builder: Builder, layout: Any, x: float = 0.0, y: float = 0.0,
                transform: Optional[Sequence[float]] = None, snap_origins: bool = False,
-               cache: Optional[ShapeCache] = None) -> range:
+               cache: Optional[ShapeCache] = None, renderer: Optional[str] = None) -> range:
     """Adds to `builder` what ``PangoCairo.show_layout`` draws for `layout` with its top-left at (x, y), layout px
     (cairo's current point), under `transform` (the cairo CTM, (xx, yx, xy, yy, x0, y0): user space → device
     space = view px; None: the identity): every glyph with the font, size, synthetic bold and slant, variations
     and hinting that fontconfig and cairo use, the underlines, overlines and strikethroughs, and the boxes of
-    unknown glyphs. `snap_origins` rounds glyph origins to whole device pixels as cairo 1.16's image surfaces do.
+    unknown glyphs. `renderer` says whose rules place the glyphs (`RENDERERS`): ``"cairo"`` rounds glyph origins
+    to whole device pixels as cairo 1.16's image surfaces do (so does `snap_origins`); ``"gsk-gl"`` places them as
+    GTK 4's GL renderer does, whose transform must only scale (the widget's scale factor) and translate.
+    For a GTK 4 widget's layout (a ``Gtk.Label``'s ``get_layout()``), `transform` maps the widget's layout to the
+    window's device pixels: the scale factor times (the widget's place in the window's surface + the layout's
+    offsets); the README's "GTK 4" section shows it.
     Each placement's tag (`Index.tag`) is the UTF-8 byte index, in ``layout.get_text()``, of the first character
     of its cluster. Returns the placement numbers. The layout must stay unchanged during the call (Pango's rule:
     one thread at a time per layout).
@@ -91,11 +104,16 @@ def add_layout(builder: Builder, layout: Any, x: float = 0.0, y: float = 0.0,
     t = C.transform(transform, "add_layout: transform")
     if not isinstance(builder, Builder):
         raise C.ArgumentTypeError("add_layout: builder must be an inkhit.Builder", 3)
+    flags = C.choice(renderer, RENDERERS, "add_layout: renderer")
+    if C.flag(snap_origins, "add_layout: snap_origins"):
+        if renderer == "gsk-gl":
+            raise C.InvalidArgumentError("add_layout: snap_origins is cairo's rule; renderer=\"gsk-gl\" has its own", 3)
+        flags |= SNAP_ORIGINS
     added = ctypes.c_size_t()
     # The adapter makes several calls on the builder; its placements are the ones after the count before it
     # (when no other thread adds to this builder meanwhile).
     first = len(builder)
     _call(adapter.inkhit_pango_add_layout, builder._handle, _cache_handle(cache), pointer,
           C.number(x, "add_layout: x"), C.number(y, "add_layout: y"), ctypes.byref(t),
-          SNAP_ORIGINS if C.flag(snap_origins, "add_layout: snap_origins") else 0, ctypes.byref(added))
+          flags, ctypes.byref(added))
     return range(first, first + added.value)
