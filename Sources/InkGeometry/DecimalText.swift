@@ -40,21 +40,25 @@ public enum DecimalText {
         return "\(v)"
     }
 
+    /// The base of `wholeNumberDigits`' limbs, 10⁹: a limb (< 2³⁰) shifted by up to 29 bits, plus a carry, fits
+    /// in 64 bits.
+    private static let limbBase: UInt64 = 1_000_000_000
+
     /// Exact decimal digits of a finite whole number ≥ 2^53 (significand × 2^k, in base-10⁹ limbs).
     private static func wholeNumberDigits(_ a: Double) -> String {
         var limbs: [UInt64] = []                     // little-endian, base 10⁹
         var m = (a.significandBitPattern | (1 << 52))
-        while m > 0 { limbs.append(m % 1_000_000_000); m /= 1_000_000_000 }
+        while m > 0 { limbs.append(m % limbBase); m /= limbBase }
         var k = Int(a.exponent) - 52
         while k > 0 {
             let step = min(k, 29)
             var carry: UInt64 = 0
             for i in limbs.indices {
                 let x = (limbs[i] << UInt64(step)) + carry
-                limbs[i] = x % 1_000_000_000
-                carry = x / 1_000_000_000
+                limbs[i] = x % limbBase
+                carry = x / limbBase
             }
-            while carry > 0 { limbs.append(carry % 1_000_000_000); carry /= 1_000_000_000 }
+            while carry > 0 { limbs.append(carry % limbBase); carry /= limbBase }
             k -= step
         }
         var out = String(limbs.last!)

@@ -9,8 +9,12 @@ public enum ViewSpace {
     /// The largest magnitude of a view coordinate, and the largest glyph size per em, in view px.
     public static let limit: Double = 1e9
 
-    /// The limit as messages write it (± and the unit).
-    public static let limitText = "±1e9 px"
+    /// The limit as messages write it: ± the power of ten ``limit`` is, as `1eN`, and the unit.
+    public static let limitText: String = {
+        var exponent = 0, v = limit
+        while v >= 10 { v /= 10; exponent += 1 }
+        return "±1e\(exponent) px"
+    }()
 
     /// Whether `v` lies within ±``limit`` (false for NaN).
     @inlinable public static func contains(_ v: Double) -> Bool { abs(v) <= limit }

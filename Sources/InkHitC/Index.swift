@@ -1,7 +1,7 @@
 import CInkHit
 import CInkHitRuntime
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
+import InkHit
+import InkFreeType
 import InkGeometry
 
 // Index builders and index queries (inkhit.h, "Index builders" and "Index queries").

@@ -2,7 +2,7 @@ import CInkHit
 import CInkHitRuntime
 import InkFreeType
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkText
 
 // Text layouts (inkhit.h, "Text layout"). Links and attachments are given to `TextLayout` with their index as

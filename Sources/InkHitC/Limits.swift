@@ -1,5 +1,5 @@
 import CInkHit
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkScene
 import InkText
 

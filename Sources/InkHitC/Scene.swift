@@ -2,7 +2,7 @@ import CInkHit
 import CInkHitRuntime
 import InkFreeType
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkScene
 import InkText
 

@@ -1,6 +1,6 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkText
+import InkHit
+import InkText
 
 extension GlyphJob {
     /// `"decorations"`: `[{"kind": "underline" | "strikethrough" | "overline", "rect": [x, y, w, h],

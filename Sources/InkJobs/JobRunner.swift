@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
+@_spi(RawBuffers) import InkHit
+import InkFreeType
 
 /// Runs `ink-hit query` jobs: one JSON job per line in, one JSON answer per query point out.
 ///

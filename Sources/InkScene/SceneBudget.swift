@@ -1,7 +1,7 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkFreeType
-@_spi(InkInternals) import InkText
+import InkText
 
 /// What one snapshot may spend on the regions it builds: bytes of shapes and time. Every region is estimated
 /// from cheap bounds before anything is allocated (an ellipse's or round rectangle's segments from its

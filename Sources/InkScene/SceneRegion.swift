@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
-@_spi(InkInternals) import InkText
+import InkHit
+import InkFreeType
+import InkText
 
 /// A node's own region, ready for queries: parts stacked bottom first — the enlarged hit box (exact: a
 /// parallelogram once mapped to the root), a rounded rectangle (exact under a similarity), then indexed

@@ -1,7 +1,7 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkFreeType
-@_spi(InkInternals) import InkText
+import InkText
 
 /// What a point hits in a scene.
 public struct SceneHit: Sendable {
@@ -13,7 +13,7 @@ public struct SceneHit: Sendable {
     /// How many ancestors the node has (0: the root).
     public var depth: Int { pathLink.depth }
     /// Not API: the node's slot in the scene the snapshot came from (`Scene.slot(of:)` when it was taken).
-    @_spi(InkInternals) public var nodeSlot: Int { pathLink.slot }
+    package var nodeSlot: Int { pathLink.slot }
     /// The point in the node's local coordinates.
     public var local: Point
     /// Signed distance to the node's region, root (view) px: negative inside (the depth inside the part of

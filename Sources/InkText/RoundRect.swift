@@ -6,18 +6,17 @@ import Musl
 import Darwin
 #endif
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 
 /// Not API: the one builder of rounded rectangles (attachments' boxes here, scene regions' `.roundRect`
 /// shapes in InkScene): each corner a circular arc flattened into chords, as many as the tolerance needs, so
 /// the polygon lies within the tolerance of the exact arc (the chords are inside it; the shape reports how far).
-@_spi(InkInternals)
-public enum RoundRect {
+package enum RoundRect {
     /// Chords for an arc of `angle` radians and `radius` view px so that no point of the arc is farther
     /// than `tolerance` view px from them: the count (at least one per quarter turn, at most 100,000) and the
     /// largest distance they leave (the sagitta, ≤ `tolerance`; the radius itself when the radius is within
     /// the tolerance).
-    public static func arcSegments(radius: Double, angle: Double, tolerance tol: Double) -> (count: Int, achieved: Double) {
+    package static func arcSegments(radius: Double, angle: Double, tolerance tol: Double) -> (count: Int, achieved: Double) {
         guard radius > tol else { return (max(1, Int((angle / (Double.pi / 2)).rounded(.up))), radius) }
         let theta = 4 * asin((tol / radius / 2).squareRoot())
         let count = (angle / theta).rounded(.up)
@@ -29,7 +28,7 @@ public enum RoundRect {
 
     /// The edges of the polygon `shape` builds (4 for a plain box), from the radius alone: a bound to check
     /// before building.
-    public static func edges(radius rad: Double, viewTolerance: Double, maxScale: Double) -> Int {
+    package static func edges(radius rad: Double, viewTolerance: Double, maxScale: Double) -> Int {
         rad > 0 ? 4 * (arcSegments(radius: rad * maxScale, angle: .pi / 2, tolerance: viewTolerance).count + 1) : 4
     }
 
@@ -38,7 +37,7 @@ public enum RoundRect {
     /// 0) is exact. `fastDistance`: the shape's distance margin, local px (nil: its default).
     ///
     /// - Throws: `ShapeError` beyond `limits` or for coordinates the index cannot hold.
-    public static func shape(_ r: Rect, radius rad: Double, viewTolerance: Double, maxScale: Double,
+    package static func shape(_ r: Rect, radius rad: Double, viewTolerance: Double, maxScale: Double,
                              limits: ShapeLimits = .default, fastDistance: Double? = nil) throws(ShapeError) -> GlyphShape {
         guard rad > 0 else {
             return try GlyphShape(polygon: Polygon(contours: [[Point(r.minX, r.minY), Point(r.maxX, r.minY),

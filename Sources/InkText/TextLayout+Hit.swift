@@ -1,5 +1,5 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 
 /// What a point on laid-out text hit.
 public struct TextHit: Sendable, Hashable {
@@ -201,7 +201,7 @@ extension TextLayout {
     /// Not API: the answer for decoration `k` hit at `point` (this layout's view px) at signed `distance`:
     /// the character whose advance on the decoration's line holds the point's x, else the nearest one (for
     /// InkScene's text leaves, as `hit(at:)` gives it).
-    @_spi(InkInternals) public func decorationHit(_ k: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
+    package func decorationHit(_ k: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
         let d = decorations[k]
         let x = layoutPoint(point)?.x ?? d.rect.minX
         let range = character(onLine: d.line, atX: x, point: point) ?? d.utf16
@@ -262,7 +262,7 @@ extension TextLayout {
 
     /// Not API: the answer for glyph `gi` hit at `point` (in this layout's view space) at signed `distance`,
     /// as `hit(at:)` gives it (the component under the point, its link), for InkScene's text leaves.
-    @_spi(InkInternals) public func textHit(placement gi: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
+    package func textHit(placement gi: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
         makeHit(placement: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
                 distance: distance, kind: isInside ? .ink : .radius)
     }
@@ -464,36 +464,36 @@ extension TextLayout {
     /// Not API: the layout's own indexes for InkScene's text leaves, in the layout's view space — the ink of
     /// its glyphs (`glyph[k]`: the glyph of placement `k`) and its attachments' boxes (placement `k`:
     /// `attachments[k]`) — and the tolerance they meet, view px.
-    @_spi(InkInternals) public var sceneIndexes: (ink: HitIndex, glyph: [Int], attachments: HitIndex) {
+    package var sceneIndexes: (ink: HitIndex, glyph: [Int], attachments: HitIndex) {
         (inkIndex, inkGlyph, attachmentIndex)
     }
 
     /// Not API: the layout's decorations' index, in the layout's view space (placement `k` is
     /// `decorations[k]`).
-    @_spi(InkInternals) public var sceneDecorations: HitIndex { decorationIndex }
+    package var sceneDecorations: HitIndex { decorationIndex }
 
     /// Not API: decoration `k`'s rectangle as a shape in layout px (exact), for a transform of largest scale
     /// `maxScale`.
-    @_spi(InkInternals) public func decorationShape(_ k: Int, maxScale: Double, viewTolerance: Double) throws(ShapeError) -> GlyphShape {
+    package func decorationShape(_ k: Int, maxScale: Double, viewTolerance: Double) throws(ShapeError) -> GlyphShape {
         try Self.rectShape(decorations[k].rect, maxScale: maxScale, viewTolerance: viewTolerance)
     }
 
     /// Not API: whether both values come from one layout (the same built indexes and transform), cheaply.
-    @_spi(InkInternals) public func isSameLayout(as other: TextLayout) -> Bool {
+    package func isSameLayout(as other: TextLayout) -> Bool {
         inkIndex.isSame(as: other.inkIndex) && attachmentIndex.isSame(as: other.attachmentIndex)
             && decorationIndex.isSame(as: other.decorationIndex) && transform == other.transform
     }
 
     /// Not API: attachment `k`'s (rounded) box as a shape in layout px, flattened for `viewTolerance` under a
     /// transform of largest scale `maxScale`.
-    @_spi(InkInternals) public func attachmentShape(_ k: Int, maxScale: Double, viewTolerance: Double) throws(TextError) -> GlyphShape {
+    package func attachmentShape(_ k: Int, maxScale: Double, viewTolerance: Double) throws(TextError) -> GlyphShape {
         let pa = attachments[k]
         return try Self.boxShape(pa.box, cornerRadius: pa.attachment.cornerRadius, maxScale: maxScale,
                                  viewTolerance: viewTolerance, attachment: k)
     }
 
     /// Not API: the answer for attachment `k` hit at signed `distance` (view px), as `hit(at:)` gives it.
-    @_spi(InkInternals) public func attachmentHit(_ k: Int, distance: Double, isInside: Bool) -> TextHit {
+    package func attachmentHit(_ k: Int, distance: Double, isInside: Bool) -> TextHit {
         let pa = attachments[k]
         return makeHit(placement: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
                        attachment: pa.attachment.tag, distance: distance, kind: isInside ? .ink : .radius)

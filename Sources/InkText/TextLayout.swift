@@ -1,6 +1,6 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
+import InkHit
+import InkFreeType
 
 /// Attributed text laid out into lines of positioned glyphs (layout px, y-down), with hit indexes so that
 /// points in view space map back to glyphs, characters, links and attachments by the shape of the ink.

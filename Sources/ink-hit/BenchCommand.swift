@@ -1,6 +1,6 @@
 import ArgumentParser
 import InkGeometry
-@_spi(InkInternals) import InkHit
+@_spi(RawBuffers) import InkHit
 import InkJobs
 #if canImport(Glibc)
 import Glibc
@@ -9,6 +9,9 @@ import Darwin
 #endif
 
 struct Bench: ParsableCommand {
+    /// Nanoseconds in a second, for times measured in seconds and printed in ns.
+    static let nanosecondsPerSecond = Duration.seconds(1) / Duration.nanoseconds(1)
+
     static let configuration = CommandConfiguration(
         abstract: "Time the query path on each job of a file.",
         discussion: """
@@ -89,7 +92,7 @@ struct Bench: ParsableCommand {
                         reps += 1
                         elapsed = now() - start
                     } while elapsed < seconds
-                    medians.append(elapsed / Double(reps * points.count) * 1_000_000_000)    // ns per point
+                    medians.append(elapsed / Double(reps * points.count) * Self.nanosecondsPerSecond)    // ns per point
                 }
             }
             medians.sort()

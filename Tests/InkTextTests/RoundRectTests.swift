@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkText
+import InkHit
+import InkText
 
 /// The one rounded-rectangle builder (attachments' boxes and scene regions): its corners are circular arcs
 /// within the reported tolerance, checked against the circle itself (an analytic oracle, not the builder).

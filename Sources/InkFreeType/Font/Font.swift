@@ -243,7 +243,7 @@ public struct Font: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// once), for another module's per-font state over the same bytes, such as InkText's HarfBuzz font.
     /// `T` must not keep the `Font` alive (that would be a cycle); it may read the file bytes for as long as
     /// it lives: they are freed after it.
-    @_spi(InkInternals) public func companion<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
+    package func companion<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
         face.companion(type, make: make)
     }
 }

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@_spi(InkInternals) import InkHit
+import InkHit
 
 /// The bytes of a font file, in memory that stays put for as long as a FreeType face reads them
 /// (`FT_New_Memory_Face` does not copy). Immutable after `init`; at least one byte.

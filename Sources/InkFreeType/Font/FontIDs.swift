@@ -1,4 +1,4 @@
-@_spi(InkInternals) import InkHit
+import InkHit
 
 /// Hands out `Font` ids: 1, 2, 3, … in the order fonts are loaded, unique for the life of the process.
 enum FontIDs {

@@ -1,6 +1,6 @@
 import CFreeType
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 
 // The FreeType calls of color glyphs: which kind of ink a glyph has, COLR v0 layers, bitmap strikes and the
 // color tables' bytes. Every call on `face` runs under `lock`.

@@ -1,5 +1,5 @@
 import CFreeType
-@_spi(InkInternals) import InkHit
+import InkHit
 
 // The FreeType calls behind `Font.decorationMetrics` and `Font.hasColorGlyphs`: the `post`, `OS/2` and
 // `hhea` tables as stored, and the face's color flag. Every call on `face` runs under `lock`.

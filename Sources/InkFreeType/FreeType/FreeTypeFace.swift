@@ -1,6 +1,6 @@
 import CFreeType
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 
 // The FreeType calls and pointers of InkFreeType live in this file and, for color glyphs (COLR layers,
 // bitmap strikes, color tables), in FreeTypeFace+Color.swift.

@@ -1,5 +1,5 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 
 /// What flattening one outline costs at any scale, from one pass over its curves (its own units): the sum
 /// over curves of √(factor · |second difference|), so that under a linear map of largest scale `s` at

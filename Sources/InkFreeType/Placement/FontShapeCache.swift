@@ -22,8 +22,7 @@ public struct FontGlyph: Hashable, Sendable {
     /// Not API: the one key of every shape that cannot differ, for a glyph whose ink is `ink` drawn at
     /// `viewPxPerEm`: what does not apply to its kind is left out (the threshold of outlines and color layers;
     /// everything but the threshold and strike of bitmaps; everything of boxes).
-    @_spi(InkInternals)
-    public init(font: Font, glyph: GlyphID, ink: GlyphInk, rendering: OutlineRendering, viewPxPerEm: Double) {
+    package init(font: Font, glyph: GlyphID, ink: GlyphInk, rendering: OutlineRendering, viewPxPerEm: Double) {
         self.init(font: font, glyph: glyph, rendering: rendering)
         switch ink {
         case .outline, .colorLayers, .colorPaint:

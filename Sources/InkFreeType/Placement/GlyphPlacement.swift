@@ -1,5 +1,5 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 
 /// One glyph of one font at one size and origin, seen through a layout → view transform: the one place the
 /// mapping from font units to view px is written.

@@ -1,5 +1,5 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 
 // A font glyph into an index: the builder's font-side `add` (documented with the builder, InkHit's
 // HitIndex+Builder.swift), declared here because InkHit does not know fonts.
@@ -25,8 +25,7 @@ extension GlyphPlacement {
     /// Not API: validates the placement and gets its shape, with the font-units → view transform and its
     /// singular values worked out once (they decide the shape's size class and the index checks them), for
     /// `HitIndex.Builder.add(_:transform:singularValues:)`.
-    @_spi(InkInternals)
-    public func shape(cache: FontShapeCache, viewTolerance: Double) throws(FontError) -> (GlyphShape, AffineTransform, SingularValues) {
+    package func shape(cache: FontShapeCache, viewTolerance: Double) throws(FontError) -> (GlyphShape, AffineTransform, SingularValues) {
         let t = fontUnitsToView
         let sv = t.singularValues
         try validate(viewPxPerEm: sv.max * Double(font.unitsPerEm))

@@ -30,7 +30,7 @@ extension HitIndex {
     /// A negative or NaN radius counts as 0.
     ///
     /// - Precondition: the buffers are valid for the call and do not overlap.
-    @_spi(InkInternals)
+    @_spi(RawBuffers) @unsafe
     public func unsafeHits(for points: UnsafeBufferPointer<Point>, radius: Double = 0,
                            into out: UnsafeMutableBufferPointer<Hit?>) {
         let n = min(points.count, out.count)
@@ -44,7 +44,7 @@ extension HitIndex {
     /// `unsafeHits`); allocates nothing.
     ///
     /// - Precondition: the buffers are valid for the call and do not overlap.
-    @_spi(InkInternals)
+    @_spi(RawBuffers) @unsafe
     public func unsafeTopmost(for points: UnsafeBufferPointer<Point>, into out: UnsafeMutableBufferPointer<Int>) {
         let s = storage
         let n = min(points.count, out.count)
@@ -72,7 +72,7 @@ extension HitIndex {
     /// negative or NaN radius counts as 0.
     ///
     /// - Precondition: the buffers are valid for the call and do not overlap.
-    @_spi(InkInternals)
+    @_spi(RawBuffers) @unsafe
     public func unsafeConcurrentHits(for points: UnsafeBufferPointer<Point>, radius: Double = 0,
                                      into out: UnsafeMutableBufferPointer<Hit?>, chunks: Int = 0) {
         let n = min(points.count, out.count)
@@ -94,10 +94,10 @@ extension HitIndex {
     /// sink of another module is called through its protocol witness per answer.
     ///
     /// - Precondition: `points` holds `count` points, valid for the call.
-    @_spi(InkInternals)
+    @unsafe
     @_specialize(where S == OptionalHits)
     @_specialize(where S == HitRecords)
-    public func unsafeHits<S: HitSink>(for points: UnsafePointer<Point>, count: Int, radius: Double, into sink: inout S) {
+    package func unsafeHits<S: HitSink>(for points: UnsafePointer<Point>, count: Int, radius: Double, into sink: inout S) {
         let s = storage
         withExtendedLifetime(s) {
             if let raster = s.raster, count > 0, radius <= s.preparedRadius {
@@ -127,8 +127,8 @@ extension HitIndex {
     /// numpy's answer layouts. Allocates nothing.
     ///
     /// - Precondition: `points` holds `count` points and the records `count` records, valid for the call.
-    @_spi(InkInternals)
-    public func unsafeHits(for points: UnsafePointer<Point>, count: Int, radius: Double, into records: HitRecords) {
+    @unsafe
+    package func unsafeHits(for points: UnsafePointer<Point>, count: Int, radius: Double, into records: HitRecords) {
         var sink = records
         unsafeHits(for: points, count: count, radius: radius, into: &sink)
     }

@@ -74,8 +74,8 @@ extension HitIndex {
 
         /// Not API: `add(_:transform:)` with the transform's singular values already at hand (a caller that
         /// needed them to choose the shape passes them on instead of having them computed again).
-        @_spi(InkInternals) @discardableResult
-        public mutating func add(_ shape: GlyphShape, transform: AffineTransform,
+        @discardableResult
+        package mutating func add(_ shape: GlyphShape, transform: AffineTransform,
                                  singularValues sv: SingularValues) throws(HitIndexError) -> Int {
             let k = items.count
             guard k < Self.maxPlacements else { throw .tooManyPlacements(limit: Self.maxPlacements) }

@@ -47,7 +47,7 @@ extension HitIndex {
 
     /// Not API: calls `body` with every placement `allHits(at:radius:)` would list, in no particular order,
     /// without allocating (for InkScene, which filters them by its own rules).
-    @_spi(InkInternals) public func forEachHit(at point: Point, radius: Double, _ body: (Hit) -> Void) {
+    package func forEachHit(at point: Point, radius: Double, _ body: (Hit) -> Void) {
         let s = storage
         withExtendedLifetime(s) { s.forEachHit(point.x, point.y, radius: radius, body) }
     }

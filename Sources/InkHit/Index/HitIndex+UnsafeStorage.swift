@@ -4,21 +4,21 @@ extension HitIndex {
     /// Not API: the index's storage as an opaque pointer, not retained: for a handle registry that keeps the
     /// index alive while it answers through `unsafeHit(storage:at:radius:)` and its siblings, so a query reaches
     /// the storage with one load fewer than through the index (the C interface's single queries).
-    @_spi(InkInternals) public var unsafeStorage: UnsafeMutableRawPointer {
+    @unsafe package var unsafeStorage: UnsafeMutableRawPointer {
         Unmanaged.passUnretained(storage).toOpaque()
     }
 
     /// Not API: `hit(at:radius:)` of the index whose `unsafeStorage` is `storage`, which the caller keeps alive
     /// for the call. Allocates nothing, retains nothing: the storage is borrowed for one call of its query,
     /// `hit(at:radius:)`'s own. Inlinable, so the caller calls that query directly (one call, as a Swift caller).
-    @_spi(InkInternals) @inlinable
-    public static func unsafeHit(storage: UnsafeMutableRawPointer, at point: Point, radius: Double) -> Hit? {
+    @unsafe @inlinable
+    package static func unsafeHit(storage: UnsafeMutableRawPointer, at point: Point, radius: Double) -> Hit? {
         Unmanaged<Storage>.fromOpaque(storage)._withUnsafeGuaranteedRef { $0.hit(point.x, point.y, radius: radius) }
     }
 
     /// Not API: `topmost(at:)` (-1: none) of the index whose `unsafeStorage` is `storage`, kept alive by the caller.
-    @_spi(InkInternals) @inlinable
-    public static func unsafeTopmost(storage: UnsafeMutableRawPointer, at point: Point) -> Int {
+    @unsafe @inlinable
+    package static func unsafeTopmost(storage: UnsafeMutableRawPointer, at point: Point) -> Int {
         Unmanaged<Storage>.fromOpaque(storage)._withUnsafeGuaranteedRef { $0.topmostOutOfLine(point.x, point.y) }
     }
 }

@@ -67,7 +67,7 @@ public struct HitIndex: Sendable {
     public var uniqueShapeCount: Int { storage.shapes.count }
 
     /// Not API: whether both values are the same built index (one storage), for InkScene's reuse checks.
-    @_spi(InkInternals) public func isSame(as other: HitIndex) -> Bool { storage === other.storage }
+    package func isSame(as other: HitIndex) -> Bool { storage === other.storage }
 }
 
 /// One answer: which placement, how far, and whether the point is on its ink.

@@ -9,7 +9,7 @@ import InkGeometry
 /// when both come (a staged batch clears every point of a block before it finds the ones on ink): a point's
 /// answer is the last call made for it. A point with a NaN or infinite coordinate always gets `miss` and never
 /// `hit`.
-@_spi(InkInternals) public protocol HitSink {
+package protocol HitSink {
     /// Point `i` of the batch, at `point` (view px), is a miss, unless `hit(_:_:)` follows for it.
     mutating func miss(_ i: Int, at point: Point)
     /// Point `i` of the batch hit: its answer is `h`.
@@ -18,13 +18,13 @@ import InkGeometry
 
 /// A `HitSink` writing `Hit?` answers into the same slots of a buffer (what `unsafeHits(for:radius:into:)`
 /// answers).
-@_spi(InkInternals) public struct OptionalHits: HitSink {
+@unsafe package struct OptionalHits: HitSink {
     /// The first answer slot.
-    public let base: UnsafeMutablePointer<Hit?>
+    package let base: UnsafeMutablePointer<Hit?>
     /// Answers go to `base[i]`.
-    public init(_ base: UnsafeMutablePointer<Hit?>) { self.base = base }
-    @inline(__always) public mutating func miss(_ i: Int, at point: Point) { base[i] = nil }
-    @inline(__always) public mutating func hit(_ i: Int, _ h: Hit) { base[i] = h }
+    package init(_ base: UnsafeMutablePointer<Hit?>) { self.base = base }
+    @inline(__always) package mutating func miss(_ i: Int, at point: Point) { base[i] = nil }
+    @inline(__always) package mutating func hit(_ i: Int, _ h: Hit) { base[i] = h }
 }
 
 /// A `HitSink` writing each answer into a record of its caller's layout (a C struct, a numpy record): point
@@ -32,13 +32,13 @@ import InkGeometry
 /// `insideOffset` (on the ink), the placement as `Int64` at `placementOffset` (-1 on a miss) and the signed
 /// distance, view px, as `Double` at `distanceOffset` (NaN on a miss). The offsets must leave each field inside
 /// the record, aligned to its size; the caller keeps the records' memory valid for the call.
-@_spi(InkInternals) public struct HitRecords: HitSink {
+@unsafe package struct HitRecords: HitSink {
     let base: UnsafeMutableRawPointer
     let stride: Int
     let hitOffset: Int, insideOffset: Int, placementOffset: Int, distanceOffset: Int
 
     /// Records of `stride` bytes from `base`, with the fields at the given byte offsets.
-    public init(base: UnsafeMutableRawPointer, stride: Int, hitOffset: Int, insideOffset: Int, placementOffset: Int,
+    package init(base: UnsafeMutableRawPointer, stride: Int, hitOffset: Int, insideOffset: Int, placementOffset: Int,
                 distanceOffset: Int) {
         self.base = base; self.stride = stride
         self.hitOffset = hitOffset; self.insideOffset = insideOffset
@@ -53,11 +53,11 @@ import InkGeometry
         r.storeBytes(of: distance, toByteOffset: distanceOffset, as: Double.self)
     }
 
-    @inline(__always) public mutating func miss(_ i: Int, at point: Point) {
+    @inline(__always) package mutating func miss(_ i: Int, at point: Point) {
         write(i, hit: 0, inside: 0, placement: -1, distance: .nan)
     }
 
-    @inline(__always) public mutating func hit(_ i: Int, _ h: Hit) {
+    @inline(__always) package mutating func hit(_ i: Int, _ h: Hit) {
         write(i, hit: 1, inside: h.isInside ? 1 : 0, placement: Int64(h.placement), distance: h.distance)
     }
 }

@@ -10,13 +10,13 @@ import Darwin
 /// unlike `Synchronization.Mutex`, which needs macOS 15). ThreadSanitizer sees the ordering a pthread
 /// mutex gives, but not that of `Mutex`, whose futex lives in the (uninstrumented) standard library.
 ///
-/// Not API: shared with InkFreeType and InkText through `@_spi(InkInternals)`.
-@_spi(InkInternals) public final class Lock: @unchecked Sendable {
+/// Not API: shared with InkFreeType and InkText (`package`).
+package final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Where the mutex lives (it must not move while in use).
     private let arena: Arena
 
-    public init() {
+    package init() {
         var layout = Arena.Layout()
         let slot = layout.reserve(pthread_mutex_t.self, count: 1)
         arena = Arena(layout)
@@ -29,7 +29,7 @@ import Darwin
     }
 
     /// Runs `body` while holding the lock.
-    public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
