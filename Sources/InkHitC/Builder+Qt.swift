@@ -41,17 +41,6 @@ public func inkhit_qt_hinting(_ preference: Int32, _ fontconfigHintStyle: Int32,
     }
 }
 
-extension GlyphStyle.Hinting {
-    /// The INKHIT_HINTING_* value.
-    var cValue: Int {
-        switch self {
-        case .none: return INKHIT_HINTING_NONE
-        case .light: return INKHIT_HINTING_LIGHT
-        case .full: return INKHIT_HINTING_FULL
-        }
-    }
-}
-
 /// A C caller's `inkhit_qt_raw_font`, checked (ranges are `QtRawFont.problem`'s, checked with the drawing).
 func qtRawFont(_ p: UnsafePointer<inkhit_qt_raw_font>?, _ name: String) throws(CError) -> QtRawFont {
     guard let p else { throw .null(name) }
