@@ -439,6 +439,16 @@ let a = GlyphPlacement(font: sans, glyph: sans.glyph(for: "a")!, size: 16, origi
 var builder = HitIndex.Builder()
 try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
 """##, run: InkFreeType_GlyphStyle_1),
+        Snippet(file: "Sources/InkFreeType/QtRawFont.swift", index: 1, source: ##"""
+import InkFreeType
+import InkGeometry
+let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+let qt = QtRawFont(pixelSize: 16, hinting: .light)                  // QFont::PreferVerticalHinting
+let painter = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0)  // QPainter::scale(2, 2)
+let drawing = try qt.drawing(of: sans, deviceTransform: painter)
+var builder = HitIndex.Builder()
+try builder.add(drawing.placement(of: sans.glyph(for: "H")!, at: Point(10.3, 20)), cache: .shared)
+"""##, run: InkFreeType_QtRawFont_1),
         Snippet(file: "Sources/InkFreeType/SkiaFont.swift", index: 1, source: ##"""
 import InkFreeType
 import InkGeometry
@@ -978,6 +988,16 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         let a = GlyphPlacement(font: sans, glyph: sans.glyph(for: "a")!, size: 16, origin: Point(10, 30), style: fake)
         var builder = HitIndex.Builder()
         try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
+    }
+
+    /// Sources/InkFreeType/QtRawFont.swift, Swift block 1.
+    @Sendable static func InkFreeType_QtRawFont_1() throws {
+        let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        let qt = QtRawFont(pixelSize: 16, hinting: .light)                  // QFont::PreferVerticalHinting
+        let painter = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0)  // QPainter::scale(2, 2)
+        let drawing = try qt.drawing(of: sans, deviceTransform: painter)
+        var builder = HitIndex.Builder()
+        try builder.add(drawing.placement(of: sans.glyph(for: "H")!, at: Point(10.3, 20)), cache: .shared)
     }
 
     /// Sources/InkFreeType/SkiaFont.swift, Swift block 1.
