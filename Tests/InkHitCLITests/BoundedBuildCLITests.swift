@@ -200,12 +200,12 @@ struct BoundedBuildCLITests {
         // beside the job's own work — freeing the hostile job's parsed line and what it built — and the spread of
         // two runs' start-up on a loaded machine), plus what the good job alone costs (the process's start and
         // end, its font, its layout: measured the same way). The first line's wall-clock time is held to the
-        // same; a machine so busy that the child got a fraction of a core may stretch it up to 4× when the CPU
-        // time shows no work past the limit (a job that waited, not worked, past its limit still fails).
+        // same, unless the CPU time shows no work past the limit: a busy machine that gave the child a fraction
+        // of a core stretches it without bound, so then only a wait of `ChildRun.waitWatchdogSeconds` fails.
         let bound = row.timeLimit + Self.overrun + Self.margin
         print("\(row): CPU \(t.cpu) s (good job alone \(baseline.cpu) s), first line after \(t.wall) s (alone \(baseline.wall) s)")
         #expect(t.cpu <= bound + baseline.cpu, "\(row): \(t.cpu) s of CPU (the good job alone: \(baseline.cpu) s)")
-        #expect(t.wall <= bound + baseline.wall || (t.cpu <= bound + baseline.cpu && t.wall <= 4 * (bound + baseline.wall)),
+        #expect(t.wall <= bound + baseline.wall || (t.cpu <= bound + baseline.cpu && t.wall <= ChildRun.waitWatchdogSeconds),
                 "\(row): \(t.wall) s (the good job alone: \(baseline.wall) s)")
         let lines = r.lines
         try #require(lines.count > want.count, "\(row): \(lines.map { $0.prefix(200) }) \(r.err.prefix(300))")

@@ -138,10 +138,10 @@ struct HostileCallTests {
         let (status, wall, cpu, message) = try await run(s)
         #expect(status == s.status, "\(s.name): \(status) \(message)")
         if let m = s.message { #expect(message.contains(m), "\(s.name): \(message)") }
-        // The CPU time strictly; the wall-clock time too, unless the machine was so busy that the process got
-        // a fraction of a core.
+        // The CPU time strictly; the wall-clock time only against a wait (`ChildRun.waitWatchdogSeconds`): a
+        // busy machine that gives the process a fraction of a core stretches it without bound.
         #expect(cpu <= s.seconds, "\(s.name): \(cpu) s of CPU")
-        #expect(wall <= 4 * s.seconds, "\(s.name): \(wall) s")
+        #expect(wall <= max(4 * s.seconds, ChildRun.waitWatchdogSeconds), "\(s.name): \(wall) s")
     }
 
     @Test(arguments: scenarios)

@@ -24,6 +24,13 @@ public struct ChildRun: Sendable {
     /// User plus system CPU seconds.
     public var cpuSeconds: Double { userSeconds + systemSeconds }
 
+    /// How long a child that kept within its CPU bound may take by the wall clock before a test fails it: a
+    /// minute. On a shared machine the wall clock says how much of a core the child got, not how much it worked
+    /// (a suite under load measured a good job's first line at 1.9 s and a hostile one's at 21 s for 0.013 s of
+    /// CPU), so a time limit is judged by CPU time, and the wall clock only catches a child that waited — blocked
+    /// instead of working — far past its limit.
+    public static let waitWatchdogSeconds = 60.0
+
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }

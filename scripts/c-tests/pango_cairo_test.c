@@ -434,18 +434,22 @@ static void hostile(PangoFontMap *fontmap) {
     CHECK(inkhit_pango_add_layout(builder, NULL, layout, NAN, 0, NULL, 0, &added) == INKHIT_ERROR_INVALID_ARGUMENT);
     CHECK(inkhit_pango_add_layout(builder, NULL, layout, 0, 0, &nan_t, 0, &added) == INKHIT_ERROR_INVALID_ARGUMENT);
     CHECK(inkhit_pango_add_layout(builder, NULL, layout, 0, 0, &singular, 0, &added) == INKHIT_ERROR_INVALID_ARGUMENT);
-    /* GTK's GL renderer: one renderer's rules at a time, and a transform that only scales (evenly) and translates. */
-    CHECK(inkhit_pango_add_layout(builder, NULL, layout, 0, 0, NULL, INKHIT_PANGO_SNAP_ORIGINS | INKHIT_PANGO_GSK_GL, &added)
-          == INKHIT_ERROR_INVALID_ARGUMENT && strstr(inkhit_last_error(), "give one"));
-    inkhit_transform turned = {0.8, 0.6, -0.6, 0.8, 0, 0}, uneven = {2, 0, 0, 1, 0, 0}, twice = {2, 0, 0, 2, 5, 7};
-    CHECK(inkhit_pango_add_layout(builder, NULL, layout, 0, 0, &turned, INKHIT_PANGO_GSK_GL, &added) == INKHIT_ERROR_INVALID_ARGUMENT);
-    CHECK(inkhit_pango_add_layout(builder, NULL, layout, 0, 0, &uneven, INKHIT_PANGO_GSK_GL, &added) == INKHIT_ERROR_INVALID_ARGUMENT
-          && strstr(inkhit_last_error(), "INKHIT_PANGO_GSK_GL"));
-    pango_layout_set_text(layout, "Hi", -1);
-    CHECK(inkhit_pango_add_layout(builder, NULL, layout, 0, 0, &twice, INKHIT_PANGO_GSK_GL, &added) == INKHIT_OK && added == 2);
     CHECK(strstr(inkhit_last_error(), "finite and invertible") != NULL);
     /* An empty layout: nothing drawn, nothing added. */
     CHECK(inkhit_pango_add_layout(builder, NULL, layout, 0, 0, NULL, 0, &added) == INKHIT_OK && added == 0);
+    /* GTK's GL renderer: one renderer's rules at a time, and a transform that only scales (evenly) and translates
+       (a builder of its own: the large layout below counts its placements). */
+    inkhit_builder gl_builder;
+    CHECK(inkhit_builder_create(0, &gl_builder) == INKHIT_OK);
+    CHECK(inkhit_pango_add_layout(gl_builder, NULL, layout, 0, 0, NULL, INKHIT_PANGO_SNAP_ORIGINS | INKHIT_PANGO_GSK_GL, &added)
+          == INKHIT_ERROR_INVALID_ARGUMENT && strstr(inkhit_last_error(), "give one"));
+    inkhit_transform turned = {0.8, 0.6, -0.6, 0.8, 0, 0}, uneven = {2, 0, 0, 1, 0, 0}, twice = {2, 0, 0, 2, 5, 7};
+    CHECK(inkhit_pango_add_layout(gl_builder, NULL, layout, 0, 0, &turned, INKHIT_PANGO_GSK_GL, &added) == INKHIT_ERROR_INVALID_ARGUMENT);
+    CHECK(inkhit_pango_add_layout(gl_builder, NULL, layout, 0, 0, &uneven, INKHIT_PANGO_GSK_GL, &added) == INKHIT_ERROR_INVALID_ARGUMENT
+          && strstr(inkhit_last_error(), "INKHIT_PANGO_GSK_GL"));
+    pango_layout_set_text(layout, "Hi", -1);
+    CHECK(inkhit_pango_add_layout(gl_builder, NULL, layout, 0, 0, &twice, INKHIT_PANGO_GSK_GL, &added) == INKHIT_OK && added == 2);
+    inkhit_builder_release(gl_builder);
     /* A large layout: 100,000 characters in lines of 400 px. */
     GString *big = g_string_new(NULL);
     for (int i = 0; i < 10000; i++) g_string_append(big, "ink hits! ");
