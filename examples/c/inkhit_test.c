@@ -285,10 +285,10 @@ static void test_index(void) {
     bad.transform.c = NAN;
     EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_INVALID_ARGUMENT, "placement->transform");
     /* The builder's own transform check (1.3), for adapters: the rule every add applies. */
-    inkhit_transform plain = INKHIT_TRANSFORM_IDENTITY, flat = {1, 2, 2, 4, 0, 0}, tiny = {1e-31, 0, 0, 1e-31, 0, 0};
+    inkhit_transform plain = INKHIT_TRANSFORM_IDENTITY, rank_one = {1, 2, 2, 4, 0, 0}, tiny = {1e-31, 0, 0, 1e-31, 0, 0};
     inkhit_transform inf = {1, 0, 0, 1, INFINITY, 0};
     EXPECT(inkhit_transform_validate(&plain), INKHIT_OK, "");
-    EXPECT(inkhit_transform_validate(&flat), INKHIT_ERROR_PLACEMENT, "singular");
+    EXPECT(inkhit_transform_validate(&rank_one), INKHIT_ERROR_PLACEMENT, "singular");
     EXPECT(inkhit_transform_validate(&tiny), INKHIT_ERROR_PLACEMENT, "out of range");
     EXPECT(inkhit_transform_validate(&inf), INKHIT_ERROR_PLACEMENT, "NaN or infinite");
     EXPECT(inkhit_transform_validate(NULL), INKHIT_ERROR_NULL_ARGUMENT, "transform is NULL");
