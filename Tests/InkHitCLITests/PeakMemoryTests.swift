@@ -49,9 +49,11 @@ struct PeakMemoryTests {
             var lines = 0
             stdout.withUnsafeBytes { for b in $0 where b == 0x0A { lines += 1 } }
             #expect(lines == answers, "\(name)")
+            // An upper bound of ink-hit's own peak (ChildRun.peakBytes): the bound holds for ink-hit when it holds here.
             let peak = r.peakBytes
             #expect(peak <= bound, "\(name): peak \(peak >> 20) MiB, bound \(bound >> 20) MiB")
-            print("PeakMemoryTests: \(name): peak \(peak >> 20) MiB (bound \(bound >> 20) MiB)")
+            print("PeakMemoryTests: \(name): peak \(peak >> 20) MiB (bound \(bound >> 20) MiB; this process's "
+                  + "high-water mark at the spawn \(r.spawnerHighWaterBytes >> 20) MiB)")
         }
     }
 }

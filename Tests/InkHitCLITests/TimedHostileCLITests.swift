@@ -121,7 +121,7 @@ struct TimedHostileCLITests {
         #expect(alone.status == 0 && want.count == 3)
         let (lines, t) = try await Self.run(try s.file("hostile.jsonl", row.line() + "\n" + Self.good + "\n"), timeLimit: row.timeLimit, s)
         print("\(row): first line after \(t.firstLineSeconds ?? .nan) s, \(t.cpuSeconds) s CPU, \(t.wallSeconds) s wall, "
-              + "\(t.peakBytes >> 20) MiB (the good job alone: \(alone.cpuSeconds) s CPU, \(alone.wallSeconds) s wall)")
+              + "peak ≤ \(t.peakBytes >> 20) MiB (this process's at the spawn \(t.spawnerHighWaterBytes >> 20) MiB) (the good job alone: \(alone.cpuSeconds) s CPU, \(alone.wallSeconds) s wall)")
         let slack = Sanitizers.active ? 1.6 : 0.4
         let cpuBound = row.timeLimit + slack + row.teardown + alone.cpuSeconds
         #expect(t.cpuSeconds <= cpuBound, "\(row): \(t.cpuSeconds) s of CPU (the good job alone: \(alone.cpuSeconds) s)")

@@ -15,8 +15,15 @@ public struct ChildRun: Sendable {
     public var userSeconds: Double, systemSeconds: Double
     /// Wall-clock seconds from spawn to exit.
     public var wallSeconds: Double
-    /// Peak resident set, bytes.
+    /// Peak resident set, bytes: an upper bound of the child's own peak. Linux keeps a process's high-water mark
+    /// across `exec`, and a spawned child starts on its parent's memory (`posix_spawn` shares it until the
+    /// `exec`), so this is the larger of the child's peak and this test process's high-water mark at the spawn
+    /// (`spawnerHighWaterBytes`): a bound that holds for it holds for the child; a figure above
+    /// `spawnerHighWaterBytes` is the child's own.
     public var peakBytes: Int
+    /// This test process's own high-water mark (`VmHWM`) read as the spawn returned (after the child's `exec`:
+    /// glibc's `posix_spawn` returns then), bytes.
+    public var spawnerHighWaterBytes: Int
     /// Wall-clock seconds from spawn to the first complete line of standard output (polled every 2 ms), nil
     /// when there was none.
     public var firstLineSeconds: Double?
@@ -54,6 +61,7 @@ public struct ChildRun: Sendable {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ)
         guard spawned == 0 else { throw Failure(description: "posix_spawn \(argv[0]): \(String(cString: strerror(spawned)))") }
+        let spawnerHighWater = highWaterBytes()
         var usage = rusage()
         var wstatus: Int32 = 0
         var killed = false
@@ -73,7 +81,23 @@ public struct ChildRun: Sendable {
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
         return ChildRun(status: status, signaled: signaled, userSeconds: seconds(usage.ru_utime),
                         systemSeconds: seconds(usage.ru_stime), wallSeconds: wall, peakBytes: Int(usage.ru_maxrss) * 1024,
+                        spawnerHighWaterBytes: spawnerHighWater,
                         firstLineSeconds: firstLine ?? (hasLine(stdout) ? wall : nil))
+    }
+
+    /// This process's `VmHWM` from `/proc/self/status`, bytes (0 where there is none).
+    static func highWaterBytes() -> Int {
+        let fd = open("/proc/self/status", O_RDONLY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 14)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { return 0 }
+        for line in buffer[0..<n].split(separator: 0x0A) where line.starts(with: Array("VmHWM:".utf8)) {
+            let digits = line.drop(while: { $0 < 0x30 || $0 > 0x39 }).prefix(while: { $0 >= 0x30 && $0 <= 0x39 })
+            return (Int(String(decoding: digits, as: UTF8.self)) ?? 0) * 1024
+        }
+        return 0
     }
 
     /// Whether the file at `path` holds a newline in its first 64 KiB.
