@@ -14,7 +14,7 @@
 import Glibc
 #endif
 import InkGeometry
-@_spi(InkInternals) import InkHit
+@_spi(RawBuffers) import InkHit
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func geometryFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -7,7 +7,9 @@
 #      Dispatch or BlocksRuntime library — has no RUNPATH, stays loaded after dlclose (NODELETE), is stripped
 #      with its debug information in lib/.debug (same build id), and is at most 12 MiB (16 MiB for the debug
 #      build); the Pango adapter likewise (exports only inkhit_pango_*, RUNPATH $ORIGIN);
-#   2. examples/c/inkhit_test.c — every function, hostile calls included — compiled with cc -Werror, run;
+#   2. examples/c/inkhit_test.c — every function, hostile calls included — compiled with cc -Werror, run; a
+#      1.0-style program (inkhit_text_hit.glyph, INKHIT_NODE_NO_CLIP) compiles with -Werror in C and C++ and its
+#      old names alias the new ones, and INKHIT_WARN_DEPRECATED makes the compiler point them out;
 #   3. the same program under AddressSanitizer + UndefinedBehaviorSanitizer with LeakSanitizer on (after a
 #      canary that proves LeakSanitizer reports leaks here): no error, no leak;
 #   4. the README's C example and examples/c/hello.c, compiled with the README's command line, answers checked;
@@ -134,6 +136,31 @@ flags=(-std=c11 -Wall -Wextra -Werror -pedantic -g)
 step "examples/c/inkhit_test.c (every function, hostile calls)"
 cc "${flags[@]}" examples/c/inkhit_test.c $(pkg-config --cflags --libs inkhit) -lm -lpthread -o "$work/inkhit_test"
 "$work/inkhit_test" || fail "inkhit_test"
+
+step "1.0 names still compile: silently by default (also with -Werror), pointed out with INKHIT_WARN_DEPRECATED"
+cat > "$work/old_names.c" <<'C'
+#include <inkhit.h>
+#include <string.h>
+int main(void) {
+    inkhit_text_hit t;
+    inkhit_scene_hit s;
+    memset(&t, 0, sizeof t);
+    memset(&s, 0, sizeof s);
+    t.placement = 3;
+    s.placement = 4;
+    /* The 1.0 field names read the same storage; the 1.0 flag is the same bit. */
+    return (t.glyph == 3 && s.glyph == 4 && INKHIT_NODE_NO_CLIP == INKHIT_NODE_NOT_CLIPS_CHILDREN) ? 0 : 1;
+}
+C
+for compiler in "cc -std=c11" "c++ -std=c++17 -x c++"; do
+  $compiler -Wall -Wextra -Werror -pedantic "$work/old_names.c" $(pkg-config --cflags --libs inkhit) -o "$work/old_names" \
+    || fail "$compiler: a 1.0 caller using glyph and INKHIT_NODE_NO_CLIP does not compile with -Werror"
+  "$work/old_names" || fail "$compiler: the 1.0 names do not alias the 1.3 ones"
+  if $compiler -DINKHIT_WARN_DEPRECATED -Werror -c "$work/old_names.c" $(pkg-config --cflags inkhit) -o /dev/null 2> "$work/old_names.log"; then
+    fail "$compiler: INKHIT_WARN_DEPRECATED does not point out the 1.0 names"
+  fi
+  grep -q "deprecated" "$work/old_names.log" || { cat "$work/old_names.log" >&2; fail "$compiler: no deprecation warning"; }
+done
 
 step "examples/c/inkhit_test.c under AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer"
 printf '#include <stdlib.h>\nvoid *volatile keep;\nint main(void) { keep = malloc(33); keep = 0; return 0; }\n' > "$work/canary.c"

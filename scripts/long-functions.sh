@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lists the Swift functions, initialisers, accessors and closures-with-a-name in Sources/ longer than a screen
+# Lists the Swift functions, initialisers, computed properties and accessors in Sources/ longer than a screen
 # (default 60 lines; `scripts/long-functions.sh 80` for another limit), longest first:
 #   <lines>  <file>:<line>  <declaration>
 # A function whose doc comment has a line "Longer than a screen: <why>" is marked "(says why)".
@@ -11,7 +11,9 @@ limit="${1:-60}"
 prog=$(cat <<'PY'
 import re, sys
 limit = int(sys.argv[1])
-decl = re.compile(r'^\s*(?:@[\w()".:, ]+\s+)*(?:(?:public|internal|private|fileprivate|static|final|override|mutating|nonmutating|convenience|required|nonisolated|@inlinable|@inline\(__always\)|@discardableResult)\s+)*(func\s+[^\s(<]+|init[?!]?\s*[(<]|deinit\b|subscript\s*[(<])')
+decl = re.compile(r'^\s*(?:@[\w()".:, ]+\s+)*(?:(?:public|package|internal|private|fileprivate|static|final|override|mutating|nonmutating|convenience|required|nonisolated|@inlinable|@inline\(__always\)|@discardableResult)\s+)*(func\s+[^\s(<]+|init[?!]?\s*[(<]|deinit\b|subscript\s*[(<])')
+# A computed property or accessor block: `var name: Type {` (no `=` before the brace: not a stored property).
+computed = re.compile(r'^\s*(?:@[\w()".:, ]+\s+)*(?:(?:public|package|internal|private|fileprivate|static|final|override|nonisolated|@inlinable|@inline\(__always\))\s+)*(var\s+[^\s:]+)\s*:[^={]*\{')
 found = []
 for path in sys.argv[2:]:
     lines = open(path, encoding='utf-8', errors='replace').read().split('\n')
@@ -37,7 +39,7 @@ for path in sys.argv[2:]:
                 j = k + 1; continue
             out.append(line[j]); j += 1
         code = ''.join(out)
-        m = decl.match(code)
+        m = decl.match(code) or computed.match(code)
         if m and pending is None:
             above = lines[max(0, i - 8):i]
             says = any('Longer than a screen' in a for a in above)

@@ -14,7 +14,7 @@
  *     points over the text's box);
  *   - page, batch: `inkhit_index_hits` over the same points, r = 0;
  *   - fast miss: 5,000,000 `inkhit_index_hit` on a one-triangle index far outside it (the call alone:
- *     handle lookup, argument checks, the answer written), as in BENCHMARKS.md "Handles released while in use".
+ *     handle lookup, argument checks, the answer written), as in docs/benchmark-history.md, "Handles released while in use".
  * Before timing, both libraries must answer every point alike (hit, placement, inside, distance bit for bit).
  *
  * Instructions instead of time (this machine is shared: a count does not depend on the load): with a fourth

@@ -30,30 +30,35 @@ public enum DecimalText {
         return (v < 0 ? "-" : "") + String(intPart) + frac
     }
 
-    /// `v` for a message: plain decimals (up to 6 fractional digits) between 1e-4 and 1e9 in magnitude,
-    /// the shortest round-trip scientific form outside (`1e+300`, `1.5e-07`), never more than 24 characters.
+    /// `v` for a message: plain decimals (up to 6 fractional digits) from 1e-4 up to `ViewSpace.limit` in
+    /// magnitude (every view coordinate prints in full), the shortest round-trip scientific form outside
+    /// (`1e+300`, `1.5e-07`), never more than 24 characters.
     public static func short(_ v: Double) -> String {
         guard v.isFinite else { return v.isNaN ? "nan" : (v > 0 ? "inf" : "-inf") }
         let a = abs(v)
-        if a == 0 || (a >= 1e-4 && a < 1e9) { return string(v, maxFractionDigits: 6) }
+        if a == 0 || (a >= 1e-4 && a < ViewSpace.limit) { return string(v, maxFractionDigits: 6) }
         return "\(v)"
     }
 
+    /// The base of `wholeNumberDigits`' limbs, 10⁹: a limb (< 2³⁰) shifted by up to 29 bits, plus a carry, fits
+    /// in 64 bits.
+    private static let limbBase: UInt64 = 1_000_000_000
+
     /// Exact decimal digits of a finite whole number ≥ 2^53 (significand × 2^k, in base-10⁹ limbs).
     private static func wholeNumberDigits(_ a: Double) -> String {
-        var limbs: [UInt64] = []                     // little-endian, base 1e9
+        var limbs: [UInt64] = []                     // little-endian, base 10⁹
         var m = (a.significandBitPattern | (1 << 52))
-        while m > 0 { limbs.append(m % 1_000_000_000); m /= 1_000_000_000 }
+        while m > 0 { limbs.append(m % limbBase); m /= limbBase }
         var k = Int(a.exponent) - 52
         while k > 0 {
             let step = min(k, 29)
             var carry: UInt64 = 0
             for i in limbs.indices {
                 let x = (limbs[i] << UInt64(step)) + carry
-                limbs[i] = x % 1_000_000_000
-                carry = x / 1_000_000_000
+                limbs[i] = x % limbBase
+                carry = x / limbBase
             }
-            while carry > 0 { limbs.append(carry % 1_000_000_000); carry /= 1_000_000_000 }
+            while carry > 0 { limbs.append(carry % limbBase); carry /= limbBase }
             k -= step
         }
         var out = String(limbs.last!)

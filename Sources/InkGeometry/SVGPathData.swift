@@ -19,19 +19,34 @@ public enum SVGPathData {
     ///
     /// - Throws: `SVGPathError` naming the byte where the data stops making sense (an unknown command, a
     ///   missing or non-finite number, a path not starting with a move, an arc, too many elements).
-    /// Longer than a screen: one `case` per SVG path command over a shared cursor state.
     public static func elements(_ d: String) throws(SVGPathError) -> [PathElement] {
-        let bytes = Array(d.utf8)
+        var reader = Reader(bytes: Array(d.utf8))
+        while try reader.nextCommand() {
+            try reader.element()
+        }
+        return reader.out
+    }
+
+    /// A cursor over path data: the byte it is at, the command in force, the pen, and the elements so far.
+    private struct Reader {
+        let bytes: [UInt8]
         var i = 0
         var out: [PathElement] = []
         var current = Point.zero, start = Point.zero
+        /// The last cubic's second control point and the last quadratic's control point, for `S` and `T`.
         var lastControl: Point? = nil, lastQuad: Point? = nil
+        /// The command letter in force (repeated when numbers follow without one); 0 before the first.
         var command: UInt8 = 0
+        /// Where the current command (or its repeat) starts.
+        var at = 0
 
-        func skipSeparators() {
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        mutating func skipSeparators() {
             while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x2C { i += 1 }
         }
-        func number() throws(SVGPathError) -> Double {
+
+        mutating func number() throws(SVGPathError) -> Double {
             skipSeparators()
             let begin = i
             if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
@@ -54,16 +69,19 @@ public enum SVGPathData {
             }
             return v
         }
-        func point(_ relative: Bool) throws(SVGPathError) -> Point {
+
+        mutating func point(_ relative: Bool) throws(SVGPathError) -> Point {
             let x = try number(), y = try number()
             return relative ? Point(current.x + x, current.y + y) : Point(x, y)
         }
 
-        while true {
+        /// Moves to the next command (a letter, or a repeat of the one in force when a number follows); false at
+        /// the end of the data.
+        mutating func nextCommand() throws(SVGPathError) -> Bool {
             skipSeparators()
-            if i >= bytes.count { break }
+            if i >= bytes.count { return false }
             let b = bytes[i]
-            let at = i                                            // where this command (or its repeat) starts
+            at = i
             let isLetter = (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
             if isLetter {
                 command = b
@@ -72,10 +90,15 @@ public enum SVGPathData {
                 throw SVGPathError(message: "a command letter was expected", offset: i)
             }
             guard out.count < maxElements else { throw SVGPathError(message: "more than \(maxElements) elements", offset: at) }
-            let relative = command >= 0x61
             if out.isEmpty && command != 0x4D && command != 0x6D {
                 throw SVGPathError(message: "path data must start with a move (M)", offset: at)
             }
+            return true
+        }
+
+        /// Reads the command in force's numbers and appends its element.
+        mutating func element() throws(SVGPathError) {
+            let relative = command >= 0x61
             var control: Point? = nil, quad: Point? = nil
             switch command | 0x20 {
             case 0x6D:                                            // m: move, then implicit lines
@@ -114,6 +137,5 @@ public enum SVGPathData {
             }
             lastControl = control; lastQuad = quad
         }
-        return out
     }
 }

@@ -1,7 +1,7 @@
 import CInkHit
 import CInkHitRuntime
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkScene
 
 // Batch queries (inkhit.h, "Index queries" and "Hit scenes"): the 1.0 calls, whose INVALID_ARGUMENT means

@@ -1,6 +1,6 @@
 import CInkHit
-@_spi(InkInternals) import InkFreeType
-@_spi(InkInternals) import InkHit
+import InkFreeType
+import InkHit
 import InkGeometry
 
 // Qt's raster engine (inkhit.h, "Qt's raster engine"): a QGlyphRun's raw font as an inkhit_qt_raw_font, and

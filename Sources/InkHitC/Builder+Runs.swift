@@ -1,6 +1,6 @@
 import CInkHit
-@_spi(InkInternals) import InkFreeType
-@_spi(InkInternals) import InkHit
+import InkFreeType
+import InkHit
 import InkGeometry
 
 // Glyphs as a renderer drew them (inkhit.h, "What the renderer drew"): glyph styles, runs placed by the

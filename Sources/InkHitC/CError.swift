@@ -1,7 +1,7 @@
 import CInkHit
 import CInkHitRuntime
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkFreeType
 import InkText
 import InkScene

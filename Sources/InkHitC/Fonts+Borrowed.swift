@@ -1,6 +1,6 @@
 import CInkHit
 import InkFreeType
-@_spi(InkInternals) import InkHit
+import InkHit
 
 // Fonts over borrowed bytes and at other design coordinates (inkhit.h, "What the renderer drew").
 

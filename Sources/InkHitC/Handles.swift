@@ -1,8 +1,8 @@
 import CInkHit
 import CInkHitRuntime
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkFreeType
-@_spi(InkInternals) import InkScene
+import InkScene
 import InkText
 
 // The objects behind the handles of inkhit.h, and the one place handles are made, looked up and released.

@@ -1,7 +1,7 @@
 import CInkHit
 import CInkHitRuntime
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
+import InkHit
+import InkFreeType
 import InkGeometry
 
 // Index builders and index queries (inkhit.h, "Index builders" and "Index queries").
@@ -15,6 +15,19 @@ public func inkhit_builder_create(_ tol: Double, _ out: UnsafeMutablePointer<Opa
         let builder: HitIndex.Builder
         do throws(HitIndexError) { builder = try HitIndex.Builder(tolerance: t) } catch { throw CError(error) }
         try publish(BuilderBox(builder), .builder, to: out)
+    }
+}
+
+/// `inkhit_transform_validate` (inkhit.h): the builder's own checks of a transform (`HitIndex.Builder.validate`).
+@_cdecl("inkhit_transform_validate")
+public func inkhit_transform_validate(_ t: UnsafePointer<inkhit_transform>?) -> inkhit_status {
+    call("inkhit_transform_validate") { () throws(CError) in
+        guard let t else { throw .null("transform") }
+        let m = AffineTransform(a: t.pointee.a, b: t.pointee.b, c: t.pointee.c, d: t.pointee.d, tx: t.pointee.tx,
+                                ty: t.pointee.ty)
+        do throws(HitIndexError) { try HitIndex.Builder().validate(transform: m) } catch {
+            throw CError(INKHIT_ERROR_PLACEMENT, "transform \(describe(t.pointee)): \(error.reason)")
+        }
     }
 }
 

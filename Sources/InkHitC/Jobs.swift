@@ -1,6 +1,6 @@
 import CInkHit
 import CInkHitRuntime
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkJobs
 
 // The `ink-hit query` job formats in-process (inkhit.h, "Jobs"): the CLI's own JobRunner behind a handle, so a

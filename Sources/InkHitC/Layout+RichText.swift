@@ -1,8 +1,8 @@
 import CInkHit
 import CInkHitRuntime
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkText
+import InkHit
+import InkText
 
 // Rich text in the C interface (inkhit.h, since 1.1): the grown `inkhit_layout_options` (runs, exclusions,
 // line height, paragraph spacing, first-line indent), the layout's decorations and the hit that names them.

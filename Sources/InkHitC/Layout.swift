@@ -2,7 +2,7 @@ import CInkHit
 import CInkHitRuntime
 import InkFreeType
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkText
 
 // Text layouts (inkhit.h, "Text layout"). Links and attachments are given to `TextLayout` with their index as
@@ -229,8 +229,19 @@ public func inkhit_layout_lines(_ layout: OpaquePointer?, _ first: Int, _ n: Int
     }
 }
 
-let missTextHit = inkhit_text_hit(hit: 0, kind: 0, glyph: -1, link: -1, attachment: -1, utf16_start: -1, utf16_end: -1,
-                                  utf8_start: -1, utf8_end: -1, character: -1, line: -1, distance: .nan)
+let missTextHit = textHit(hit: 0, kind: 0, placement: -1, link: -1, attachment: -1, utf16: -1 ..< -1, utf8: -1 ..< -1,
+                          character: -1, line: -1, distance: .nan)
+
+/// An `inkhit_text_hit` from its fields (written one by one: `placement` shares its storage with the 1.0 name).
+func textHit(hit: Int32, kind: Int32, placement: Int64, link: Int64, attachment: Int64, utf16: Range<Int64>,
+             utf8: Range<Int64>, character: Int64, line: Int64, distance: Double) -> inkhit_text_hit {
+    var h = inkhit_text_hit()
+    h.hit = hit; h.kind = kind; h.placement = placement; h.link = link; h.attachment = attachment
+    h.utf16_start = utf16.lowerBound; h.utf16_end = utf16.upperBound
+    h.utf8_start = utf8.lowerBound; h.utf8_end = utf8.upperBound
+    h.character = character; h.line = line; h.distance = distance
+    return h
+}
 
 /// A `TextHit` of a layout made here: its link and attachment tags are their indexes.
 func cTextHit(_ t: TextHit?) -> inkhit_text_hit {
@@ -241,11 +252,11 @@ func cTextHit(_ t: TextHit?) -> inkhit_text_hit {
     case .radius: kind = INKHIT_TEXT_HIT_KIND_RADIUS
     case .box: kind = INKHIT_TEXT_HIT_KIND_BOX
     }
-    return inkhit_text_hit(hit: 1, kind: Int32(kind), glyph: Int64(t.glyph ?? -1),
-                           link: t.link.flatMap { Int64($0) } ?? -1, attachment: t.attachment.flatMap { Int64($0) } ?? -1,
-                           utf16_start: Int64(t.utf16.lowerBound), utf16_end: Int64(t.utf16.upperBound),
-                           utf8_start: Int64(t.utf8.lowerBound), utf8_end: Int64(t.utf8.upperBound),
-                           character: Int64(t.character), line: Int64(t.line), distance: t.distance)
+    return textHit(hit: 1, kind: Int32(kind), placement: Int64(t.placement ?? -1),
+                   link: t.link.flatMap { Int64($0) } ?? -1, attachment: t.attachment.flatMap { Int64($0) } ?? -1,
+                   utf16: Int64(t.utf16.lowerBound) ..< Int64(t.utf16.upperBound),
+                   utf8: Int64(t.utf8.lowerBound) ..< Int64(t.utf8.upperBound),
+                   character: Int64(t.character), line: Int64(t.line), distance: t.distance)
 }
 
 /// `inkhit_layout_hit` (inkhit.h).

@@ -1,5 +1,5 @@
 import CInkHit
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkScene
 import InkText
 
@@ -23,7 +23,8 @@ struct CallLimits: Sendable {
 
     /// The deadline of a call starting now.
     var deadline: ContinuousClock.Instant? {
-        seconds.map { ContinuousClock.now.advanced(by: .nanoseconds(Int64(min($0, 1e9) * 1e9))) }
+        // Limits beyond 2³¹ s (68 years) are that: the duration stays in range.
+        seconds.map { ContinuousClock.now.advanced(by: .seconds(min($0, Double(Int32.max)))) }
     }
 
     /// Runs `body` (a call's work) under the current limits: its shape builds see the deadline through

@@ -1,6 +1,6 @@
 import CInkHit
 import InkFreeType
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkGeometry
 
 // Tags and ink kinds per placement (inkhit.h, "What the renderer drew"): kept beside the builder and copied

@@ -2,7 +2,7 @@ import CInkHit
 import CInkHitRuntime
 import InkFreeType
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkScene
 import InkText
 
@@ -34,7 +34,7 @@ func sceneNode(_ p: UnsafePointer<inkhit_node>?, _ name: String, data: UnsafePoi
     let field = "\(name)->"
     let t = try transform(n.transform, field + "transform")
     let bounds = try rect(n.bounds, field + "bounds")
-    let known = UInt32(INKHIT_NODE_HIDDEN | INKHIT_NODE_NOT_INTERACTIVE | INKHIT_NODE_NO_CLIP)
+    let known = UInt32(INKHIT_NODE_HIDDEN | INKHIT_NODE_NOT_INTERACTIVE | INKHIT_NODE_NOT_CLIPS_CHILDREN)
     guard n.flags & ~known == 0 else {
         throw .argument("\(field)flags 0x\(String(n.flags, radix: 16)) has bits that are not INKHIT_NODE_ flags")
     }
@@ -58,7 +58,7 @@ func sceneNode(_ p: UnsafePointer<inkhit_node>?, _ name: String, data: UnsafePoi
     return Node(id: String(n.id), bounds: bounds, transform: t, shape: shape,
                 isHidden: n.flags & UInt32(INKHIT_NODE_HIDDEN) != 0,
                 isInteractive: n.flags & UInt32(INKHIT_NODE_NOT_INTERACTIVE) == 0, alpha: n.alpha,
-                clipsChildren: n.flags & UInt32(INKHIT_NODE_NO_CLIP) == 0, pointerEvents: pointerEvents, slop: slop,
+                clipsChildren: n.flags & UInt32(INKHIT_NODE_NOT_CLIPS_CHILDREN) == 0, pointerEvents: pointerEvents, slop: slop,
                 minSize: (minWidth, minHeight))
 }
 
@@ -305,14 +305,23 @@ public func inkhit_scene_release(_ scene: OpaquePointer?) -> inkhit_status {
 
 // MARK: Snapshots
 
-let missSceneHit = inkhit_scene_hit(hit: 0, inside: 0, node: 0, depth: -1, local: inkhit_point(x: .nan, y: .nan),
-                                    distance: .nan, glyph: -1, text: missTextHit)
+let missSceneHit = sceneHit(hit: 0, inside: 0, node: 0, depth: -1, local: inkhit_point(x: .nan, y: .nan),
+                            distance: .nan, placement: -1, text: missTextHit)
+
+/// An `inkhit_scene_hit` from its fields (written one by one: `placement` shares its storage with the 1.0 name).
+func sceneHit(hit: Int32, inside: Int32, node: UInt64, depth: Int64, local: inkhit_point, distance: Double,
+              placement: Int64, text: inkhit_text_hit) -> inkhit_scene_hit {
+    var h = inkhit_scene_hit()
+    h.hit = hit; h.inside = inside; h.node = node; h.depth = depth; h.local = local; h.distance = distance
+    h.placement = placement; h.text = text
+    return h
+}
 
 /// `h` as C answers it, its node's C id from the snapshot's table.
 func cSceneHit(_ h: SceneHit?, _ box: SnapshotBox) -> inkhit_scene_hit {
     guard let h else { return missSceneHit }
-    return inkhit_scene_hit(hit: 1, inside: h.isInside ? 1 : 0, node: box.cID(h), depth: Int64(h.depth),
-                            local: cPoint(h.local), distance: h.distance, glyph: Int64(h.glyph ?? -1), text: cTextHit(h.text))
+    return sceneHit(hit: 1, inside: h.isInside ? 1 : 0, node: box.cID(h), depth: Int64(h.depth),
+                    local: cPoint(h.local), distance: h.distance, placement: Int64(h.placement ?? -1), text: cTextHit(h.text))
 }
 
 /// `inkhit_snapshot_hit` (inkhit.h).

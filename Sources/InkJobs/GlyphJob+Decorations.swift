@@ -1,6 +1,6 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkText
+import InkHit
+import InkText
 
 extension GlyphJob {
     /// `"decorations"`: `[{"kind": "underline" | "strikethrough" | "overline", "rect": [x, y, w, h],
@@ -24,8 +24,8 @@ extension GlyphJob {
             }
             var n: [Double] = []
             for (j, x) in xs.enumerated() { n.append(try JobFields.finite(x, "\(name).rect[\(j)]")) }
-            guard n[2] >= 0, n[3] >= 0, n.allSatisfy({ abs($0) <= 1e9 }) else {
-                throw .invalid(field: name + ".rect", problem: "needs width and height ≥ 0 and coordinates within ±1e9 px")
+            guard n[2] >= 0, n[3] >= 0, n.allSatisfy(ViewSpace.contains) else {
+                throw .invalid(field: name + ".rect", problem: "needs width and height ≥ 0 and coordinates within \(ViewSpace.limitText)")
             }
             var utf16 = 0..<0
             if let u = d["utf16"], u != .null {

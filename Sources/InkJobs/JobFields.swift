@@ -349,9 +349,9 @@ enum JobFields {
         let sv = t.singularValues
         let text = "[" + m.map(DecimalText.short).joined(separator: ", ") + "]"
         guard sv.max.isFinite, sv.isMaxWithinScaleRange, sv.isMinWithinScaleRange || !sv.isPlaceable,
-              abs(t.tx) <= 1e9, abs(t.ty) <= 1e9 else {
+              ViewSpace.contains(t.tx), ViewSpace.contains(t.ty) else {
             throw .invalid(field: "\"transform\" \(text)",
-                           problem: "is out of range (scales must lie within 1e-30 … 1e30 and translations within ±1e9 px)")
+                           problem: "is out of range (scales must lie within 1e-30 … 1e30 and translations within \(ViewSpace.limitText))")
         }
         guard t.inverted(singularValues: sv) != nil else {
             throw .invalid(field: "\"transform\" \(text)", problem: "is singular: it collapses the text to a line or point")

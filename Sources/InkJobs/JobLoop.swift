@@ -186,8 +186,9 @@ struct Deadline: Sendable {
     private let end: ContinuousClock.Instant?
 
     init(seconds: Double) {
-        if seconds.isFinite && seconds < 1e9 {
-            end = ContinuousClock.now.advanced(by: .nanoseconds(Int64(max(0, seconds) * 1e9)))
+        // Limits beyond 2³¹ s (68 years) never come: no deadline (and no overflow in the duration).
+        if seconds.isFinite && seconds < Double(Int32.max) {
+            end = ContinuousClock.now.advanced(by: .seconds(max(0, seconds)))
         } else {
             end = nil
         }

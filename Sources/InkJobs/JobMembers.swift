@@ -27,8 +27,9 @@ public enum JobMembers {
     /// with an error naming it, so it is not reported here as ignored.
     static let exclusion = ["rect", "ellipse", "path"]
     static let sceneJob = ["id", "fonts", "scene", "radius", "points"] + style
-    static let node = ["id", "transform", "bounds", "hidden", "interactive", "alpha", "clip", "pointerEvents", "slop",
-                       "minSize", "shape", "children"]
+    /// `"clip"` is the 1.0 name of `"clipsChildren"` (read, deprecated).
+    static let node = ["id", "transform", "bounds", "hidden", "interactive", "alpha", "clipsChildren", "clip", "pointerEvents",
+                       "slop", "minSize", "shape", "children"]
     static let shape = ["roundRect", "ellipse", "path", "fillRule", "glyphs", "text", "mask"]
     static let glyphsShape = ["size", "glyphs", "holes"]
     static let textShape = textMembers + ["holes"]

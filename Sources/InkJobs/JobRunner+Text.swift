@@ -50,8 +50,8 @@ extension JobRunner {
                 return ",\"hit\":false" + Self.placementFields(nil) + Self.characterFields(nil) + Self.insideField(false)
                     + ",\"distance\":null}"
             }
-            let ink = h.glyph.flatMap { try? layout.placement(of: $0).ink }
-            return ",\"hit\":true" + Self.placementFields(h.glyph) + Self.inkField(ink) + Self.decorationField(h.decoration)
+            let ink = h.placement.flatMap { try? layout.placement(of: $0).ink }
+            return ",\"hit\":true" + Self.placementFields(h.placement) + Self.inkField(ink) + Self.decorationField(h.decoration)
                 + Self.characterFields(h) + Self.insideField(h.kind != .radius)
                 + ",\"distance\":" + DecimalText.string(h.distance, maxFractionDigits: 4) + "}"
         }

@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
+@_spi(RawBuffers) import InkHit
+import InkFreeType
 
 /// Runs `ink-hit query` jobs: one JSON job per line in, one JSON answer per query point out.
 ///
@@ -139,16 +139,12 @@ public final class JobRunner {
     /// is only within the radius, and on a miss.
     static func insideField(_ inside: Bool) -> String { inside ? ",\"inside\":true" : ",\"inside\":false" }
 
-    /// `,"ink":"colr"` (COLR layers or paint), `,"bitmap"` or `,"box"` (an SVG glyph hit as its box): how a
-    /// hit glyph's ink was made, when it is not a plain outline (then nothing, so outline answers keep their
-    /// form).
+    /// `,"ink":"colorLayers"`, `"colorPaint"`, `"bitmap"` or `"box"` (an SVG glyph hit as its box): how a hit
+    /// glyph's ink was made (`GlyphInk`'s names), when it is not a plain outline (then nothing, so outline
+    /// answers keep their form). Before 1.3 both COLR kinds answered `"colr"`.
     static func inkField(_ ink: GlyphInk?) -> String {
-        switch ink {
-        case .colorLayers?, .colorPaint?: return ",\"ink\":\"colr\""
-        case .bitmap?: return ",\"ink\":\"bitmap\""
-        case .box?: return ",\"ink\":\"box\""
-        case .outline?, nil: return ""
-        }
+        guard let ink, ink != .outline else { return "" }
+        return ",\"ink\":\"" + ink.rawValue + "\""
     }
 
     /// Points answered a chunk at a time, each chunk written before the next is computed, so answers take

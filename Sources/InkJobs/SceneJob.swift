@@ -6,7 +6,7 @@ import InkScene
 
 /// One `ink-hit query` scene job, parsed and validated:
 /// `{"id", "fonts"?, "scene": NODE, "radius"?, "points"}` with
-/// `NODE = {"id", "transform"?, "bounds": [x, y, w, h], "hidden"?, "interactive"?, "alpha"?, "clip"?,
+/// `NODE = {"id", "transform"?, "bounds": [x, y, w, h], "hidden"?, "interactive"?, "alpha"?, "clipsChildren"?,
 ///   "pointerEvents"?: "auto"|"none"|"box-none"|"box-only", "slop"?: [top, left, bottom, right],
 ///   "minSize"?: [w, h], "shape"?, "children"?: [NODE]}` and a shape `"box"`, `{"roundRect": r}`,
 /// `{"ellipse": true}`, `{"path": "M … Z", "fillRule"?: "nonzero"|"evenodd"}`,
@@ -115,7 +115,7 @@ extension SceneJob {
             var out: [Double] = []
             for (k, x) in xs.enumerated() {
                 let d = try JobFields.finite(x, "\(name)[\(k)]")
-                guard abs(d) <= 1e9 else { throw .invalid(field: "\(name)[\(k)]", problem: "\(DecimalText.short(d)) is out of range (±1e9 px)") }
+                guard ViewSpace.contains(d) else { throw .invalid(field: "\(name)[\(k)]", problem: "\(DecimalText.short(d)) is out of range (\(ViewSpace.limitText))") }
                 out.append(d)
             }
             return out
@@ -126,7 +126,11 @@ extension SceneJob {
         node.transform = try JobFields.transform(of: nv)
         node.isHidden = try bool("hidden", false)
         node.isInteractive = try bool("interactive", true)
-        node.clipsChildren = try bool("clip", true)
+        // "clipsChildren", as Swift names it; "clip" is its 1.0 name (still read, deprecated).
+        if nv["clipsChildren"] != nil && nv["clip"] != nil {
+            throw .invalid(field: "\"clip\"", problem: "is the old name of \"clipsChildren\": give one of them")
+        }
+        node.clipsChildren = try nv["clip"] != nil ? bool("clip", true) : bool("clipsChildren", true)
         if let a = nv["alpha"], a != .null {
             let alpha = try JobFields.finite(a, "alpha")
             guard alpha >= 0 && alpha <= 1 else { throw .invalid(field: "\"alpha\"", problem: "must be in 0…1 (got \(DecimalText.short(alpha)))") }
@@ -357,7 +361,7 @@ extension JobRunner {
         var s = ",\"hit\":true,\"node\":" + JSONValue.quoted(h.node)
         s += ",\"path\":[" + h.path.map(JSONValue.quoted).joined(separator: ",") + "]"
         s += ",\"local\":[" + n(h.local.x) + "," + n(h.local.y) + "]"
-        s += placementFields(h.glyph) + decorationField(h.text?.decoration) + characterFields(h.text)
+        s += placementFields(h.placement) + decorationField(h.text?.decoration) + characterFields(h.text)
         return s + insideField(h.isInside) + ",\"distance\":" + n(h.distance) + "}"
     }
 }

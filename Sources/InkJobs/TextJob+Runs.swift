@@ -111,7 +111,7 @@ extension TextJob {
             guard n[2] >= 0, n[3] >= 0 else {
                 throw .invalid(field: "\(name).\(m.key)", problem: "width and height must be ≥ 0 (got \(DecimalText.short(n[2])), \(DecimalText.short(n[3])))")
             }
-            guard n.allSatisfy({ abs($0) <= 1e9 }) else { throw .invalid(field: "\(name).\(m.key)", problem: "is out of range (±1e9 px)") }
+            guard n.allSatisfy(ViewSpace.contains) else { throw .invalid(field: "\(name).\(m.key)", problem: "is out of range (\(ViewSpace.limitText))") }
             let r = Rect(minX: n[0], minY: n[1], maxX: n[0] + n[2], maxY: n[1] + n[3])
             return m.key == "rect" ? .rect(r) : .ellipse(r)
         case "path":

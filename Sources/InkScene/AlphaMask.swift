@@ -1,5 +1,5 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 
 /// An 8-bit alpha image, row by row from the top, mapped onto a node's `bounds`: the node is hit where a
 /// pixel's alpha is at least `threshold` (SVG's `pointer-events: visiblePainted` on images).

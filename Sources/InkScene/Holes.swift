@@ -1,6 +1,6 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
+import InkHit
+import InkFreeType
 import InkText
 
 /// What a text or glyph-run node does with the holes in its ink — a choice no toolkit offers.

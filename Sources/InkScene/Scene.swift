@@ -1,7 +1,7 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkFreeType
-@_spi(InkInternals) import InkText
+import InkText
 
 /// Why a scene or an edit was refused, naming the node.
 public enum SceneError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -95,7 +95,7 @@ public struct Scene: Sendable {
     /// Not API: the slot of node `id` (a small number, fixed while the node is in the scene, reused after it
     /// is removed), which `SceneHit.nodeSlot` gives back; for tables kept beside the scene (the C interface's
     /// node ids).
-    @_spi(InkInternals) public func slot(of id: String) -> Int? { state.slot[id] }
+    package func slot(of id: String) -> Int? { state.slot[id] }
 
     /// The state, copied first if another `Scene` value shares it (value semantics).
     private mutating func unique() -> State {

@@ -1,7 +1,7 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkFreeType
-@_spi(InkInternals) import InkText
+import InkText
 
 /// What one snapshot may spend on the regions it builds: bytes of shapes and time. Every region is estimated
 /// from cheap bounds before anything is allocated (an ellipse's or round rectangle's segments from its
@@ -99,7 +99,7 @@ extension Regions {
 
     /// The edges of a rounded rectangle's polygon (see `roundRect(_:radius:viewTolerance:maxScale:)`).
     static func roundRectEdges(radius rad: Double, viewTolerance: Double, maxScale: Double) -> Int {
-        RoundedRect.edges(radius: rad, viewTolerance: viewTolerance, maxScale: maxScale)
+        RoundRect.edges(radius: rad, viewTolerance: viewTolerance, maxScale: maxScale)
     }
 
     /// The edges a path flattens to within `tolerance` local px, counted from its curves' control polygons

@@ -1,7 +1,7 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
-@_spi(InkInternals) import InkText
+import InkHit
+import InkFreeType
+import InkText
 
 /// Builds one node's `Region`: its enlarged hit box, then its shape's parts, one method per kind of shape.
 /// Every shape is bounded before it is built (`budget.reserve`, from its edge count: `Regions`) and counted

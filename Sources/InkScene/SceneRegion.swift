@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
-@_spi(InkInternals) import InkText
+import InkHit
+import InkFreeType
+import InkText
 
 /// A node's own region, ready for queries: parts stacked bottom first — the enlarged hit box (exact: a
 /// parallelogram once mapped to the root), a rounded rectangle (exact under a similarity), then indexed
@@ -128,7 +128,7 @@ enum Regions {
     /// The chord angle is 4 asin(√(tol / 2r)) (1 − cos(θ/2) = 2 sin²(θ/4)), exact also where 1 − tol / r
     /// rounds to 1 (radii of 1e15 px: the fuzzers' scenes).
     static func segments(radius: Double, angle: Double, tol: Double) -> (Int, Double) {
-        RoundedRect.arcSegments(radius: radius, angle: angle, tolerance: tol)
+        RoundRect.arcSegments(radius: radius, angle: angle, tolerance: tol)
     }
 
     static func ellipse(in r: Rect, viewTolerance: Double, maxScale: Double, limits: ShapeLimits = .default) throws(ShapeError) -> GlyphShape {
@@ -155,10 +155,10 @@ enum Regions {
         min(fastDistancePx / maxScale, 0.3 * max(r.width, r.height))
     }
 
-    /// A `.roundRect` region: `RoundedRect.shape`, with a region's distance margin.
+    /// A `.roundRect` region: `RoundRect.shape`, with a region's distance margin.
     static func roundRect(_ r: Rect, radius rad: Double, viewTolerance: Double, maxScale: Double,
                           limits: ShapeLimits = .default) throws(ShapeError) -> GlyphShape {
-        try RoundedRect.shape(r, radius: rad, viewTolerance: viewTolerance, maxScale: maxScale, limits: limits,
+        try RoundRect.shape(r, radius: rad, viewTolerance: viewTolerance, maxScale: maxScale, limits: limits,
                               fastDistance: fastDistance(r, maxScale))
     }
 }

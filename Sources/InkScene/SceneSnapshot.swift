@@ -1,7 +1,7 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkFreeType
-@_spi(InkInternals) import InkText
+import InkText
 
 /// What a point hits in a scene.
 public struct SceneHit: Sendable {
@@ -13,7 +13,7 @@ public struct SceneHit: Sendable {
     /// How many ancestors the node has (0: the root).
     public var depth: Int { pathLink.depth }
     /// Not API: the node's slot in the scene the snapshot came from (`Scene.slot(of:)` when it was taken).
-    @_spi(InkInternals) public var nodeSlot: Int { pathLink.slot }
+    package var nodeSlot: Int { pathLink.slot }
     /// The point in the node's local coordinates.
     public var local: Point
     /// Signed distance to the node's region, root (view) px: negative inside (the depth inside the part of
@@ -21,12 +21,19 @@ public struct SceneHit: Sendable {
     public var distance: Double
     /// True when the point is inside the node's region.
     public var isInside: Bool
-    /// For a text or glyph-run node: the index of the glyph hit (into `TextLayout.glyphs` or the run); nil
-    /// for an attachment, a decoration or the enlarged box.
-    public var glyph: Int?
+    /// For a text or glyph-run node: the placement hit, an index into `TextLayout.glyphs` or the run (not a
+    /// glyph id); nil for an attachment, a decoration or the enlarged box.
+    public var placement: Int?
     /// For a text node hit on a glyph, a decoration or an attachment: the character, its UTF-16 range, line,
     /// link, attachment tag and decoration, as `TextLayout.hit` gives them.
     public var text: TextHit?
+
+    /// The 1.0 name of `placement` (it holds a placement, never a glyph id).
+    @available(*, deprecated, renamed: "placement")
+    public var glyph: Int? {
+        get { placement }
+        set { placement = newValue }
+    }
 }
 
 /// An immutable scene, indexed for queries: safe to share between threads, unchanged by later edits of the
@@ -127,10 +134,10 @@ public struct SceneSnapshot: Sendable {
             }
         }
         if case .text(let layout, _) = node.shape, let g = glyph {
-            text = layout.textHit(glyph: g, at: f.local, distance: f.answer.distance, isInside: f.answer.isInside)
+            text = layout.textHit(placement: g, at: f.local, distance: f.answer.distance, isInside: f.answer.isInside)
         }
         return SceneHit(node: node.id, pathLink: f.record.path, local: f.local, distance: f.answer.distance,
-                        isInside: f.answer.isInside, glyph: glyph, text: text)
+                        isInside: f.answer.isInside, placement: glyph, text: text)
     }
 
     /// The glyph of a word whose ink box is nearest `local` (0 inside; ties to the later glyph).

@@ -25,7 +25,6 @@ struct ExclusionMap {
     /// Most flattened points of all path exclusions of a layout together.
     static let maxPathPoints = 1 << 20
     /// Coordinates beyond this magnitude (layout px) are refused.
-    static let maxCoordinate = 1e9
     /// Margin added around every covered interval and band, layout px, so that touching counts as
     /// overlapping and a line moved below a shape clears it.
     static let margin = 1e-6
@@ -34,7 +33,7 @@ struct ExclusionMap {
 
     /// The map of `exclusions`.
     ///
-    /// - Throws: `.invalidExclusion` for a negative or non-finite size, coordinates beyond ±1e9 px, or paths
+    /// - Throws: `.invalidExclusion` for a negative or non-finite size, coordinates beyond `ViewSpace.limit`, or paths
     ///   flattening to more than `maxPathPoints` points in all.
     init(_ exclusions: [TextExclusion]) throws(TextError) {
         var points = 0
@@ -44,7 +43,7 @@ struct ExclusionMap {
                 guard r.isFinite, r.minX <= r.maxX, r.minY <= r.maxY else {
                     throw .invalidExclusion(index: i, reason: "the box must be finite with width and height ≥ 0")
                 }
-                guard Self.inRange(r) else { throw .invalidExclusion(index: i, reason: "coordinates beyond ±1e9 px are out of range") }
+                guard Self.inRange(r) else { throw .invalidExclusion(index: i, reason: "coordinates beyond \(ViewSpace.limitText) are out of range") }
                 if case .rect = e { shapes.append(.rect(r)) } else { shapes.append(.ellipse(r)) }
                 boxes.append(r)
             case .path(let elements):
@@ -81,7 +80,7 @@ struct ExclusionMap {
                 points += contours.reduce(0) { $0 + $1.count }
                 let box = Polygon(contours: contours).bounds
                 guard box.isEmpty || Self.inRange(box) else {
-                    throw .invalidExclusion(index: i, reason: "coordinates beyond ±1e9 px are out of range")
+                    throw .invalidExclusion(index: i, reason: "coordinates beyond \(ViewSpace.limitText) are out of range")
                 }
                 let grow = max(sink.achievedTolerance, 0)
                 shapes.append(.polygon(contours, contours.map { Polygon(contours: [$0]).bounds }, grow: grow))
@@ -124,7 +123,7 @@ struct ExclusionMap {
 
     static func nonFinite(_ i: Int) -> TextError { .invalidExclusion(index: i, reason: "the path has a non-finite coordinate") }
     static func inRange(_ r: Rect) -> Bool {
-        max(abs(r.minX), abs(r.maxX), abs(r.minY), abs(r.maxY)) <= maxCoordinate
+        max(abs(r.minX), abs(r.maxX), abs(r.minY), abs(r.maxY)) <= ViewSpace.limit
     }
 
     /// The x-intervals (sorted, merged, grown by `margin`) that the exclusions cover within the band

@@ -1,5 +1,5 @@
 import CHarfBuzz
-@_spi(InkInternals) import InkFreeType
+import InkFreeType
 
 /// A HarfBuzz font over the same bytes and face index as a FreeType `Font`, with HarfBuzz's own OpenType
 /// functions (the ones `hb-shape` uses), scaled to font units. Immutable after init, so shaping from many

@@ -1,5 +1,5 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 
 /// What a point on laid-out text hit.
 public struct TextHit: Sendable, Hashable {
@@ -12,8 +12,9 @@ public struct TextHit: Sendable, Hashable {
         /// A box fallback mode (character or line boxes) decided.
         case box
     }
-    /// Index into `TextLayout.glyphs` (nil for attachments, decorations and line boxes).
-    public var glyph: Int?
+    /// The placement hit: an index into `TextLayout.glyphs` (nil for attachments, decorations and line boxes).
+    /// A position in the layout's list of placed glyphs, not a glyph id.
+    public var placement: Int?
     /// UTF-16 range of the character under the point (NSRange-compatible offsets): inside a ligature, the
     /// component under the point; on the ellipsis, the truncated range.
     public var utf16: Range<Int>
@@ -28,13 +29,20 @@ public struct TextHit: Sendable, Hashable {
     /// Tag of the attachment hit, nil when the hit is on text.
     public var attachment: String?
     /// The decoration hit (underline, strikethrough, overline), nil when the hit is on a glyph or an
-    /// attachment. On a decoration, `glyph` is nil and the character is the one whose advance on that
+    /// attachment. On a decoration, `placement` is nil and the character is the one whose advance on that
     /// line holds the point's x (or the nearest one).
     public var decoration: TextDecoration.Kind?
     /// Signed distance to the hit outline (or box), view px, negative inside.
     public var distance: Double
     /// Ink, radius or box: how the hit was decided.
     public var kind: Kind
+
+    /// The 1.0 name of `placement` (it holds a placement, never a glyph id).
+    @available(*, deprecated, renamed: "placement")
+    public var glyph: Int? {
+        get { placement }
+        set { placement = newValue }
+    }
 }
 
 /// Where a caret goes for a point: an insertion offset and which side it sticks to.
@@ -147,7 +155,7 @@ extension TextLayout {
                 let line = lines[gl.line]
                 let r = Rect(minX: gl.x, minY: line.box.minY, maxX: gl.x + gl.advance, maxY: line.baseline + (line.box.maxY - line.baseline))
                 if r.contains(l) {
-                    return makeHit(glyph: gi, range: gl.utf16, line: gl.line, attachment: nil, distance: 0, kind: .box)
+                    return makeHit(placement: gi, range: gl.utf16, line: gl.line, attachment: nil, distance: 0, kind: .box)
                 }
             }
         }
@@ -156,13 +164,13 @@ extension TextLayout {
 
     func attachmentHit(_ a: Hit) -> TextHit {
         let pa = attachments[a.placement]
-        return makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
+        return makeHit(placement: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
                        attachment: pa.attachment.tag, distance: a.distance, kind: a.isInside ? .ink : .radius)
     }
 
     func glyphHit(_ h: Hit, at point: Point) -> TextHit {
         let gi = inkGlyph[h.placement]
-        return makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line,
+        return makeHit(placement: gi, range: component(of: gi, at: point), line: glyphs[gi].line,
                        attachment: nil, distance: h.distance, kind: h.isInside ? .ink : .radius)
     }
 
@@ -176,7 +184,7 @@ extension TextLayout {
             for c in charBoxes {
                 visited += 1
                 guard c.box.contains(l) else { continue }
-                return makeHit(glyph: glyphIndex(at: c.utf16.lowerBound), range: c.utf16, line: c.line, attachment: nil,
+                return makeHit(placement: glyphIndex(at: c.utf16.lowerBound), range: c.utf16, line: c.line, attachment: nil,
                                distance: 0, kind: .box)
             }
             return nil
@@ -184,7 +192,7 @@ extension TextLayout {
             for (li, line) in lines.enumerated() {
                 visited += 1
                 guard line.box.contains(l) else { continue }
-                return makeHit(glyph: nil, range: line.utf16, line: li, attachment: nil, distance: 0, kind: .box)
+                return makeHit(placement: nil, range: line.utf16, line: li, attachment: nil, distance: 0, kind: .box)
             }
             return nil
         }
@@ -193,11 +201,11 @@ extension TextLayout {
     /// Not API: the answer for decoration `k` hit at `point` (this layout's view px) at signed `distance`:
     /// the character whose advance on the decoration's line holds the point's x, else the nearest one (for
     /// InkScene's text leaves, as `hit(at:)` gives it).
-    @_spi(InkInternals) public func decorationHit(_ k: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
+    package func decorationHit(_ k: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
         let d = decorations[k]
         let x = layoutPoint(point)?.x ?? d.rect.minX
         let range = character(onLine: d.line, atX: x, point: point) ?? d.utf16
-        return makeHit(glyph: nil, range: range, line: d.line, attachment: nil, distance: distance,
+        return makeHit(placement: nil, range: range, line: d.line, attachment: nil, distance: distance,
                        kind: isInside ? .ink : .radius, decoration: d.kind)
     }
 
@@ -234,18 +242,18 @@ extension TextLayout {
         let hit: TextHit
         switch linkItem[h.placement] {
         case .glyph(let gi):
-            hit = makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
+            hit = makeHit(placement: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
                           distance: h.distance, kind: h.isInside ? .ink : .radius)
         case .attachment(let ai):
             let pa = attachments[ai]
-            hit = makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
+            hit = makeHit(placement: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
                           attachment: pa.attachment.tag, distance: h.distance, kind: h.isInside ? .ink : .radius)
         case .decoration(let di, let x0, let x1):
             // The character under the point within the linked part of the stroke.
             let d = decorations[di]
             let x = layoutPoint(point)?.x ?? x0
             let range = character(onLine: d.line, atX: x, point: point, within: x0...x1.nextDown) ?? d.utf16
-            hit = makeHit(glyph: nil, range: range, line: d.line, attachment: nil, distance: h.distance,
+            hit = makeHit(placement: nil, range: range, line: d.line, attachment: nil, distance: h.distance,
                           kind: h.isInside ? .ink : .radius, decoration: d.kind)
         }
         guard let l = linkMap.lastLink(overlapping: hit.utf16) else { return nil }
@@ -254,8 +262,8 @@ extension TextLayout {
 
     /// Not API: the answer for glyph `gi` hit at `point` (in this layout's view space) at signed `distance`,
     /// as `hit(at:)` gives it (the component under the point, its link), for InkScene's text leaves.
-    @_spi(InkInternals) public func textHit(glyph gi: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
-        makeHit(glyph: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
+    package func textHit(placement gi: Int, at point: Point, distance: Double, isInside: Bool) -> TextHit {
+        makeHit(placement: gi, range: component(of: gi, at: point), line: glyphs[gi].line, attachment: nil,
                 distance: distance, kind: isInside ? .ink : .radius)
     }
 
@@ -437,13 +445,13 @@ extension TextLayout {
         return graphemePart(min(parts - 1, Int(f * Double(parts))), first: first, of: g.utf16)
     }
 
-    func makeHit(glyph: Int?, range: Range<Int>, line: Int, attachment: String?, distance: Double,
+    func makeHit(placement glyph: Int?, range: Range<Int>, line: Int, attachment: String?, distance: Double,
                  kind: TextHit.Kind, decoration: TextDecoration.Kind? = nil) -> TextHit {
         // The ellipsis stands for cut text: it is not part of a link. (A decoration's character is the
         // ellipsis only when its range is the truncated one: cut text is never on a line.)
         let isEllipsis = glyph.map { glyphs[$0].isEllipsis } ?? (truncated.map { $0 == range && decoration != nil } ?? false)
         let link = isEllipsis ? nil : linkMap.lastLink(overlapping: range).map { links[$0].tag }
-        return TextHit(glyph: glyph, utf16: range, utf8: map.utf8Range(range), character: map.grapheme(at: range.lowerBound),
+        return TextHit(placement: glyph, utf16: range, utf8: map.utf8Range(range), character: map.grapheme(at: range.lowerBound),
                        line: line, link: link, attachment: attachment, decoration: decoration, distance: distance, kind: kind)
     }
 }
@@ -456,38 +464,38 @@ extension TextLayout {
     /// Not API: the layout's own indexes for InkScene's text leaves, in the layout's view space — the ink of
     /// its glyphs (`glyph[k]`: the glyph of placement `k`) and its attachments' boxes (placement `k`:
     /// `attachments[k]`) — and the tolerance they meet, view px.
-    @_spi(InkInternals) public var sceneIndexes: (ink: HitIndex, glyph: [Int], attachments: HitIndex) {
+    package var sceneIndexes: (ink: HitIndex, glyph: [Int], attachments: HitIndex) {
         (inkIndex, inkGlyph, attachmentIndex)
     }
 
     /// Not API: the layout's decorations' index, in the layout's view space (placement `k` is
     /// `decorations[k]`).
-    @_spi(InkInternals) public var sceneDecorations: HitIndex { decorationIndex }
+    package var sceneDecorations: HitIndex { decorationIndex }
 
     /// Not API: decoration `k`'s rectangle as a shape in layout px (exact), for a transform of largest scale
     /// `maxScale`.
-    @_spi(InkInternals) public func decorationShape(_ k: Int, maxScale: Double, viewTolerance: Double) throws(ShapeError) -> GlyphShape {
+    package func decorationShape(_ k: Int, maxScale: Double, viewTolerance: Double) throws(ShapeError) -> GlyphShape {
         try Self.rectShape(decorations[k].rect, maxScale: maxScale, viewTolerance: viewTolerance)
     }
 
     /// Not API: whether both values come from one layout (the same built indexes and transform), cheaply.
-    @_spi(InkInternals) public func isSameLayout(as other: TextLayout) -> Bool {
+    package func isSameLayout(as other: TextLayout) -> Bool {
         inkIndex.isSame(as: other.inkIndex) && attachmentIndex.isSame(as: other.attachmentIndex)
             && decorationIndex.isSame(as: other.decorationIndex) && transform == other.transform
     }
 
     /// Not API: attachment `k`'s (rounded) box as a shape in layout px, flattened for `viewTolerance` under a
     /// transform of largest scale `maxScale`.
-    @_spi(InkInternals) public func attachmentShape(_ k: Int, maxScale: Double, viewTolerance: Double) throws(TextError) -> GlyphShape {
+    package func attachmentShape(_ k: Int, maxScale: Double, viewTolerance: Double) throws(TextError) -> GlyphShape {
         let pa = attachments[k]
         return try Self.boxShape(pa.box, cornerRadius: pa.attachment.cornerRadius, maxScale: maxScale,
                                  viewTolerance: viewTolerance, attachment: k)
     }
 
     /// Not API: the answer for attachment `k` hit at signed `distance` (view px), as `hit(at:)` gives it.
-    @_spi(InkInternals) public func attachmentHit(_ k: Int, distance: Double, isInside: Bool) -> TextHit {
+    package func attachmentHit(_ k: Int, distance: Double, isInside: Bool) -> TextHit {
         let pa = attachments[k]
-        return makeHit(glyph: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
+        return makeHit(placement: nil, range: pa.attachment.at..<(pa.attachment.at + 1), line: pa.line,
                        attachment: pa.attachment.tag, distance: distance, kind: isInside ? .ink : .radius)
     }
 }

@@ -1,6 +1,6 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
+import InkHit
+import InkFreeType
 
 extension TextLayout {
     /// The hit indexes of a layout, built from what the engine placed: the ink of every glyph; attachment
@@ -164,7 +164,7 @@ extension TextLayout {
     /// Not API: adds rectangle `r` (layout px) to `b` under `transform` (layout → the index's space) as one
     /// placement: the shared unit square mapped onto it, or, for a rectangle too thin for that map (or
     /// without area: an empty shape, never hit), a shape of its own.
-    @_spi(InkInternals) public static func addRect(_ r: Rect, to b: inout HitIndex.Builder, transform: AffineTransform) throws {
+    package static func addRect(_ r: Rect, to b: inout HitIndex.Builder, transform: AffineTransform) throws {
         if r.width > 0, r.height > 0, let square = unitSquare {
             let map = AffineTransform(a: r.width, b: 0, c: 0, d: r.height, tx: r.minX, ty: r.minY).concatenating(transform)
             if (try? b.add(square, transform: map)) != nil { return }
@@ -174,7 +174,7 @@ extension TextLayout {
 
     /// Not API: a rectangle as a shape in layout px (exact: no curves), for a transform of largest scale
     /// `maxScale` (InkJobs' glyph jobs hit their decorations with it).
-    @_spi(InkInternals) public static func rectShape(_ r: Rect, maxScale: Double, viewTolerance: Double) throws(ShapeError) -> GlyphShape {
+    package static func rectShape(_ r: Rect, maxScale: Double, viewTolerance: Double) throws(ShapeError) -> GlyphShape {
         try GlyphShape(viewTolerance: viewTolerance, maxScale: maxScale) { sink in
             guard r.width > 0, r.height > 0 else { return }
             sink.move(to: Point(r.minX, r.minY)); sink.addLine(to: Point(r.maxX, r.minY))

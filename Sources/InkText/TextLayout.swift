@@ -1,6 +1,6 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
-@_spi(InkInternals) import InkFreeType
+import InkHit
+import InkFreeType
 
 /// Attributed text laid out into lines of positioned glyphs (layout px, y-down), with hit indexes so that
 /// points in view space map back to glyphs, characters, links and attachments by the shape of the ink.
@@ -288,8 +288,9 @@ public struct TextLayout: Sendable {
                   a.cornerRadius.isFinite, a.cornerRadius >= 0 else {
                 throw .invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius must be finite, width ≥ 0, height ≥ 0")
             }
-            guard a.width <= 1e9, abs(a.ascent) <= 1e9, abs(a.descent) <= 1e9, a.cornerRadius <= 1e9 else {
-                throw .invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius beyond ±1e9 px are out of range")
+            guard a.width <= ViewSpace.limit, ViewSpace.contains(a.ascent), ViewSpace.contains(a.descent),
+                  a.cornerRadius <= ViewSpace.limit else {
+                throw .invalidAttachment(index: i, reason: "width, ascent, descent and cornerRadius beyond \(ViewSpace.limitText) are out of range")
             }
             if attachmentAt[a.at] != nil { throw .invalidAttachment(index: i, reason: "two attachments at offset \(a.at)") }
             attachmentAt[a.at] = i
@@ -344,7 +345,7 @@ public struct TextLayout: Sendable {
     }
 
     /// A (rounded) box as a shape in layout px, its corners circular arcs flattened for `viewTolerance`
-    /// under a transform of largest scale `maxScale` (`RoundedRect`, as scene regions; a box without
+    /// under a transform of largest scale `maxScale` (`RoundRect`, as scene regions; a box without
     /// rounding is exact).
     ///
     /// - Throws: `.invalidAttachment` when the box does not fit the index's `Float` coordinates or its
@@ -354,7 +355,7 @@ public struct TextLayout: Sendable {
         let rad = min(cornerRadius, r.width / 2, r.height / 2)
         do throws(ShapeError) {
             guard r.width > 0, r.height > 0 else { return try GlyphShape(polygon: Polygon(contours: [])) }
-            return try RoundedRect.shape(r, radius: max(0, rad), viewTolerance: viewTolerance, maxScale: maxScale)
+            return try RoundRect.shape(r, radius: max(0, rad), viewTolerance: viewTolerance, maxScale: maxScale)
         } catch {
             throw .invalidAttachment(index: attachment, reason: "its box cannot be hit-tested: \(error)")
         }

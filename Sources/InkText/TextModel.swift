@@ -183,7 +183,7 @@ public enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Run `index` (of the runs given) is out of range, empty, names an unknown font or has a value out of
     /// range; `reason` says which.
     case invalidRun(index: Int, reason: String)
-    /// Exclusion `index` has a negative or non-finite size, coordinates beyond ±1e9 px, or a path too
+    /// Exclusion `index` has a negative or non-finite size, coordinates beyond `ViewSpace.limit`, or a path too
     /// complex to flatten; `reason` says which.
     case invalidExclusion(index: Int, reason: String)
     /// `lineHeight`, `paragraphSpacing` or `firstLineIndent` is out of range; `reason` says which.

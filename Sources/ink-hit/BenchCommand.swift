@@ -1,6 +1,6 @@
 import ArgumentParser
 import InkGeometry
-@_spi(InkInternals) import InkHit
+@_spi(RawBuffers) import InkHit
 import InkJobs
 #if canImport(Glibc)
 import Glibc
@@ -9,6 +9,9 @@ import Darwin
 #endif
 
 struct Bench: ParsableCommand {
+    /// Nanoseconds in a second, for times measured in seconds and printed in ns.
+    static let nanosecondsPerSecond = Duration.seconds(1) / Duration.nanoseconds(1)
+
     static let configuration = CommandConfiguration(
         abstract: "Time the query path on each job of a file.",
         discussion: """
@@ -38,7 +41,7 @@ struct Bench: ParsableCommand {
         switch parsed {
         case .scene(let job):
             let snapshot = try runner.snapshot(job, for: line)
-            return { r, sink in for k in r { sink &+= snapshot.hit(at: job.points[k], radius: job.radius)?.glyph ?? 0 } }
+            return { r, sink in for k in r { sink &+= snapshot.hit(at: job.points[k], radius: job.radius)?.placement ?? 0 } }
         case .text(let job):
             let layout = try runner.layout(job, for: line)
             return { r, sink in for k in r { sink &+= layout.hit(at: job.points[k], radius: job.radius)?.utf16.lowerBound ?? 0 } }
@@ -89,7 +92,7 @@ struct Bench: ParsableCommand {
                         reps += 1
                         elapsed = now() - start
                     } while elapsed < seconds
-                    medians.append(elapsed * 1e9 / Double(reps * points.count))
+                    medians.append(elapsed / Double(reps * points.count) * Self.nanosecondsPerSecond)    // ns per point
                 }
             }
             medians.sort()

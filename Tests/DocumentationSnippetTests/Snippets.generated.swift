@@ -413,7 +413,7 @@ print(layout.link(at: Point(200, 30), radius: 6)?.link.tag as Any)
 print(layout.caret(at: p) as Any)
 print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 offset 3, layout and view px
 """##, run: InkText_InkText_LayingOutText_3),
-        Snippet(file: "Sources/InkFreeType/Font.swift", index: 1, source: ##"""
+        Snippet(file: "Sources/InkFreeType/Font/Font.swift", index: 1, source: ##"""
 import InkFreeType
 import InkGeometry
 let font = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -421,16 +421,16 @@ let o = font.glyph(for: "o")!                       // its GlyphID
 var svg = SVGPathSink()
 try font.outline(glyph: o, into: &svg)              // font units, y-up
 print(try font.advance(of: o) * 16 / Double(font.unitsPerEm))     // advance at 16 px per em
-"""##, run: InkFreeType_Font_1),
-        Snippet(file: "Sources/InkFreeType/GlyphPlacement.swift", index: 1, source: ##"""
+"""##, run: InkFreeType_Font_Font_1),
+        Snippet(file: "Sources/InkFreeType/Placement/GlyphPlacement.swift", index: 1, source: ##"""
 import InkFreeType
 import InkGeometry
 let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 let o = GlyphPlacement(font: sans, glyph: sans.glyph(for: "o")!, size: 16, origin: Point(10, 30))
 var builder = HitIndex.Builder()
 try builder.add(o, cache: .shared)      // flattened once, shared by every index
-"""##, run: InkFreeType_GlyphPlacement_1),
-        Snippet(file: "Sources/InkFreeType/GlyphStyle.swift", index: 1, source: ##"""
+"""##, run: InkFreeType_Placement_GlyphPlacement_1),
+        Snippet(file: "Sources/InkFreeType/Placement/GlyphStyle.swift", index: 1, source: ##"""
 import InkFreeType
 import InkGeometry
 let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -438,8 +438,8 @@ let fake = GlyphStyle(embolden: .freeType, oblique: GlyphStyle.freeTypeOblique) 
 let a = GlyphPlacement(font: sans, glyph: sans.glyph(for: "a")!, size: 16, origin: Point(10, 30), style: fake)
 var builder = HitIndex.Builder()
 try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
-"""##, run: InkFreeType_GlyphStyle_1),
-        Snippet(file: "Sources/InkFreeType/QtRawFont.swift", index: 1, source: ##"""
+"""##, run: InkFreeType_Placement_GlyphStyle_1),
+        Snippet(file: "Sources/InkFreeType/Renderers/QtRawFont.swift", index: 1, source: ##"""
 import InkFreeType
 import InkGeometry
 let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -448,8 +448,8 @@ let painter = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0)  // QPainter
 let drawing = try qt.drawing(of: sans, deviceTransform: painter)
 var builder = HitIndex.Builder()
 try builder.add(drawing.placement(of: sans.glyph(for: "H")!, at: Point(10.3, 20)), cache: .shared)
-"""##, run: InkFreeType_QtRawFont_1),
-        Snippet(file: "Sources/InkFreeType/SkiaFont.swift", index: 1, source: ##"""
+"""##, run: InkFreeType_Renderers_QtRawFont_1),
+        Snippet(file: "Sources/InkFreeType/Renderers/SkiaFont.swift", index: 1, source: ##"""
 import InkFreeType
 import InkGeometry
 var settings = SkiaFont(size: 17)          // SkFont(typeface, 17): normal hinting, antialiased
@@ -458,7 +458,7 @@ settings.embolden = true
 let canvas = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0)   // the canvas's total matrix
 let style = try GlyphStyle.skia(settings, transform: canvas)
 print(style.hinting, style.ppem, style.originRounding)   // full view x: grid 0.25 bias 0.125, y: grid 1 bias 0.5
-"""##, run: InkFreeType_SkiaFont_1),
+"""##, run: InkFreeType_Renderers_SkiaFont_1),
         Snippet(file: "Sources/InkGeometry/OriginRounding.swift", index: 1, source: ##"""
 import InkGeometry
 let skia = OriginRounding.quarterPixelX             // Skia with subpixel positioning, axis-aligned text
@@ -489,18 +489,18 @@ var all = PolygonSink(); square.replay(into: &all); band.draw(into: &all)
 let ink = all.result
 print(ink.contains(Point(10.9, 10.9)), ink.contains(Point(11.1, 5)), band.tolerance)   // true false 0.0
 """##, run: InkGeometry_Stroking_1),
-        Snippet(file: "Sources/InkHit/BuildDeadline.swift", index: 1, source: ##"""
+        Snippet(file: "Sources/InkHit/Index/HitIndex.swift", index: 1, source: ##"""
 import InkGeometry
 import InkHit
-let limit = ContinuousClock.now + .milliseconds(500)
-let shape = try BuildDeadline.within(limit) { () throws(ShapeError) -> GlyphShape in
-    try GlyphShape(tolerance: 0.01) { sink in
-        sink.move(to: Point(0, 0)); sink.addLine(to: Point(1, 0)); sink.addLine(to: Point(0, 1)); sink.closeSubpath()
-    }
+var builder = HitIndex.Builder()                       // tolerance: 0.01 view px
+let square = try GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(10, 0), Point(10, 10), Point(0, 10)]]))
+try builder.add(square, transform: .translation(20, 20))   // shape units → view px
+let index = builder.build()
+if let hit = index.hit(at: Point(32, 25), radius: 3.5) {
+    print(hit.placement, hit.isInside, hit.distance)   // 0 false 2.0: within the radius, 2 px away
 }
-print(shape.edgeCount)                  // 3: built well within the limit
-"""##, run: InkHit_BuildDeadline_1),
-        Snippet(file: "Sources/InkHit/GlyphShape.swift", index: 1, source: ##"""
+"""##, run: InkHit_Index_HitIndex_1),
+        Snippet(file: "Sources/InkHit/Shape/GlyphShape.swift", index: 1, source: ##"""
 import InkGeometry
 import InkHit
 // A 10 × 10 square with a same-direction square hole: even-odd makes the hole empty.
@@ -520,19 +520,8 @@ let disc = try GlyphShape(viewTolerance: 0.01, maxScale: 2) { sink in
     sink.closeSubpath()
 }
 print(frame.contains(Point(5, 5)), disc.contains(.zero))   // false true
-"""##, run: InkHit_GlyphShape_1),
-        Snippet(file: "Sources/InkHit/HitIndex.swift", index: 1, source: ##"""
-import InkGeometry
-import InkHit
-var builder = HitIndex.Builder()                       // tolerance: 0.01 view px
-let square = try GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(10, 0), Point(10, 10), Point(0, 10)]]))
-try builder.add(square, transform: .translation(20, 20))   // shape units → view px
-let index = builder.build()
-if let hit = index.hit(at: Point(32, 25), radius: 3.5) {
-    print(hit.placement, hit.isInside, hit.distance)   // 0 false 2.0: within the radius, 2 px away
-}
-"""##, run: InkHit_HitIndex_1),
-        Snippet(file: "Sources/InkHit/ShapeCache.swift", index: 1, source: ##"""
+"""##, run: InkHit_Shape_GlyphShape_1),
+        Snippet(file: "Sources/InkHit/Shape/ShapeCache.swift", index: 1, source: ##"""
 import InkGeometry
 import InkHit
 let cache = ShapeCache<Int>()                    // keyed by the engine's own glyph numbers
@@ -540,7 +529,18 @@ let shape = try cache.shape(for: 7, viewTolerance: 0.01, maxScale: 2) { sink in
     sink.move(to: Point(0, 0)); sink.addLine(to: Point(5, 0)); sink.addLine(to: Point(0, 5)); sink.closeSubpath()
 }
 print(shape.edgeCount)                           // 3; asking again for 7 returns the same shape
-"""##, run: InkHit_ShapeCache_1),
+"""##, run: InkHit_Shape_ShapeCache_1),
+        Snippet(file: "Sources/InkHit/Support/BuildDeadline.swift", index: 1, source: ##"""
+import InkGeometry
+import InkHit
+let limit = ContinuousClock.now + .milliseconds(500)
+let shape = try BuildDeadline.within(limit) { () throws(ShapeError) -> GlyphShape in
+    try GlyphShape(tolerance: 0.01) { sink in
+        sink.move(to: Point(0, 0)); sink.addLine(to: Point(1, 0)); sink.addLine(to: Point(0, 1)); sink.closeSubpath()
+    }
+}
+print(shape.edgeCount)                  // 3: built well within the limit
+"""##, run: InkHit_Support_BuildDeadline_1),
         Snippet(file: "Sources/InkScene/Scene.swift", index: 1, source: ##"""
 import InkGeometry
 import InkScene
@@ -964,8 +964,8 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         print(layout.caretRect(at: 3) as Any)                   // the caret for UTF-16 offset 3, layout and view px
     }
 
-    /// Sources/InkFreeType/Font.swift, Swift block 1.
-    @Sendable static func InkFreeType_Font_1() throws {
+    /// Sources/InkFreeType/Font/Font.swift, Swift block 1.
+    @Sendable static func InkFreeType_Font_Font_1() throws {
         let font = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
         let o = font.glyph(for: "o")!                       // its GlyphID
         var svg = SVGPathSink()
@@ -973,16 +973,16 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         print(try font.advance(of: o) * 16 / Double(font.unitsPerEm))     // advance at 16 px per em
     }
 
-    /// Sources/InkFreeType/GlyphPlacement.swift, Swift block 1.
-    @Sendable static func InkFreeType_GlyphPlacement_1() throws {
+    /// Sources/InkFreeType/Placement/GlyphPlacement.swift, Swift block 1.
+    @Sendable static func InkFreeType_Placement_GlyphPlacement_1() throws {
         let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
         let o = GlyphPlacement(font: sans, glyph: sans.glyph(for: "o")!, size: 16, origin: Point(10, 30))
         var builder = HitIndex.Builder()
         try builder.add(o, cache: .shared)      // flattened once, shared by every index
     }
 
-    /// Sources/InkFreeType/GlyphStyle.swift, Swift block 1.
-    @Sendable static func InkFreeType_GlyphStyle_1() throws {
+    /// Sources/InkFreeType/Placement/GlyphStyle.swift, Swift block 1.
+    @Sendable static func InkFreeType_Placement_GlyphStyle_1() throws {
         let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
         let fake = GlyphStyle(embolden: .freeType, oblique: GlyphStyle.freeTypeOblique)   // bold italic, synthesized
         let a = GlyphPlacement(font: sans, glyph: sans.glyph(for: "a")!, size: 16, origin: Point(10, 30), style: fake)
@@ -990,8 +990,8 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         try builder.add(a, cache: .shared)      // hits follow the emboldened, slanted ink
     }
 
-    /// Sources/InkFreeType/QtRawFont.swift, Swift block 1.
-    @Sendable static func InkFreeType_QtRawFont_1() throws {
+    /// Sources/InkFreeType/Renderers/QtRawFont.swift, Swift block 1.
+    @Sendable static func InkFreeType_Renderers_QtRawFont_1() throws {
         let sans = try Font(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
         let qt = QtRawFont(pixelSize: 16, hinting: .light)                  // QFont::PreferVerticalHinting
         let painter = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0)  // QPainter::scale(2, 2)
@@ -1000,8 +1000,8 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         try builder.add(drawing.placement(of: sans.glyph(for: "H")!, at: Point(10.3, 20)), cache: .shared)
     }
 
-    /// Sources/InkFreeType/SkiaFont.swift, Swift block 1.
-    @Sendable static func InkFreeType_SkiaFont_1() throws {
+    /// Sources/InkFreeType/Renderers/SkiaFont.swift, Swift block 1.
+    @Sendable static func InkFreeType_Renderers_SkiaFont_1() throws {
         var settings = SkiaFont(size: 17)          // SkFont(typeface, 17): normal hinting, antialiased
         settings.subpixel = true
         settings.embolden = true
@@ -1043,19 +1043,19 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         print(ink.contains(Point(10.9, 10.9)), ink.contains(Point(11.1, 5)), band.tolerance)   // true false 0.0
     }
 
-    /// Sources/InkHit/BuildDeadline.swift, Swift block 1.
-    @Sendable static func InkHit_BuildDeadline_1() throws {
-        let limit = ContinuousClock.now + .milliseconds(500)
-        let shape = try BuildDeadline.within(limit) { () throws(ShapeError) -> GlyphShape in
-            try GlyphShape(tolerance: 0.01) { sink in
-                sink.move(to: Point(0, 0)); sink.addLine(to: Point(1, 0)); sink.addLine(to: Point(0, 1)); sink.closeSubpath()
-            }
+    /// Sources/InkHit/Index/HitIndex.swift, Swift block 1.
+    @Sendable static func InkHit_Index_HitIndex_1() throws {
+        var builder = HitIndex.Builder()                       // tolerance: 0.01 view px
+        let square = try GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(10, 0), Point(10, 10), Point(0, 10)]]))
+        try builder.add(square, transform: .translation(20, 20))   // shape units → view px
+        let index = builder.build()
+        if let hit = index.hit(at: Point(32, 25), radius: 3.5) {
+            print(hit.placement, hit.isInside, hit.distance)   // 0 false 2.0: within the radius, 2 px away
         }
-        print(shape.edgeCount)                  // 3: built well within the limit
     }
 
-    /// Sources/InkHit/GlyphShape.swift, Swift block 1.
-    @Sendable static func InkHit_GlyphShape_1() throws {
+    /// Sources/InkHit/Shape/GlyphShape.swift, Swift block 1.
+    @Sendable static func InkHit_Shape_GlyphShape_1() throws {
         // A 10 × 10 square with a same-direction square hole: even-odd makes the hole empty.
         let frame = try GlyphShape(fillRule: .evenOdd) { sink in
             for (lo, hi) in [(0.0, 10.0), (3.0, 7.0)] {
@@ -1075,24 +1075,24 @@ print(runs.map(\.range))        // TextLayout(text:style:runs:) applies them in 
         print(frame.contains(Point(5, 5)), disc.contains(.zero))   // false true
     }
 
-    /// Sources/InkHit/HitIndex.swift, Swift block 1.
-    @Sendable static func InkHit_HitIndex_1() throws {
-        var builder = HitIndex.Builder()                       // tolerance: 0.01 view px
-        let square = try GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(10, 0), Point(10, 10), Point(0, 10)]]))
-        try builder.add(square, transform: .translation(20, 20))   // shape units → view px
-        let index = builder.build()
-        if let hit = index.hit(at: Point(32, 25), radius: 3.5) {
-            print(hit.placement, hit.isInside, hit.distance)   // 0 false 2.0: within the radius, 2 px away
-        }
-    }
-
-    /// Sources/InkHit/ShapeCache.swift, Swift block 1.
-    @Sendable static func InkHit_ShapeCache_1() throws {
+    /// Sources/InkHit/Shape/ShapeCache.swift, Swift block 1.
+    @Sendable static func InkHit_Shape_ShapeCache_1() throws {
         let cache = ShapeCache<Int>()                    // keyed by the engine's own glyph numbers
         let shape = try cache.shape(for: 7, viewTolerance: 0.01, maxScale: 2) { sink in
             sink.move(to: Point(0, 0)); sink.addLine(to: Point(5, 0)); sink.addLine(to: Point(0, 5)); sink.closeSubpath()
         }
         print(shape.edgeCount)                           // 3; asking again for 7 returns the same shape
+    }
+
+    /// Sources/InkHit/Support/BuildDeadline.swift, Swift block 1.
+    @Sendable static func InkHit_Support_BuildDeadline_1() throws {
+        let limit = ContinuousClock.now + .milliseconds(500)
+        let shape = try BuildDeadline.within(limit) { () throws(ShapeError) -> GlyphShape in
+            try GlyphShape(tolerance: 0.01) { sink in
+                sink.move(to: Point(0, 0)); sink.addLine(to: Point(1, 0)); sink.addLine(to: Point(0, 1)); sink.closeSubpath()
+            }
+        }
+        print(shape.edgeCount)                  // 3: built well within the limit
     }
 
     /// Sources/InkScene/Scene.swift, Swift block 1.

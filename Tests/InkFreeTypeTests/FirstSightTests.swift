@@ -1,5 +1,5 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+import InkHit
 import InkFreeType
 import InkTestSupport
 import Testing

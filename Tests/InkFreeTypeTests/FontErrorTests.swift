@@ -192,4 +192,26 @@ struct FontErrorTests {
             == "FreeType error 0x14 (Invalid_Outline): invalid outline")
         #expect(FontError.tooManyPoints(glyph: 3, count: 7, limit: 5).description.contains("limit of 5"))
     }
+
+    /// The table of FreeType errors is FreeType's own, name for name: every `FT_ERRORDEF_` of the installed
+    /// `freetype/fterrdef.h` (what the library is compiled against) is in it with its code, once, in order.
+    @Test func theErrorTableIsFreeTypesOwn() throws {
+        let header = try String(contentsOfFile: "/usr/include/freetype2/freetype/fterrdef.h", encoding: .utf8)
+        var declared: [(Int32, String)] = []
+        for line in header.split(separator: "\n") {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            guard t.hasPrefix("FT_ERRORDEF_(") || t.hasPrefix("FT_NOERRORDEF_(") else { continue }
+            let parts = t.drop(while: { $0 != "(" }).dropFirst().split(separator: ",")
+            guard parts.count >= 2, let code = Int32(parts[1].trimmingCharacters(in: .whitespaces).dropFirst(2), radix: 16)
+            else { continue }
+            declared.append((code, parts[0].trimmingCharacters(in: .whitespaces)))
+        }
+        let table = FontError.freeTypeErrors
+        #expect(declared.count >= 90, "fterrdef.h read: \(declared.count) errors")
+        #expect(table.map(\.code) == table.map(\.code).sorted() && Set(table.map(\.code)).count == table.count)
+        for (code, name) in declared {
+            #expect(table.first { $0.code == code }?.name == name, "0x\(String(code, radix: 16)) is \(name) in FreeType")
+        }
+        #expect(table.count == declared.count, "the table has \(table.count) rows, FreeType \(declared.count)")
+    }
 }

@@ -142,8 +142,9 @@ struct ContractTwelveTests {
         var again = [inkhit_scene_hit](repeating: inkhit_scene_hit(), count: pts.count)
         ok(inkhit_snapshot_hit_batch(snapshot, pts, pts.count, 1, 0, &again, nil))
         #expect(again.map(\.node) == out.map(\.node))
-        let marked = inkhit_scene_hit(hit: 9, inside: 9, node: 9, depth: 9, local: inkhit_point(x: 9, y: 9), distance: 9,
-                                      glyph: 9, text: inkhit_text_hit())
+        var marked = inkhit_scene_hit()
+        marked.hit = 9; marked.inside = 9; marked.node = 9; marked.depth = 9; marked.local = inkhit_point(x: 9, y: 9)
+        marked.distance = 9; marked.placement = 9
         var untouched = [inkhit_scene_hit](repeating: marked, count: pts.count)
         fails(inkhit_snapshot_hit_batch(snapshot, pts, pts.count, 1, Int32(INKHIT_NON_FINITE_ERROR.rawValue), &untouched, &skipped),
               INKHIT_ERROR_INVALID_ARGUMENT, "nothing was answered")

@@ -111,6 +111,8 @@ struct HeaderAgreementTests {
         same(CInkHit.inkhit_font_with_instance, InkHitC.inkhit_font_with_instance)
         same(CInkHit.inkhit_job_runner_options_init, InkHitC.inkhit_job_runner_options_init)
         same(CInkHit.inkhit_job_runner_create_with_options, InkHitC.inkhit_job_runner_create_with_options)
+        // 1.3: the builder's transform check.
+        same(CInkHit.inkhit_transform_validate, InkHitC.inkhit_transform_validate)
     }
 
     /// The list above is complete: it names every function of the header that the C file does not define.

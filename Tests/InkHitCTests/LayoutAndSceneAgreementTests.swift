@@ -79,7 +79,7 @@ struct LayoutAndSceneAgreementTests {
                 #expect(Int(c.utf16_start) == s.utf16.lowerBound && Int(c.utf16_end) == s.utf16.upperBound)
                 #expect(Int(c.utf8_start) == s.utf8.lowerBound && Int(c.utf8_end) == s.utf8.upperBound)
                 #expect(Int(c.character) == s.character && Int(c.line) == s.line && c.distance == s.distance)
-                #expect(Int(c.glyph) == (s.glyph ?? -1))
+                #expect(Int(c.placement) == (s.placement ?? -1))
                 #expect((c.link >= 0 ? "link \(c.link)" : nil) == s.link)
                 #expect((c.attachment == 0 ? "image" : nil) == s.attachment)
                 if c.attachment == 0 { attachmentHits += 1 }
@@ -225,7 +225,7 @@ struct LayoutAndSceneAgreementTests {
                 seen.insert(x.node)
                 #expect(String(x.node) == s.node && Int(x.depth) == s.depth && x.distance == s.distance)
                 #expect(x.inside == (s.isInside ? 1 : 0) && x.local.x == s.local.x && x.local.y == s.local.y)
-                #expect(Int(x.glyph) == (s.glyph ?? -1) && x.text.hit == (s.text == nil ? 0 : 1))
+                #expect(Int(x.placement) == (s.placement ?? -1) && x.text.hit == (s.text == nil ? 0 : 1))
                 if let t = s.text {
                     #expect(Int(x.text.utf16_start) == t.utf16.lowerBound && (x.text.link >= 0 ? String(x.text.link) : nil) == t.link)
                 }

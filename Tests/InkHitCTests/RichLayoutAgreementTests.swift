@@ -95,10 +95,10 @@ struct RichLayoutAgreementTests {
             #expect(c.hit == (s == nil ? 0 : 1), "point \(p) radius \(r)")
             guard let s else { #expect(which == -1); continue }
             #expect(Int(c.utf16_start) == s.utf16.lowerBound && Int(c.line) == s.line && c.distance == s.distance)
-            #expect(c.glyph == Int64(s.glyph ?? -1) && c.link == (s.link.flatMap { Int64($0) } ?? -1))
+            #expect(c.placement == Int64(s.placement ?? -1) && c.link == (s.link.flatMap { Int64($0) } ?? -1))
             if let kind = s.decoration {
                 onDecorations += 1
-                #expect(which >= 0 && swift.decorations[Int(which)].kind == kind && c.glyph == -1)
+                #expect(which >= 0 && swift.decorations[Int(which)].kind == kind && c.placement == -1)
             } else {
                 #expect(which == -1)
             }

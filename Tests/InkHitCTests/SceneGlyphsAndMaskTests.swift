@@ -85,7 +85,7 @@ struct SceneGlyphsAndMaskTests {
                     let s = swift.hit(at: p, radius: radius)
                     #expect((h.hit == 1) == (s != nil), "\(p) r \(radius)")
                     guard let s else { continue }
-                    #expect(String(h.node) == s.node && (h.inside == 1) == s.isInside && h.glyph == Int64(s.glyph ?? -1))
+                    #expect(String(h.node) == s.node && (h.inside == 1) == s.isInside && h.placement == Int64(s.placement ?? -1))
                     #expect(h.distance == s.distance && h.local.x == s.local.x && h.local.y == s.local.y)
                     hits[Int(h.node)] += 1
                 }
@@ -104,7 +104,7 @@ struct SceneGlyphsAndMaskTests {
         ok(inkhit_snapshot_hit(c, 30 + 12, 29, 0, &h))
         #expect(h.hit == 0 || h.node != 2)
         ok(inkhit_snapshot_hit(c, 30 + 4, 29, 0, &h))
-        #expect(h.hit == 1 && h.node == 2 && h.glyph == 1 && h.inside == 1)
+        #expect(h.hit == 1 && h.node == 2 && h.placement == 1 && h.inside == 1)
     }
 
     /// Masks are bounded as boxes are: over 4096 × 4096 pixels is LIMIT before anything is copied, no

@@ -1,9 +1,9 @@
 import InkGeometry
 import InkTestSupport
-@_spi(InkInternals) @testable import InkHit
+@_spi(RawBuffers) @_spi(Benchmarks) @testable import InkHit
 import Testing
 
-/// The class raster (HitIndex+Raster.swift) against the brute-force oracle: its answers on random pages under
+/// The class raster (ClassRaster.swift) against the brute-force oracle: its answers on random pages under
 /// every kind of transform, far from the origin, with overlapping glyphs, at radii below, at and above the
 /// prepared radius; and its classes themselves, cell by cell, against what the oracle says of points in the
 /// cell. A raster deliberately made wrong must be caught by the same checks.

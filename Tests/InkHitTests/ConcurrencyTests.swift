@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import InkGeometry
 import InkTestSupport
-@_spi(InkInternals) import InkHit
+@_spi(RawBuffers) import InkHit
 import Testing
 
 /// `HitIndex` is immutable and `Sendable`: one index queried from many threads at once gives exactly the

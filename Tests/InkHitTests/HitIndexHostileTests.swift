@@ -162,4 +162,28 @@ struct HitIndexHostileTests {
         // Still right: inside a big square everything is ink; a small one far from others is found by r.
         #expect(big == 0 || index.contains(Point(5e5, 5e5)))
     }
+
+    /// `validate(transform:)` is `add`'s own transform check: for transforms on either side of each bound (NaN
+    /// and ∞ entries, singular and nearly singular, scales at 1e±30, the view limit), it throws exactly what
+    /// `add` of a tiny shape throws, and nothing where `add` accepts (the shape stays within `ViewSpace.limit`).
+    @Test func validateTransformIsTheCheckOfAdd() throws {
+        let dot = try GlyphShape(polygon: Polygon(contours: [[Point(0, 0), Point(1e-3, 0), Point(0, 1e-3)]]))
+        let transforms: [AffineTransform] = [
+            .identity, .scale(2, 3), .rotation(0.3), AffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0),
+            AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: .infinity, ty: 0), AffineTransform(a: 1, b: 2, c: 2, d: 4, tx: 0, ty: 0),
+            .scale(1, 1e-11), .scale(1, 1e-13), .scale(1e-29, 1e-29), .scale(1e-31, 1e-31), .scale(1e11, 1e11),
+            .scale(1e31, 1e31), .translation(ViewSpace.limit * 0.99, 0), .scale(0, 0),
+        ]
+        var refused = 0
+        for t in transforms {
+            var b = HitIndex.Builder()
+            let checked: HitIndexError?
+            do { try b.validate(transform: t); checked = nil } catch { checked = error }
+            let added: HitIndexError?
+            do { try b.add(dot, transform: t); added = nil } catch { added = error }
+            #expect(checked == added, "\(t): validate \(String(describing: checked)), add \(String(describing: added))")
+            refused += checked == nil ? 0 : 1
+        }
+        #expect(refused == 7, "the list reaches each refusal (\(refused))")
+    }
 }

@@ -1,6 +1,6 @@
 import InkGeometry
 import InkTestSupport
-@_spi(InkInternals) @testable import InkHit
+import InkHit
 import Testing
 
 /// The two forms of a shape (`GlyphShape`): the lean form every shape has from the start and the full form

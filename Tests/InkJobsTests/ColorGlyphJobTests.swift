@@ -33,7 +33,7 @@ struct ColorGlyphJobTests {
         #expect(lines.count == 5)
         #expect(lines[0].hasPrefix(#"{"job":"c","i":0,"hit":true,"glyph":0,"placement":0,"inside":"#))
         #expect(lines[1].hasPrefix(#"{"job":"c","i":1,"hit":true,"glyph":1,"placement":1,"ink":"bitmap","inside":true,"distance":-"#))
-        #expect(lines[2].hasPrefix(#"{"job":"c","i":2,"hit":true,"glyph":2,"placement":2,"ink":"colr","inside":true,"distance":-"#))
+        #expect(lines[2].hasPrefix(#"{"job":"c","i":2,"hit":true,"glyph":2,"placement":2,"ink":"colorLayers","inside":true,"distance":-"#))
         #expect(lines[3].hasPrefix(#"{"job":"c","i":3,"hit":true,"glyph":3,"placement":3,"ink":"box","inside":true,"distance":-"#))
         #expect(lines[4] == #"{"job":"c","i":4,"hit":false,"glyph":null,"placement":null,"inside":false,"distance":null}"#)
     }

@@ -40,19 +40,19 @@ import InkTestSupport
         let (counter, gap, space) = try Self.probes(layout)
         // The oracle's premise: all three probes are off the ink.
         #expect(ink.hit(at: counter) == nil && ink.hit(at: gap) == nil && ink.hit(at: space) == nil)
-        #expect(ink.hit(at: counter, radius: 30)?.glyph == 0, "the counter is inside the first o's outline")
+        #expect(ink.hit(at: counter, radius: 30)?.placement == 0, "the counter is inside the first o's outline")
 
         let (filled, _) = try Self.scene(.filledCounters, run: run)
         let f = try #require(filled.hit(at: counter))
-        #expect(f.glyph == 0 && f.isInside && f.distance < 0)
+        #expect(f.placement == 0 && f.isInside && f.distance < 0)
         if !run { #expect(f.text?.utf16 == 0..<1) }
         #expect(filled.hit(at: gap) == nil, "between letters is not a counter")
         #expect(filled.hit(at: space) == nil)
 
         let (hull, _) = try Self.scene(.wordHull, run: run)
-        #expect(hull.hit(at: counter)?.glyph == 0)
+        #expect(hull.hit(at: counter)?.placement == 0)
         let g = try #require(hull.hit(at: gap), "the gap is inside the word's hull")
-        #expect(g.glyph == 0 || g.glyph == 1)
+        #expect(g.placement == 0 || g.placement == 1)
         #expect(hull.hit(at: space) == nil, "words are hulled apart")
         #expect(hull.hit(at: space, radius: 40)?.node == "t")
     }

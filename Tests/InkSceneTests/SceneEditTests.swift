@@ -50,7 +50,7 @@ import InkTestSupport
     /// Same node, same inside flag, same glyph and the same distance (both are exact for the same polygons).
     static func same(_ a: SceneHit?, _ b: SceneHit?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
-        return a.node == b.node && a.isInside == b.isInside && a.glyph == b.glyph && a.path == b.path
+        return a.node == b.node && a.isInside == b.isInside && a.placement == b.placement && a.path == b.path
             && isClose(a.distance, b.distance, within: 1e-9 * (1 + abs(a.distance)))
     }
 
@@ -168,7 +168,7 @@ import InkTestSupport
             let s = try scene.snapshot()
             let inside = box.center.applying(t)
             let h = try #require(s.hit(at: inside), "turn \(turn)")
-            #expect(h.node == "t" && h.glyph == nil && h.text?.attachment == "img" && h.text?.utf16 == 4..<5 && h.isInside)
+            #expect(h.node == "t" && h.placement == nil && h.text?.attachment == "img" && h.text?.utf16 == 4..<5 && h.isInside)
             // 3 px to the right of the box (and of any ink: the next glyph is a space): hit by radius only.
             let beside = Point(box.maxX + 3, box.center.y).applying(t)
             #expect(s.hit(at: beside) == nil)

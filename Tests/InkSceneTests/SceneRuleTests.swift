@@ -128,7 +128,7 @@ import InkTestSupport
         #expect(first.lines[0].box.contains(p), "the point is in the first word's box")
         #expect(p.x - pInk.maxX > 3 && iInk.minX + w1 - p.x < 3, "nearer the i's ink than the p's")
         let h = try #require(s.hit(at: p, radius: 6))
-        #expect(h.node == "b" && h.text?.utf16 == 0..<1 && h.glyph == 0, "\(h)")
+        #expect(h.node == "b" && h.text?.utf16 == 0..<1 && h.placement == 0, "\(h)")
         #expect(h.distance > 0 && h.distance < 3)
         #expect(s.hit(at: p) == nil, "no ink under the point")
     }

@@ -24,7 +24,7 @@ import InkTestSupport
     // Inside: kind .ink, the placeholder's ranges.
     for p in [pa.box.center, Point(pa.box.minX + 0.5, pa.box.minY + 0.5), Point(pa.box.maxX - 0.5, pa.box.maxY - 0.5)] {
         let h = try #require(l.hit(at: p))
-        #expect(h.attachment == "img" && h.glyph == nil && h.kind == .ink && h.distance < 0)
+        #expect(h.attachment == "img" && h.placement == nil && h.kind == .ink && h.distance < 0)
         #expect(h.utf16 == 4..<5 && h.utf8 == swift.utf8(4..<5) && h.utf8 == 4..<7 && h.character == 4)
         #expect(h.line == 0 && h.link == nil)
     }
@@ -61,7 +61,7 @@ func attachmentWinsOverOverlappingInk(_ text: String) throws {
     #expect(overlap.count >= 3, "\(text): the letter's ink overlaps the box")
     for p in overlap {
         let h = try #require(l.hit(at: p))
-        #expect(h.attachment == "img" && h.glyph == nil && h.utf16 == at..<(at + 1), "\(text) at \(p)")
+        #expect(h.attachment == "img" && h.placement == nil && h.utf16 == at..<(at + 1), "\(text) at \(p)")
         #expect(h.link == "L", "an attachment inside a link range carries the link")
         let found = try #require(l.link(at: p))
         #expect(found.link.tag == "L" && found.hit.attachment == "img")
@@ -69,7 +69,7 @@ func attachmentWinsOverOverlappingInk(_ text: String) throws {
     // Outside the box the letter is hit as usual.
     let outside = try inkPoints(l, glyph: gi).filter { !box.outsetBy(1).contains($0) }
     #expect(!outside.isEmpty)
-    for p in outside.prefix(20) { #expect(l.hit(at: p)?.glyph == gi) }
+    for p in outside.prefix(20) { #expect(l.hit(at: p)?.placement == gi) }
 }
 
 @Test func attachmentInsideALinkIsHitWithBoth() throws {

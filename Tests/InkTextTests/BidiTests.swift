@@ -113,7 +113,7 @@ func baseDirectionOrdersRuns(_ dir: ParagraphStyle.Direction) throws {
     for gi in l.glyphs.indices {
         guard let p = try inkPoints(l, glyph: gi).first else { continue }
         let h = try #require(l.hit(at: p))
-        #expect(h.glyph == gi && h.utf16 == l.glyphs[gi].utf16)
+        #expect(h.placement == gi && h.utf16 == l.glyphs[gi].utf16)
         #expect(h.utf8 == swift.utf8(h.utf16) && h.character == swift.character(h.utf16.lowerBound))
         n += 1
     }

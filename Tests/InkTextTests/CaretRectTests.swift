@@ -191,11 +191,11 @@ struct CaretRectTests {
             if link.range.contains(r.lowerBound) {
                 let found = try #require(viewed.link(at: v), "glyph \(gi) \(r)")
                 #expect(found.link == link)
-                #expect(found.hit.glyph == gi && found.hit.utf16 == r && found.hit.kind == .ink && found.hit.link == "docs")
+                #expect(found.hit.placement == gi && found.hit.utf16 == r && found.hit.kind == .ink && found.hit.link == "docs")
                 linked += 1
             } else {
                 #expect(viewed.link(at: v) == nil, "glyph \(gi) \(r)")
-                #expect(viewed.hit(at: v)?.glyph == gi)
+                #expect(viewed.hit(at: v)?.placement == gi)
                 unlinked += 1
             }
         }

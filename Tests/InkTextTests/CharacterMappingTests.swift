@@ -37,7 +37,7 @@ func inkHitsReportRangesFromSwiftAndHarfBuzz(_ c: MappingCase) throws {
                 "\(c.name): glyph \(gi) cluster \(g.utf16) is not whole Characters \(chars)")
         guard let p = try inkPoints(l, glyph: gi).first else { continue }
         let h = try #require(l.hit(at: p), "\(c.name): no hit on the ink of glyph \(gi) at \(p)")
-        #expect(h.glyph == gi, "\(c.name): hit glyph \(String(describing: h.glyph)) at \(p), expected \(gi)")
+        #expect(h.placement == gi, "\(c.name): hit glyph \(String(describing: h.placement)) at \(p), expected \(gi)")
         #expect(h.kind == .ink && h.distance < 0)
         #expect(h.utf16 == g.utf16, "\(c.name): hit \(h.utf16) on a glyph of cluster \(g.utf16)")
         #expect(h.utf8 == swift.utf8(h.utf16), "\(c.name): UTF-8 \(h.utf8) vs Swift \(swift.utf8(h.utf16))")
@@ -88,7 +88,7 @@ func clustersAreHbShapeClustersInUTF16(_ c: MappingCase) throws {
     let sp = Point(l.glyphs[space].x + l.glyphs[space].advance / 2, y)
     #expect(l.hit(at: sp) == nil)
     let hb = try #require(l.hit(at: sp, mode: .ink(boxesForGlyphsWithoutInk: true)))
-    #expect(hb.kind == .box && hb.utf16 == 10..<11 && hb.glyph == space && hb.character == 3)
+    #expect(hb.kind == .box && hb.utf16 == 10..<11 && hb.placement == space && hb.character == 3)
 }
 
 // MARK: - Ligature splitting
@@ -114,7 +114,7 @@ func pointOnLigatureThirdReportsItsLetter(_ text: String, _ lig: Range<Int>, _ p
         guard let n = edges.indices.dropLast().first(where: { f >= edges[$0] + 0.02 && f < edges[$0 + 1] - 0.02 }) else { continue }
         let h = try #require(l.hit(at: p))
         let expected = (lig.lowerBound + n)..<(lig.lowerBound + n + 1)
-        #expect(h.glyph == gi)
+        #expect(h.placement == gi)
         #expect(h.utf16 == expected, "\(text): point at fraction \(f) of the ligature hit \(h.utf16), expected \(expected)")
         #expect(h.utf8 == swift.utf8(expected) && h.character == expected.lowerBound)
         seen.insert(n)
@@ -189,6 +189,6 @@ func characterBoxesTileTheLine(_ text: String) throws {
         #expect(h.utf16 == b.utf16 && h.kind == .box && h.distance == 0)
     }
     let lineHit = try #require(l.hit(at: Point(12, l.lines[0].baseline), mode: .lineBoxes))
-    #expect(lineHit.utf16 == 0..<9 && lineHit.glyph == nil && lineHit.kind == .box)
+    #expect(lineHit.utf16 == 0..<9 && lineHit.placement == nil && lineHit.kind == .box)
     #expect(l.hit(at: Point(12, l.lines[0].box.maxY + 5), mode: .lineBoxes) == nil)
 }

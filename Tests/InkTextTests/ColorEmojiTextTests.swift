@@ -34,7 +34,7 @@ struct ColorEmojiTextTests {
         let middle = Point(g.x + 68 * k, g.y - (101 - 64) * k)
         let corner = Point(g.x + 2 * k, g.y - (101 - 2) * k)
         let hit = try #require(layout.hit(at: middle))
-        #expect(hit.glyph == gi && hit.utf16 == 3..<5 && hit.kind == .ink && hit.distance < -5)
+        #expect(hit.placement == gi && hit.utf16 == 3..<5 && hit.kind == .ink && hit.distance < -5)
         #expect(layout.hit(at: corner) == nil)
         #expect(layout.hit(at: corner, radius: 0.2) == nil)
         // The letters around it still answer by their own ink.

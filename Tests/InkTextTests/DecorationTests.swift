@@ -106,13 +106,13 @@ private func layoutWith(_ text: String, runs: [TextRun], size: Double = 16, widt
     try #require(!crossing.isEmpty, "the p's descender crosses the underline")
     for q in crossing {
         let h = try #require(l.hit(at: q))
-        #expect(h.glyph == p && h.decoration == nil)
+        #expect(h.placement == p && h.decoration == nil)
     }
     // Between "spy" and "link" (the space): only the stroke. The character whose advance holds x: the space.
     let space = try glyph(l, containing: 11)
     let mid = Point(l.glyphs[space].x + l.glyphs[space].advance / 2, (u.rect.minY + u.rect.maxY) / 2)
     let h = try #require(l.hit(at: mid))
-    #expect(h.glyph == nil && h.decoration == .underline && h.utf16 == 11..<12 && h.link == "url" && h.kind == .ink)
+    #expect(h.placement == nil && h.decoration == .underline && h.utf16 == 11..<12 && h.link == "url" && h.kind == .ink)
     #expect(h.distance < 0 && h.distance >= -u.rect.height / 2 - 1e-9)
     // The link is hit through its underline.
     let lh = try #require(l.link(at: mid))

@@ -27,7 +27,7 @@ func inkColumns(_ l: TextLayout, _ gi: Int, row y: Double) throws -> [Double] {
         #expect(l.hit(at: p)?.link == (inLink ? "url" : nil))
         if let found {
             #expect(found.link == TextLink(range: 8..<12, tag: "url"))
-            #expect(found.hit.glyph == gi && found.hit.kind == .ink && found.hit.utf16 == l.glyphs[gi].utf16)
+            #expect(found.hit.placement == gi && found.hit.kind == .ink && found.hit.utf16 == l.glyphs[gi].utf16)
         }
     }
 }
@@ -59,7 +59,7 @@ func spaceAfterLinkAtLineEndNeverHitsIt(_ radius: Double) throws {
         // Asking for boxes of glyphs without ink: the space answers as itself; it is a link only if the
         // caller put it in the link.
         let box = try #require(l.hit(at: Point(g.x + g.advance / 2, line.baseline - 3), mode: .ink(boxesForGlyphsWithoutInk: true)))
-        #expect(box.glyph == space && box.kind == .box && box.utf16 == 8..<9)
+        #expect(box.placement == space && box.kind == .box && box.utf16 == 8..<9)
         #expect(box.link == (range.contains(8) ? "docs" : nil))
     }
 }
@@ -105,7 +105,7 @@ func spaceAfterLinkAtLineEndNeverHitsIt(_ radius: Double) throws {
     var right = 0, left = 0
     for p in try inkPoints(l, glyph: gi) where abs(p.x - mid) > 1 {
         let h = try #require(l.hit(at: p))
-        #expect(h.link == "X" && h.glyph == gi && h.utf16 == 6..<7)
+        #expect(h.link == "X" && h.placement == gi && h.utf16 == 6..<7)
         #expect(l.link(at: p)?.link.tag == "X")
         let caret = try #require(l.caret(at: p))
         if p.x > mid {
@@ -130,7 +130,7 @@ func spaceAfterLinkAtLineEndNeverHitsIt(_ radius: Double) throws {
     #expect(found.link.tag == "L" && found.hit.kind == .radius)
     #expect(isClose(found.hit.distance, 1.5, within: 1e-4), "a straight stem: exact but for Float32 storage")
     let h = try #require(l.hit(at: p, radius: 3))
-    #expect(h.glyph == gi && h.kind == .radius && h.link == "L")
+    #expect(h.placement == gi && h.kind == .radius && h.link == "L")
     #expect(l.link(at: p, radius: 0.5) == nil && l.hit(at: p) == nil)
     #expect(l.hit(at: p, radius: -1) == nil && l.hit(at: p, radius: .nan) == nil, "negative or NaN radius counts as 0")
 }

@@ -190,7 +190,7 @@ func alignmentMovesLinesByTheirSlack(_ a: ParagraphStyle.Alignment) throws {
     // Hits follow the glyphs.
     for gi in moved.glyphs.indices {
         guard let p = try inkPoints(moved, glyph: gi).first else { continue }
-        #expect(moved.hit(at: p)?.glyph == gi)
+        #expect(moved.hit(at: p)?.placement == gi)
     }
 }
 
@@ -228,7 +228,7 @@ func alignmentMovesLinesByTheirSlack(_ a: ParagraphStyle.Alignment) throws {
     let ei = try #require(l.glyphs.firstIndex { $0.isEllipsis })
     let p = try #require(try inkPoints(l, glyph: ei).first, "the ellipsis has ink")
     let h = try #require(l.hit(at: p))
-    #expect(h.glyph == ei && h.utf16 == cut && h.kind == .ink)
+    #expect(h.placement == ei && h.utf16 == cut && h.kind == .ink)
     #expect(h.utf8 == swift.utf8(cut) && h.character == swift.character(cut.lowerBound))
     #expect(h.line == 1)
 }

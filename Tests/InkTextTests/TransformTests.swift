@@ -29,7 +29,7 @@ func probePoints(_ l: TextLayout, count: Int) -> [Point] {
 
 struct HitKey: Equatable {
     var glyph: Int?, utf16: Range<Int>, link: String?, attachment: String?, kind: TextHit.Kind
-    init(_ h: TextHit) { glyph = h.glyph; utf16 = h.utf16; link = h.link; attachment = h.attachment; kind = h.kind }
+    init(_ h: TextHit) { glyph = h.placement; utf16 = h.utf16; link = h.link; attachment = h.attachment; kind = h.kind }
 }
 
 @Test(arguments: [0.0, 3.5])
@@ -71,7 +71,7 @@ func rotatedLayoutAnswersTheSameHits(_ radius: Double) throws {
     for gi in plain.glyphs.indices {
         guard let p = try inkPoints(plain, glyph: gi).first else { continue }
         let h = try #require(turned.hit(at: p.applying(t)))
-        #expect(h.glyph == gi && h.utf16 == plain.hit(at: p)?.utf16 && h.kind == .ink)
+        #expect(h.placement == gi && h.utf16 == plain.hit(at: p)?.utf16 && h.kind == .ink)
         n += 1
     }
     #expect(n >= 10, "glyphs with ink points: \(n)")

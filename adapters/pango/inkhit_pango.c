@@ -977,11 +977,9 @@ static inkhit_status check_arguments(inkhit_builder builder, inkhit_shape_cache 
     }
     *t = (inkhit_transform)INKHIT_TRANSFORM_IDENTITY;
     if (transform) *t = *transform;
-    double det = t->a * t->d - t->b * t->c, scale = fmax(fmax(fabs(t->a), fabs(t->b)), fmax(fabs(t->c), fabs(t->d)));
-    if (!isfinite(t->a) || !isfinite(t->b) || !isfinite(t->c) || !isfinite(t->d) || !isfinite(t->tx) || !isfinite(t->ty)
-        || !isfinite(det) || scale <= 0 || fabs(det) <= 1e-12 * scale * scale) {
-        snprintf(message, sizeof message, FUNCTION ": the transform [%g, %g, %g, %g, %g, %g] must be finite and invertible",
-                 t->a, t->b, t->c, t->d, t->tx, t->ty);
+    /* The library's own check of a transform, once for the layout (each glyph's adds would check it again). */
+    if (inkhit_transform_validate(t) != INKHIT_OK) {
+        snprintf(message, sizeof message, FUNCTION ": the transform must be finite and invertible: %s", inkhit_last_error());
         return inkhit_report_error(INKHIT_ERROR_INVALID_ARGUMENT, message);
     }
     if ((flags & INKHIT_PANGO_GSK_GL) && !(t->b == 0 && t->c == 0 && t->a == t->d && t->a > 0)) {

@@ -284,6 +284,15 @@ static void test_index(void) {
     bad = glyphs[0];
     bad.transform.c = NAN;
     EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_INVALID_ARGUMENT, "placement->transform");
+    /* The builder's own transform check (1.3), for adapters: the rule every add applies. */
+    inkhit_transform plain = INKHIT_TRANSFORM_IDENTITY, rank_one = {1, 2, 2, 4, 0, 0}, tiny = {1e-31, 0, 0, 1e-31, 0, 0};
+    inkhit_transform inf = {1, 0, 0, 1, INFINITY, 0};
+    EXPECT(inkhit_transform_validate(&plain), INKHIT_OK, "");
+    EXPECT(inkhit_transform_validate(&rank_one), INKHIT_ERROR_PLACEMENT, "singular");
+    EXPECT(inkhit_transform_validate(&tiny), INKHIT_ERROR_PLACEMENT, "out of range");
+    EXPECT(inkhit_transform_validate(&inf), INKHIT_ERROR_PLACEMENT, "NaN or infinite");
+    EXPECT(inkhit_transform_validate(NULL), INKHIT_ERROR_NULL_ARGUMENT, "transform is NULL");
+    CHECK(INKHIT_VIEW_LIMIT == 1e9);
     bad = glyphs[0];
     bad.size = 1e-12;
     EXPECT(inkhit_builder_add_glyph(builder, cache, &bad, &k), INKHIT_ERROR_PLACEMENT, "too small");
@@ -561,7 +570,7 @@ static void test_layout(void) {
     OK(inkhit_layout_hit(layout, stem_x, stem_y, 0, INKHIT_TEXT_HIT_INK, &th));
     CHECK(th.hit == 1 && th.kind == INKHIT_TEXT_HIT_KIND_INK && th.link == 0 && th.attachment == -1);
     CHECK(th.utf16_start == 8 && th.utf16_end == 9 && th.utf8_start == 8 && th.utf8_end == 9);
-    CHECK(th.character == 8 && th.line == 0 && th.distance < 0 && th.glyph >= 0);
+    CHECK(th.character == 8 && th.line == 0 && th.distance < 0 && th.placement >= 0);
     OK(inkhit_layout_link_hit(layout, stem_x, stem_y, 0, &th));
     CHECK(th.hit == 1 && th.link == 0 && th.utf16_start == 8);
     /* The space after "link,": no ink (a miss), a box in the character-box mode, no link within 1 px. */
@@ -637,7 +646,7 @@ static void test_layout(void) {
     OK(inkhit_layout_caret_rect(accented_layout, 14, INKHIT_AFFINITY_DOWNSTREAM, &cr));
     CHECK(cr.found == 1);
     OK(inkhit_layout_hit(accented_layout, cr.x + 10, r.y - 6, 0, INKHIT_TEXT_HIT_INK, &th));
-    CHECK(th.hit == 1 && th.attachment == 0 && th.glyph == -1 && th.utf16_start == 12 && th.utf8_start == 14 && th.utf8_end == 17);
+    CHECK(th.hit == 1 && th.attachment == 0 && th.placement == -1 && th.utf16_start == 12 && th.utf8_start == 14 && th.utf8_end == 17);
     OK(inkhit_layout_caret(accented_layout, r.x + 0.2, r.y - 4, &caret));
     CHECK(caret.found == 1 && caret.utf16 == 8 && caret.utf8 == 10);
     EXPECT(inkhit_layout_caret_rect(accented_layout, 2, INKHIT_AFFINITY_DOWNSTREAM, &cr), INKHIT_ERROR_INVALID_TEXT,
@@ -809,7 +818,7 @@ static void test_scene(void) {
     inkhit_layout_glyph l;                          /* the "l" of "link" in the text node */
     CHECK(glyph_at(layout_for_scene, 8, &l));
     OK(inkhit_snapshot_hit(snap, l.x + l.advance / 2, 300 + l.y - 5, 0, &h));
-    CHECK(h.hit == 1 && h.node == 4 && h.glyph >= 0 && h.text.hit == 1 && h.text.link == 0 && h.text.utf16_start == 8);
+    CHECK(h.hit == 1 && h.node == 4 && h.placement >= 0 && h.text.hit == 1 && h.text.link == 0 && h.text.utf16_start == 8);
     uint64_t path[4] = {0, 0, 0, 0};
     size_t depth = 0;
     OK(inkhit_scene_path(scene, 3, path, 4, &depth));
@@ -1296,13 +1305,13 @@ static void test_rich_layout(void) {
     inkhit_text_hit th;
     int64_t which = 7;
     OK(inkhit_layout_hit_decoration(layout, ux, uy, 0, &th, &which));
-    CHECK(th.hit == 1 && th.glyph == -1 && th.attachment == -1 && which == 0 && th.link == 0 && th.utf16_start == 9);
+    CHECK(th.hit == 1 && th.placement == -1 && th.attachment == -1 && which == 0 && th.link == 0 && th.utf16_start == 9);
     OK(inkhit_layout_hit(layout, ux, uy, 0, INKHIT_TEXT_HIT_INK, &th));
-    CHECK(th.hit == 1 && th.glyph == -1 && th.utf16_start == 9 && th.link == 0);
+    CHECK(th.hit == 1 && th.placement == -1 && th.utf16_start == 9 && th.link == 0);
     OK(inkhit_layout_link_hit(layout, ux, uy, 0, &th));
     CHECK(th.hit == 1 && th.link == 0);
     OK(inkhit_layout_hit_decoration(layout, ux, line.baseline - 3, 0, &th, &which));
-    CHECK(th.hit == 1 && th.glyph >= 0 && which == -1);
+    CHECK(th.hit == 1 && th.placement >= 0 && which == -1);
     EXPECT(inkhit_layout_hit_decoration(layout, ux, uy, 0, &th, NULL), INKHIT_ERROR_NULL_ARGUMENT, "decoration_out");
     EXPECT(inkhit_layout_hit_decoration(layout, ux, uy, -1, &th, &which), INKHIT_ERROR_INVALID_ARGUMENT, "radius");
     EXPECT(inkhit_layout_decorations(layout, 1, 1, &d), INKHIT_ERROR_INVALID_ARGUMENT, "go past");
@@ -1436,11 +1445,11 @@ static void test_scene_shapes(void) {
     OK(inkhit_scene_snapshot(scene, 0, &snap));
     inkhit_scene_hit h;
     OK(inkhit_snapshot_hit(snap, 4, 29, 0, &h));              /* the "o"'s left stroke */
-    CHECK(h.hit == 1 && h.node == big && h.glyph == 0 && h.inside == 1);
+    CHECK(h.hit == 1 && h.node == big && h.placement == 0 && h.inside == 1);
     OK(inkhit_snapshot_hit(snap, 12, 29, 0, &h));             /* its counter */
     CHECK(h.hit == 0);
     OK(inkhit_snapshot_hit(snap, 110, 10, 0, &h));            /* the opaque half of the mask */
-    CHECK(h.hit == 1 && h.node == 7 && h.glyph == -1);
+    CHECK(h.hit == 1 && h.node == 7 && h.placement == -1);
     OK(inkhit_snapshot_hit(snap, 130, 10, 0, &h));            /* the transparent half */
     CHECK(h.hit == 0);
     const uint8_t flipped[2] = {0, 255};

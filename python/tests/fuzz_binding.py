@@ -183,7 +183,7 @@ def test_layouts(world, text, size, width, origin, links, max_lines, runs, x, y,
 
 @FUZZ
 @given(node_id=anything, bounds=st.one_of(st.tuples(anything, anything, anything, anything), arrays()),
-       shape=st.sampled_from(["box", "round-rect", "ellipse", "path", "mask", "glyphs", "text", "star"]),
+       shape=st.sampled_from(["box", "roundRect", "ellipse", "path", "mask", "glyphs", "text", "star"]),
        mask=st.tuples(anything, anything, st.one_of(st.binary(max_size=40), anything), anything),
        slop=st.lists(anything, max_size=5), alpha=anything, hidden=anything, points=arrays(), radius=anything)
 def test_scenes(world, node_id, bounds, shape, mask, slop, alpha, hidden, points, radius) -> None:

@@ -92,7 +92,7 @@ def decimal(v: float, digits: int = 4) -> str:
     return ("-" if v < 0 else "") + text
 
 
-_INK_FIELD = {"color-layers": ',"ink":"colr"', "color-paint": ',"ink":"colr"', "bitmap": ',"ink":"bitmap"',
+_INK_FIELD = {"colorLayers": ',"ink":"colorLayers"', "colorPaint": ',"ink":"colorPaint"', "bitmap": ',"ink":"bitmap"',
               "box": ',"ink":"box"'}
 
 

@@ -92,7 +92,7 @@ def test_bad_radii_and_points_raise_the_librarys_errors(sans: inkhit.Font) -> No
 def test_shape_forms_change_the_cache_not_the_answers(sans: inkhit.Font) -> None:
     pts = np.random.default_rng(2).uniform([0, 0], [200, 50], (4000, 2))
     answers, cached = [], []
-    for forms in ["when_reused", "full", "lean"]:
+    for forms in ["whenReused", "full", "lean"]:
         cache = inkhit.ShapeCache()
         b = inkhit.Builder(shape_forms=forms, cache=cache)
         b.add_glyphs(sans, [sans.glyph(c) for c in "Forms"], [[10 + 30 * i, 40.0] for i in range(5)], 40)
@@ -165,3 +165,20 @@ def test_styles_by_object_or_by_the_job_formats_mapping(sans: inkhit.Font) -> No
         answers.append(b.build().hits(pts))
     assert answers[0].tobytes() == answers[1].tobytes()
     assert answers[0]["hit"].sum() > answers[2]["hit"].sum() + 20     # synthetic bold has more ink
+
+
+def test_names_before_1_3_still_work_with_a_deprecation_warning(sans: inkhit.Font) -> None:
+    """One name per thing (docs/vocabulary.md); the spellings of 1.2 are still accepted, each with a warning."""
+    with pytest.deprecated_call():
+        node = inkhit.Node(1, bounds=(0, 0, 100, 100), clips=False)
+    assert node.clips_children is False and node.clips is None
+    with pytest.deprecated_call():
+        scene = inkhit.Scene(inkhit.Node(1, bounds=(0, 0, 50, 50), shape="round-rect", corner_radius=10))
+    assert scene.snapshot().hit(25, 25).node == 1 and scene.snapshot().hit(1, 1) is None   # a round rect's corner
+    with pytest.deprecated_call():
+        inkhit.Builder(shape_forms="when_reused")
+    b = inkhit.Builder()
+    b.add_glyph(sans, sans.glyph("o"), 40, origin=(10, 40))
+    assert b.build().ink(0) == "outline"
+    hits = inkhit.Scene(inkhit.Node(1, bounds=(0, 0, 10, 10))).snapshot().hits(np.array([[5.0, 5.0]]))
+    assert hits["glyph"][0] == hits["placement"][0] == -1 and hits["text_glyph"][0] == hits["text_placement"][0]

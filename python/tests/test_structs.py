@@ -39,6 +39,9 @@ def c_layout(tmp_path_factory: pytest.TempPathFactory) -> dict:
         lines.append('printf("%s %%zu\\n", sizeof(%s));' % (name, name))
         for field, _ in struct._fields_:
             lines.append('printf("%s.%s %%zu\\n", offsetof(%s, %s));' % (name, field, name, field))
+    # The 1.0 names of fields that 1.3 renamed (the same storage, a union in the header).
+    for name, field in [("inkhit_text_hit", "glyph"), ("inkhit_scene_hit", "glyph")]:
+        lines.append('printf("%s.%s %%zu\\n", offsetof(%s, %s));' % (name, field, name, field))
     lines += ["return 0;", "}"]
     work = tmp_path_factory.mktemp("structs")
     (work / "layout.c").write_text("\n".join(lines))
@@ -62,10 +65,12 @@ def test_record_dtypes_lie_over_the_structs(c_layout: dict) -> None:
     assert inkhit.HIT_DTYPE.fields["distance"][1] == c_layout["inkhit_hit.distance"]
     assert inkhit.SCENE_HIT_DTYPE.itemsize == c_layout["inkhit_scene_hit"]
     text = c_layout["inkhit_scene_hit.text"]
-    for ours, theirs in [("node", "node"), ("depth", "depth"), ("distance", "distance"), ("glyph", "glyph")]:
+    # The 1.0 names (glyph, text_glyph) lie on the same fields as placement and text_placement, as in C's unions.
+    for ours, theirs in [("node", "node"), ("depth", "depth"), ("distance", "distance"), ("placement", "placement"),
+                         ("glyph", "glyph")]:
         assert inkhit.SCENE_HIT_DTYPE.fields[ours][1] == c_layout["inkhit_scene_hit." + theirs]
     for ours, theirs in [("link", "link"), ("utf8_end", "utf8_end"), ("line", "line"), ("text_distance", "distance"),
-                         ("text_glyph", "glyph")]:
+                         ("text_placement", "placement"), ("text_glyph", "glyph")]:
         assert inkhit.SCENE_HIT_DTYPE.fields[ours][1] == text + c_layout["inkhit_text_hit." + theirs]
     assert inkhit.RUN_GLYPH_DTYPE.itemsize == c_layout["inkhit_run_glyph"]
     assert inkhit.RUN_GLYPH_DTYPE.fields["tag"][1] == c_layout["inkhit_run_glyph.tag"]

@@ -57,7 +57,7 @@ def test_styled_fixtures_through_layout() -> None:
         job = jobs[e["job"]]
         h = layouts[e["job"]].hit(*job["points"][e["i"]], job.get("radius", 0))
         tags = [l.get("tag") for l in job.get("links", [])]
-        got = (h is not None, None if h is None else h.glyph, None if h is None else h.decoration,
+        got = (h is not None, None if h is None else h.placement, None if h is None else h.decoration,
                None if h is None else list(h.utf16), None if h is None else h.line,
                None if h is None or h.link is None else tags[h.link])
         want = (e["hit"], e["glyph"], e.get("decoration"), e.get("utf16") if e["hit"] else None,
@@ -81,4 +81,4 @@ def test_decorations_are_listed() -> None:
     under = [d for d in layout.decorations() if d.kind == "underline"][0]
     x, y, w, h = under.rect
     hit = layout.hit(x + w / 2, y + h / 2)
-    assert hit is not None and hit.decoration == "underline" and hit.link == 0 and hit.glyph is None
+    assert hit is not None and hit.decoration == "underline" and hit.link == 0 and hit.placement is None

@@ -24,7 +24,7 @@ import InkBenchRaster
 import InkBenchSupport
 import InkFreeType
 import InkGeometry
-@_spi(InkInternals) import InkHit
+@_spi(RawBuffers) import InkHit
 import InkScene
 import InkText
 

@@ -3,7 +3,7 @@ import Foundation
 import InkBenchSupport
 import InkFreeType
 import InkGeometry
-@_spi(InkInternals) import InkHit
+@_spi(RawBuffers) import InkHit
 
 /// The page workload through the C interface (inkhit.h), next to the same queries through the Swift API:
 /// what a C, C++ or Python caller of libInkHit pays per query beyond a Swift caller.

@@ -1,5 +1,5 @@
 import InkGeometry
-@_spi(InkInternals) import InkHit
+@_spi(RawBuffers) import InkHit
 
 /// The page query calls `ink-bench-summary compare` times, written in this checkout's API (the patch that
 /// scripts/bench-compare.sh applies to an older commit's benchmarks gives it the same type over the API of

@@ -1,7 +1,7 @@
 import Foundation
 import InkBenchSupport
 import InkGeometry
-@_spi(InkInternals) import InkHit
+@_spi(RawBuffers) @_spi(Benchmarks) import InkHit
 
 /// `ink-bench-summary classes`: how the page's query points fall into square view cells of a few sizes,
 /// by what a conservative cell class could answer without geometry (measured before choosing a raster).

@@ -232,7 +232,7 @@ enum Cold {
     // MARK: Text layout from a fresh cache
 
     struct LayoutFresh {
-        /// Seconds per layout, fonts loaded once (BENCHMARKS.md's "Layout" section): median, fastest.
+        /// Seconds per layout, fonts loaded once (BENCHMARKS.md, "Warm"): median, fastest.
         var freshCache = (median: 0.0, min: 0.0)
         /// Seconds per layout with the fonts loaded again before each (not timed): median, fastest.
         var freshFonts = (median: 0.0, min: 0.0)

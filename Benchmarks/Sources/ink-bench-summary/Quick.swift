@@ -3,7 +3,7 @@ import Foundation
 import InkBenchRaster
 import InkBenchSupport
 import InkGeometry
-@_spi(InkInternals) import InkHit
+@_spi(RawBuffers) @_spi(Benchmarks) import InkHit
 
 /// `ink-bench-summary quick [--quick]`: the page's query numbers in one short run, `key<TAB>value` lines (ns per
 /// point), for alternating A/B runs of two builds: batch at r = 0 and 3.5, loops of `contains`, `topmost(at:)`

@@ -27,7 +27,7 @@ import InkBenchRaster
 import InkBenchSupport
 import InkFreeType
 import InkGeometry
-@_spi(InkInternals) import InkHit
+@_spi(RawBuffers) @_spi(Benchmarks) import InkHit
 
 let args = Array(CommandLine.arguments.dropFirst())
 let quick = args.contains("--quick")

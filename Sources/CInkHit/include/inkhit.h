@@ -56,20 +56,14 @@
  * ---------------------------------------------------------------------------------------------------
  * Vocabulary (docs/vocabulary.md has the whole table; a test keeps it complete)
  *
- *   "glyph" in an input is a glyph id (a font's number for it): inkhit_glyph_placement.glyph,
- *   inkhit_run_glyph.glyph, inkhit_layout_glyph.glyph. "placement" is a position in a list of placed
- *   shapes; every answer names what it hit by its placement, though some answer fields keep the name glyph:
- *
- *   concept                      C | Swift | JSON | Python
- *   which placement answered     inkhit_hit.placement, inkhit_text_hit.glyph, inkhit_scene_hit.glyph (-1: none)
- *                                | Hit.placement, TextHit.glyph, SceneHit.glyph (nil) | "placement" (and "glyph",
- *                                the same number; null) | Hit.placement, TextHit.placement, SceneHit.placement (None)
- *   on the ink, or only within   inside (1 or 0); for text kind == INKHIT_TEXT_HIT_KIND_INK | isInside; for text
- *   the radius                   kind == .ink | "inside" | inside
- *   signed distance, view px     distance (NaN on a miss) | distance | "distance" (null) | distance
- *   node id                      uint64_t node | String (the decimal digits of the C id) | string | int
- *   node flags                   INKHIT_NODE_HIDDEN, _NOT_INTERACTIVE, _NO_CLIP | isHidden, isInteractive,
- *                                clipsChildren | "hidden", "interactive", "clip" | hidden, interactive, clips
+ *   One name for each thing, written in each layer's case: Swift and JSON `colorLayers`, C
+ *   INKHIT_INK_COLOR_LAYERS, Python `color_layers` for identifiers and "colorLayers" for string values (the
+ *   JSON ones). "glyph" in an input is a glyph id (a font's number for it): inkhit_glyph_placement.glyph,
+ *   inkhit_run_glyph.glyph, inkhit_layout_glyph.glyph. "placement" is a position in a list of placed shapes:
+ *   every answer names what it hit by its placement (inkhit_hit.placement, inkhit_text_hit.placement,
+ *   inkhit_scene_hit.placement; -1: none). The ink of a placement: INKHIT_INK_OUTLINE, _COLOR_LAYERS,
+ *   _COLOR_PAINT, _BITMAP, _BOX, _PATH. A node's shapes: INKHIT_SHAPE_BOX, _ROUND_RECT, _ELLIPSE, ... Node
+ *   flags, each the opposite of the default: INKHIT_NODE_HIDDEN, _NOT_INTERACTIVE, _NOT_CLIPS_CHILDREN.
  *
  *   Bad arguments: every call checks its arguments; a negative or NaN radius is INKHIT_ERROR_INVALID_ARGUMENT
  *   in every query (JSON: an error line; Python: InvalidArgumentError; Swift queries, called by programmers
@@ -168,6 +162,13 @@
  * inkhit_font_find_instance, inkhit_font_with_instance); a mask's byte length (inkhit_node_shape.mask_length);
  * job runners with ink-hit's limits, strict mode and warnings (inkhit_job_runner_options). Every growable
  * struct, inkhit_layout_options included, refuses a struct_size it does not know.
+ *
+ * What 1.3 added: one name for each thing in every layer (docs/vocabulary.md). Answers name the placement
+ * `placement` (inkhit_text_hit.placement, inkhit_scene_hit.placement: the same field as the 1.0 name `glyph`,
+ * which stays, deprecated); a node that lets its children overflow is INKHIT_NODE_NOT_CLIPS_CHILDREN (the
+ * old INKHIT_NODE_NO_CLIP stays, deprecated). The view range has its name (INKHIT_VIEW_LIMIT), and adapters
+ * check a renderer's transform with the builder's own rule (inkhit_transform_validate). Deprecated names
+ * compile silently; define INKHIT_WARN_DEPRECATED before the #include to have the compiler point them out.
  */
 #ifndef INKHIT_H
 #define INKHIT_H
@@ -177,6 +178,15 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* A name kept from an older inkhit.h: the same field or value under its old spelling. Silent by default, so
+ * that a 1.x program compiles unchanged (also with -Werror); with INKHIT_WARN_DEPRECATED defined, GCC and
+ * Clang warn where one is used. */
+#if defined(INKHIT_WARN_DEPRECATED) && (defined(__GNUC__) || defined(__clang__))
+#define INKHIT_DEPRECATED(use) __attribute__((deprecated("use " use)))
+#else
+#define INKHIT_DEPRECATED(use)
 #endif
 
 /* ================================================================================================ */
@@ -228,7 +238,7 @@ enum {
      *  bytes than the shape limits, coordinates beyond a 32-bit float. */
     INKHIT_ERROR_SHAPE = 8,
     /** The index refused a placement: a singular transform, a scale beyond 1e-30...1e30, coordinates
-     *  beyond +-1e9 view px, a glyph drawn below 1e-6 or above 1e9 view px per em. */
+     *  beyond +-INKHIT_VIEW_LIMIT view px, a glyph drawn below 1e-6 or above INKHIT_VIEW_LIMIT view px per em. */
     INKHIT_ERROR_PLACEMENT = 9,
     /** Text that cannot be laid out as asked: a link range outside the text or empty, an attachment not
      *  on a U+FFFC or sharing one, invalid attachment sizes. */
@@ -279,6 +289,19 @@ typedef struct inkhit_transform {
 
 /** The identity transform, as an initializer: `inkhit_transform t = INKHIT_TRANSFORM_IDENTITY;`. */
 #define INKHIT_TRANSFORM_IDENTITY {1.0, 0.0, 0.0, 1.0, 0.0, 0.0}
+
+/** The view range, px: every view coordinate a placement, a layout, a scene node or an exclusion reaches lies
+ *  within +-INKHIT_VIEW_LIMIT, and a glyph is drawn at most INKHIT_VIEW_LIMIT view px per em; beyond it the
+ *  call is refused (INKHIT_ERROR_PLACEMENT, INVALID_ARGUMENT or LAYOUT, as each function says), never clamped.
+ *  Swift's ViewSpace.limit, Python's inkhit.VIEW_LIMIT. Since 1.3. */
+#define INKHIT_VIEW_LIMIT 1e9
+
+/** Whether an index places shapes with `transform` (shape units -> view px): INKHIT_OK when it is finite, not
+ *  singular (its least scale at least 1e-12 of its largest) and its scales lie within 1e-30...1e30; otherwise
+ *  INKHIT_ERROR_PLACEMENT with the reason inkhit_builder_add_* would give. The library's one check of a
+ *  transform: an adapter calls it once for its renderer's transform before it adds anything.
+ *  Owns: nothing (reads *transform). Threads: any. Errors: NULL_ARGUMENT, PLACEMENT. Since 1.3. */
+inkhit_status inkhit_transform_validate(const inkhit_transform *transform);
 
 /** An axis-aligned rectangle [min_x, max_x] x [min_y, max_y]; empty when min_x > max_x or min_y > max_y. */
 typedef struct inkhit_rect {
@@ -1432,7 +1455,7 @@ enum {
 typedef struct inkhit_exclusion {
     /** INKHIT_EXCLUSION_*. */
     int32_t kind;
-    /** RECT and ELLIPSE: finite, min <= max, within +-1e9 px. */
+    /** RECT and ELLIPSE: finite, min <= max, within +-INKHIT_VIEW_LIMIT px. */
     inkhit_rect rect;
     /** PATH: SVG path data (M L H V C S Q T Z, absolute or relative; no arcs), not NUL-terminated. */
     const char *path;
@@ -1649,8 +1672,12 @@ typedef struct inkhit_text_hit {
     int32_t hit;
     /** INKHIT_TEXT_HIT_KIND_*. */
     int32_t kind;
-    /** Index of the glyph hit (inkhit_layout_glyphs); -1 for an attachment, a decoration or a line box. */
-    int64_t glyph;
+    /** The placement hit, an index into inkhit_layout_glyphs (not a glyph id); -1 for an attachment, a
+     *  decoration or a line box. `glyph` is its 1.0 name (the same field, deprecated). */
+    union {
+        int64_t placement;
+        int64_t glyph INKHIT_DEPRECATED("placement");
+    };
     /** Index into options.links of the link over the character (the last one given when links overlap);
      *  -1 when none. */
     int64_t link;
@@ -1679,7 +1706,7 @@ inkhit_status inkhit_layout_hit(inkhit_layout layout, double x, double y, double
 
 /** As inkhit_layout_hit in INKHIT_TEXT_HIT_INK mode, with the decoration hit: the text's decorations
  *  are ink under its glyphs (at radius 0 a decoration answers only where no glyph's ink holds the point;
- *  within a radius the nearest ink wins, ties going to the glyph). On a decoration, `out->glyph` and
+ *  within a radius the nearest ink wins, ties going to the glyph). On a decoration, `out->placement` and
  *  `out->attachment` are -1, the character is the one whose advance on the line holds the point's x (or the
  *  nearest), `out->link` its link; `*decoration_out` is the decoration's index (inkhit_layout_decorations),
  *  else -1. inkhit_layout_hit answers the same, without saying which decoration. Since 1.1.
@@ -1755,8 +1782,11 @@ enum {
     /** Not interactive: the node and everything below it are out (isUserInteractionEnabled = NO). */
     INKHIT_NODE_NOT_INTERACTIVE = 1u << 1,
     /** Children may overflow: they are hit outside the node's hit box too (the web's overflow). By default
-     *  children are reachable only inside their parent's hit box (UIKit, Flutter). */
-    INKHIT_NODE_NO_CLIP = 1u << 2
+     *  children are reachable only inside their parent's hit box (UIKit, Flutter): Swift's clipsChildren,
+     *  JSON's "clipsChildren", Python's clips_children. Since 1.3; 1.0 called it INKHIT_NODE_NO_CLIP. */
+    INKHIT_NODE_NOT_CLIPS_CHILDREN = 1u << 2,
+    /** The 1.0 name of INKHIT_NODE_NOT_CLIPS_CHILDREN (deprecated). */
+    INKHIT_NODE_NO_CLIP INKHIT_DEPRECATED("INKHIT_NODE_NOT_CLIPS_CHILDREN") = INKHIT_NODE_NOT_CLIPS_CHILDREN
 };
 
 /** Which part of a node takes touches (React Native's pointerEvents). */
@@ -1961,9 +1991,13 @@ typedef struct inkhit_scene_hit {
     inkhit_point local;
     /** Signed distance to the node's region, view px, negative inside. */
     double distance;
-    /** For a text node: the index of the glyph hit (inkhit_layout_glyphs); for a glyph-run node: its index
-     *  in inkhit_node_shape.glyphs; -1 for an attachment, a decoration, other nodes or the enlarged box. */
-    int64_t glyph;
+    /** The placement hit, for a text node an index into inkhit_layout_glyphs, for a glyph-run node into
+     *  inkhit_node_shape.glyphs (not a glyph id); -1 for an attachment, a decoration, other nodes or the
+     *  enlarged box. `glyph` is its 1.0 name (the same field, deprecated). */
+    union {
+        int64_t placement;
+        int64_t glyph INKHIT_DEPRECATED("placement");
+    };
     /** For a text node hit on a glyph or an attachment: the character, link and attachment (offsets and
      *  indexes of that node's layout); text.hit is 0 otherwise. */
     inkhit_text_hit text;

@@ -43,8 +43,8 @@ enum ClassRaster {
     static let far: UInt8 = 0, nearMany: UInt8 = 1, mixed: UInt8 = 2
 
     /// Margin (view px) by which cells are grown against the rounding of the query path (Float32 inverse and
-    /// anchor, ~1e-7 of the glyph's size plus its distance and page cell) and of view coordinates (±1e9 px
-    /// at most: 4 ulp ≈ 5e-7 px).
+    /// anchor, ~1e-7 of the glyph's size plus its distance and page cell) and of view coordinates (within
+    /// `ViewSpace.limit`: 4 ulp ≈ 5e-7 px).
     static func margin(extent: Double, radius: Double) -> Double { 1e-5 * (extent + radius + maxTile) + 1e-4 }
 }
 

@@ -139,7 +139,7 @@ static int ellipses(int count, double size, double seconds) {
     inkhit_node root;
     inkhit_node_init(&root, 0);
     root.bounds = (inkhit_rect){0, 0, 100, 100};
-    root.flags = INKHIT_NODE_NO_CLIP;
+    root.flags = INKHIT_NODE_NOT_CLIPS_CHILDREN;
     inkhit_scene scene;
     inkhit_scene_create(&root, &scene);
     for (int k = 1; k <= count; k++) {

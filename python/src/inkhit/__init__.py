@@ -47,6 +47,10 @@ library_version: str = _native.lib.inkhit_version_string().decode()
 GLYPH_EMPTY = _native.GLYPH_EMPTY
 GLYPH_UNKNOWN_FLAG = _native.GLYPH_UNKNOWN_FLAG
 
+#: The view range, px: view coordinates lie within +-VIEW_LIMIT and glyphs are drawn at most VIEW_LIMIT px per em
+#: (beyond it the library refuses the call). C's INKHIT_VIEW_LIMIT, Swift's ViewSpace.limit.
+VIEW_LIMIT: float = _native.VIEW_LIMIT
+
 
 def handle_count() -> int:
     """How many library handles are live in this process (a leak check)."""
@@ -59,4 +63,4 @@ __all__ = ["Font", "GlyphStyle", "ShapeCache", "Builder", "Index", "Hit", "HIT_D
            "JobRunner", "JOB_LIMITS", "JobWarning", "Error", "NullArgumentError", "InvalidHandleError",
            "InvalidArgumentError", "InvalidTextError", "FileError", "FontError", "GlyphError", "ShapeError",
            "PlacementError", "LayoutError", "SceneError", "LimitError", "handle_count", "library_version",
-           "GLYPH_EMPTY", "GLYPH_UNKNOWN_FLAG"]
+           "GLYPH_EMPTY", "GLYPH_UNKNOWN_FLAG", "VIEW_LIMIT"]

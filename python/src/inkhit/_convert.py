@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numbers
 import operator
+import warnings
 from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -73,8 +74,12 @@ def flag(value: Any, what: str) -> bool:
     return bool(value)
 
 
-def choice(value: Any, table: dict, what: str) -> Any:
-    """The C value `table` maps `value` (a name) to."""
+def choice(value: Any, table: dict, what: str, renamed: Optional[dict] = None) -> Any:
+    """The C value `table` maps `value` (a name) to. `renamed` maps an older spelling of a name to the one in
+    `table` (docs/vocabulary.md): still accepted, with a DeprecationWarning."""
+    if renamed and isinstance(value, str) and value in renamed:
+        warnings.warn("%s %r is the old spelling of %r" % (what, value, renamed[value]), DeprecationWarning, 3)
+        value = renamed[value]
     try:
         return table[value]
     except (KeyError, TypeError):

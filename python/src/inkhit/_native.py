@@ -198,7 +198,7 @@ class LayoutDecoration(Structure):
 
 class TextHit(Structure):
     _fields_ = [("hit", c_int32), ("kind", c_int32)] + [
-        (n, c_int64) for n in ("glyph", "link", "attachment", "utf16_start", "utf16_end", "utf8_start", "utf8_end",
+        (n, c_int64) for n in ("placement", "link", "attachment", "utf16_start", "utf16_end", "utf8_start", "utf8_end",
                                "character", "line")] + [("distance", c_double)]
 
 
@@ -228,7 +228,7 @@ class NodeShape(Structure):
 
 class SceneHit(Structure):
     _fields_ = [("hit", c_int32), ("inside", c_int32), ("node", c_uint64), ("depth", c_int64), ("local", Point),
-                ("distance", c_double), ("glyph", c_int64), ("text", TextHit)]
+                ("distance", c_double), ("placement", c_int64), ("text", TextHit)]
 
 
 #: void (*inkhit_job_emit_func)(void *user_data, const char *line, size_t length)
@@ -376,5 +376,6 @@ GLYPH_EMPTY = 0x0FFFFFFF
 GLYPH_UNKNOWN_FLAG = 0x10000000
 DEFAULT_PREPARED_RADIUS = 3.5
 MAX_PREPARED_RADIUS = 256.0
+VIEW_LIMIT = 1e9                   # INKHIT_VIEW_LIMIT
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 

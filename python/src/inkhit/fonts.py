@@ -193,6 +193,7 @@ _HINTING = {"none": 0, "light": 1, "full": 2, "mono": 3, "slight": 1, "vertical"
             "hintnone": 0, "hintslight": 1, "hintmedium": 2, "hintfull": 2}
 _HINTING_NAME = {0: "none", 1: "light", 2: "full", 3: "mono"}
 _JOIN = {"miter": 0, "round": 1, "bevel": 2}
+_EMBOLDEN_NAMES = {"freetype": 1, "skia": 4}      # the named kinds of inkhit_glyph_style.embolden
 _UNDER_TRANSFORM = {"keep": 0, "offWhenNotAxisAligned": 1, "offWhenScaledOrRotated": 2}
 _PPEM = {"uniform": 0, "perAxis": 1, "view": 2}
 # originRounding's names, as the job format spells them: ((x grid, x bias), (y grid, y bias)).
@@ -324,7 +325,7 @@ def _set_embolden(s: N.GlyphStyle, value: object) -> None:
     if value is None:
         s.embolden = 0
     elif isinstance(value, str):
-        s.embolden = C.choice(value, {"freetype": 1, "skia": 4}, what)
+        s.embolden = C.choice(value, _EMBOLDEN_NAMES, what)
     elif isinstance(value, Mapping):
         unknown = set(value) - {"stroke", "join", "miter_limit", "miterLimit"}
         if unknown or "stroke" not in value:

@@ -38,7 +38,7 @@ RUN_GLYPH_DTYPE = np.dtype({"names": ["glyph", "reserved", "x", "y", "tag"],
 _VERBS = {"M": 0, "L": 1, "Q": 2, "C": 3, "Z": 4, "K": 5}
 _VERB_POINTS = (1, 1, 2, 3, 0)
 _FILL = {"nonzero": 0, "evenodd": 1, "even-odd": 1}
-_INK = ("none", "outline", "color-layers", "color-paint", "bitmap", "box", "path")
+_INK = ("none", "outline", "colorLayers", "colorPaint", "bitmap", "box", "path")
 
 Transform6 = Union[Sequence[float], np.ndarray]
 
@@ -71,7 +71,8 @@ class Hit:
 
 
 # `shape_forms` names and inkhit.h's INKHIT_SHAPE_FORMS_* values.
-_SHAPE_FORMS = {"when_reused": 0, "full": 1, "lean": 2}
+_SHAPE_FORMS = {"whenReused": 0, "full": 1, "lean": 2}
+_SHAPE_FORMS_RENAMED = {"when_reused": "whenReused"}
 
 
 class Builder(Owned):
@@ -84,9 +85,10 @@ class Builder(Owned):
         prepared_radius: the largest query radius (view px) the built index answers from its own page cell (the
             fast path); larger radii are answered exactly too, by a wider search. Clamped to 256.
         cache: where glyph shapes come from (None: the process-wide cache).
-        shape_forms: which form of its shapes an index reads: "when_reused" (the default: a shape's first index
+        shape_forms: which form of its shapes an index reads: "whenReused" (the default: a shape's first index
             reads its lean form, later ones its full form), "full" (every shape's full form: for an index that
             answers many queries; 3.3x faster at radius 0 on a page) or "lean". Answers never depend on it.
+            ("when_reused", its spelling before 1.3, is still accepted, with a DeprecationWarning.)
 
     Spaces: a glyph of `size` px per em at `origin` (layout px, y down, on the baseline) puts font point (u, v)
     at layout (x + u*size/upem, y - v*size/upem); `transform` = (a, b, c, d, tx, ty) maps layout px to view px
@@ -96,8 +98,8 @@ class Builder(Owned):
     _kind = "Builder"
 
     def __init__(self, tolerance: float = 0.01, prepared_radius: float = N.DEFAULT_PREPARED_RADIUS,
-                 cache: Optional[ShapeCache] = None, shape_forms: str = "when_reused") -> None:
-        forms = C.choice(shape_forms, _SHAPE_FORMS, "Builder: shape_forms")
+                 cache: Optional[ShapeCache] = None, shape_forms: str = "whenReused") -> None:
+        forms = C.choice(shape_forms, _SHAPE_FORMS, "Builder: shape_forms", _SHAPE_FORMS_RENAMED)
         _cache_handle(cache)
         handle = ctypes.c_void_p()
         _call(N.lib.inkhit_builder_create, C.number(tolerance, "Builder: tolerance"), ctypes.byref(handle))
@@ -403,8 +405,9 @@ class Index(Owned):
 
     def ink(self, placement: int) -> str:
         """What placement `placement`'s ink is made of: ``"none"`` (a space, a marker), ``"outline"``,
-        ``"color-layers"``, ``"color-paint"`` (COLR), ``"bitmap"`` (a colour strike), ``"box"`` (an SVG glyph),
-        ``"path"`` (`Builder.add_outline`)."""
+        ``"colorLayers"``, ``"colorPaint"`` (COLR), ``"bitmap"`` (a colour strike), ``"box"`` (an SVG glyph),
+        ``"path"`` (`Builder.add_outline`): the names of the JSON answers' ``"ink"`` (before 1.3:
+        ``"color-layers"``, ``"color-paint"``)."""
         out = ctypes.c_int32()
         _call(N.lib.inkhit_index_placement_ink, self._handle, C.integer(placement, "Index.ink: placement", "int64_t"),
               ctypes.byref(out))

@@ -3,6 +3,7 @@ land on characters, links, carets."""
 from __future__ import annotations
 
 import ctypes
+import warnings
 from dataclasses import dataclass
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
@@ -96,19 +97,20 @@ class TextHit:
         start, end: the character under the point as indexes of the Python string (inside a ligature: the
             component under it; on the ellipsis: the range it cut).
         utf16, utf8: the same range as UTF-16 and UTF-8 offsets.
-        glyph: index of the glyph hit (`Layout.glyphs`), None on an attachment or a decoration.
+        placement: the placement hit, an index into `Layout.glyphs` (not a glyph id), None on an attachment or a
+            decoration (`glyph` is its name before 1.3, deprecated).
         link: index into `links` of the link over the character, or None. attachment: index into
             `attachments`, or None. decoration: ``"underline"``, ``"strikethrough"``, ``"overline"`` or None.
         character: grapheme index. line: line index.
         distance: signed distance to the ink hit, view px, negative inside (0 for box modes).
         kind: ``"ink"`` (on the ink), ``"radius"`` (within the radius), ``"box"`` (a box mode).
-        placement, inside: the vocabulary's names (docs/vocabulary.md) for `glyph` and for ``kind != "radius"``.
+        inside: ``kind != "radius"``.
     """
     start: int
     end: int
     utf16: Tuple[int, int]
     utf8: Tuple[int, int]
-    glyph: Optional[int]
+    placement: Optional[int]
     link: Optional[int]
     attachment: Optional[int]
     decoration: Optional[str]
@@ -118,10 +120,10 @@ class TextHit:
     kind: str
 
     @property
-    def placement(self) -> Optional[int]:
-        """The index of the placement that answered: the same number as `glyph` (docs/vocabulary.md), None on
-        an attachment or a decoration."""
-        return self.glyph
+    def glyph(self) -> Optional[int]:
+        """`placement` under its name before 1.3 (deprecated: it holds a placement, never a glyph id)."""
+        warnings.warn("TextHit.glyph is TextHit.placement", DeprecationWarning, 2)
+        return self.placement
 
     @property
     def inside(self) -> bool:
@@ -380,7 +382,7 @@ class Layout(Owned):
     def _text_hit(self, c: Any, decoration: Optional[str] = None) -> TextHit:
         cb = self._offsets.char_of_byte
         return TextHit(cb(c.utf8_start), cb(c.utf8_end), (c.utf16_start, c.utf16_end), (c.utf8_start, c.utf8_end),
-                       c.glyph if c.glyph >= 0 else None, c.link if c.link >= 0 else None,
+                       c.placement if c.placement >= 0 else None, c.link if c.link >= 0 else None,
                        c.attachment if c.attachment >= 0 else None, decoration, c.character, c.line, c.distance,
                        _KIND[c.kind] if 0 <= c.kind < 3 else "unknown")
 

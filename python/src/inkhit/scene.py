@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+import warnings
 from dataclasses import dataclass
 from typing import Any, List, Optional, Sequence, Tuple
 
@@ -19,24 +20,26 @@ from .layout import Layout, TextHit
 __all__ = ["Node", "Scene", "Snapshot", "SceneHit", "SCENE_HIT_DTYPE"]
 
 _POINTER = {"auto": 0, "none": 1, "box-none": 2, "box-only": 3}
-_SHAPE = {"box": 0, "round-rect": 1, "ellipse": 2, "path": 3, "text": 4, "glyphs": 5, "mask": 6}
+_SHAPE = {"box": 0, "roundRect": 1, "ellipse": 2, "path": 3, "text": 4, "glyphs": 5, "mask": 6}
+_SHAPE_RENAMED = {"round-rect": "roundRect"}
 _HOLES = {"ink": 0, "filled-counters": 1, "word-hull": 2}
 _VERBS = {"M": 0, "L": 1, "Q": 2, "C": 3, "Z": 4}
 _BIG = sys.byteorder == "big"
 
 #: The answers of `Snapshot.hits`, laid over inkhit_scene_hit so that the batch call writes into the array:
 #: ``hit``, ``inside`` (bools), ``node`` (id), ``depth``, ``local_x``, ``local_y`` (the point in the node's
-#: local px), ``distance`` (view px), ``glyph``, and for text nodes ``text_hit``, ``text_kind``, ``text_glyph``,
-#: ``link``, ``attachment``, ``utf16_start``, ``utf16_end``, ``utf8_start``, ``utf8_end``, ``character``,
-#: ``line``, ``text_distance``.
+#: local px), ``distance`` (view px), ``placement``, and for text nodes ``text_hit``, ``text_kind``,
+#: ``text_placement``, ``link``, ``attachment``, ``utf16_start``, ``utf16_end``, ``utf8_start``, ``utf8_end``,
+#: ``character``, ``line``, ``text_distance``. ``glyph`` and ``text_glyph`` are the placements' names before 1.3
+#: (the same fields; deprecated).
 SCENE_HIT_DTYPE = np.dtype({
-    "names": ["hit", "inside", "node", "depth", "local_x", "local_y", "distance", "glyph", "text_hit", "text_kind",
-              "text_glyph", "link", "attachment", "utf16_start", "utf16_end", "utf8_start", "utf8_end", "character",
-              "line", "text_distance"],
+    "names": ["hit", "inside", "node", "depth", "local_x", "local_y", "distance", "placement", "text_hit", "text_kind",
+              "text_placement", "link", "attachment", "utf16_start", "utf16_end", "utf8_start", "utf8_end", "character",
+              "line", "text_distance", "glyph", "text_glyph"],
     "formats": [np.bool_, np.bool_, np.uint64, np.int64, np.float64, np.float64, np.float64, np.int64, np.bool_,
-                np.int32] + [np.int64] * 9 + [np.float64],
+                np.int32] + [np.int64] * 9 + [np.float64, np.int64, np.int64],
     "offsets": [3 if _BIG else 0, 7 if _BIG else 4, 8, 16, 24, 32, 40, 48, 59 if _BIG else 56, 60,
-                64, 72, 80, 88, 96, 104, 112, 120, 128, 136],
+                64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 48, 64],
     "itemsize": 144})
 
 
@@ -48,11 +51,12 @@ class Node:
     Attributes:
         id: unique in its scene (a counter, a view's address). transform: (a, b, c, d, tx, ty), local → parent.
         bounds: the node's box (min_x, min_y, max_x, max_y), local px. hidden, interactive: UIKit's isHidden and
-        isUserInteractionEnabled. clips: children are hit only inside this node's hit box. pointer_events:
+        isUserInteractionEnabled. clips_children: children are hit only inside this node's hit box (`clips`, its
+        name before 1.3, still works, with a DeprecationWarning). pointer_events:
         ``"auto"``, ``"none"``, ``"box-none"`` (only its children), ``"box-only"`` (only itself). alpha: below
         0.01 takes the subtree out. slop: insets of the hit box (top, left, bottom, right), negative enlarges.
         min_size: the least hit box (w, h), grown about its centre (the 44 × 44 rule). shape: ``"box"``,
-        ``"round-rect"`` (corner_radius), ``"ellipse"``, ``"path"`` (path: (verbs, points), fill_rule) or
+        ``"roundRect"`` (corner_radius; ``"round-rect"`` before 1.3), ``"ellipse"``, ``"path"`` (path: (verbs, points), fill_rule) or
         ``"text"`` (text: a `Layout` whose view space is the node's local space; holes: ``"ink"``,
         ``"filled-counters"``, ``"word-hull"``), ``"glyphs"`` (glyphs: (font, glyph id, size, (x, y)) tuples
         placed in local px; holes as for text) or ``"mask"`` (mask: (width, height, alpha bytes row by row,
@@ -64,7 +68,7 @@ class Node:
     transform: Optional[Sequence[float]] = None
     hidden: bool = False
     interactive: bool = True
-    clips: bool = True
+    clips_children: bool = True
     pointer_events: str = "auto"
     alpha: float = 1.0
     slop: Tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
@@ -77,6 +81,13 @@ class Node:
     holes: str = "ink"
     glyphs: Optional[Sequence[Tuple[Any, int, float, Tuple[float, float]]]] = None
     mask: Optional[Tuple[int, int, bytes, int]] = None
+    #: `clips_children` under its name before 1.3 (deprecated): when given, it sets `clips_children`.
+    clips: Optional[bool] = None
+
+    def __post_init__(self) -> None:
+        if self.clips is not None:
+            warnings.warn("Node(clips=...) is Node(clips_children=...)", DeprecationWarning, 3)
+            self.clips_children, self.clips = self.clips, None
 
     def _shape_data(self, keep: List[Any]) -> Optional[N.NodeShape]:
         """The inkhit_node_shape of a glyph-run or mask node (None for other shapes)."""
@@ -122,9 +133,9 @@ class Node:
         bounds = C.items(self.bounds, what + ": bounds (min_x, min_y, max_x, max_y)", 4)
         n.bounds = N.Rect(*[C.number(v, what + ": bounds") for v in bounds])
         n.flags = (1 if C.flag(self.hidden, what + ": hidden") else 0) \
-            | (0 if C.flag(self.interactive, what + ": interactive") else 2) | (0 if C.flag(self.clips, what + ": clips") else 4)
+            | (0 if C.flag(self.interactive, what + ": interactive") else 2) | (0 if C.flag(self.clips_children, what + ": clips_children") else 4)
         n.pointer_events = C.choice(self.pointer_events, _POINTER, what + ": pointer_events")
-        n.shape = C.choice(self.shape, _SHAPE, what + ": shape")
+        n.shape = C.choice(self.shape, _SHAPE, what + ": shape", _SHAPE_RENAMED)
         n.holes = C.choice(self.holes, _HOLES, what + ": holes")
         n.alpha = C.number(self.alpha, what + ": alpha")
         n.slop_top, n.slop_left, n.slop_bottom, n.slop_right = (
@@ -152,20 +163,22 @@ class Node:
 class SceneHit:
     """What a point hit in a scene: the node's `id`, its `depth` (0: the root; `Scene.path` gives the ancestors),
     `inside` (in its region, or only within the radius), `local` (the point in the node's local px), `distance`
-    (to the node's region, view px, negative inside), and for a text node the `glyph` index and the `text` hit."""
+    (to the node's region, view px, negative inside), and for a text or glyph-run node the `placement` hit (an
+    index into the node's layout glyphs or run, not a glyph id; None for other nodes, attachments, decorations and
+    the enlarged box) and the `text` hit."""
     node: int
     depth: int
     inside: bool
     local: Tuple[float, float]
     distance: float
-    glyph: Optional[int]
+    placement: Optional[int]
     text: Optional[TextHit]
 
     @property
-    def placement(self) -> Optional[int]:
-        """The index of the glyph that answered in the node's layout (the same number as `glyph`,
-        docs/vocabulary.md); None for other nodes, attachments, decorations and the enlarged box."""
-        return self.glyph
+    def glyph(self) -> Optional[int]:
+        """`placement` under its name before 1.3 (deprecated: it holds a placement, never a glyph id)."""
+        warnings.warn("SceneHit.glyph is SceneHit.placement", DeprecationWarning, 2)
+        return self.placement
 
 
 def _with_node(node: Node, call: Any) -> None:
@@ -273,7 +286,7 @@ class Snapshot(Owned):
         if t.hit and layout is not None:
             text = layout._text_hit(t)
         return SceneHit(c.node, c.depth, bool(c.inside), (c.local.x, c.local.y), c.distance,
-                        c.glyph if c.glyph >= 0 else None, text)
+                        c.placement if c.placement >= 0 else None, text)
 
     def hits(self, points: Any, radius: float = 0.0, non_finite: str = "miss") -> np.ndarray:
         """The answers for an (N, 2) array of view px, as `SCENE_HIT_DTYPE` records written by the batch call;
