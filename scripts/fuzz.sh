@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Fuzz/ and runs each one for a bounded time; exits non-zero on any finding.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]    run each TARGET (default: all) for SECONDS (default 60)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]    run each TARGET (default: all) for SECONDS (default 60; INKHIT_FUZZ_JOBS=N
+#                                            runs N at a time)
 #   scripts/fuzz.sh --build                  only build
 #   scripts/fuzz.sh --seeds                  only build and write the seed corpora (.build-fuzz/seeds/TARGET)
 #   scripts/fuzz.sh --minimize TARGET FILE   minimize a crasher (writes .build-fuzz/findings/TARGET/minimized-*)
@@ -236,9 +237,21 @@ selected=("$@")
 build
 seeds
 failed=()
-for t in "${selected[@]}"; do
-  run_target "$t" "$secs" || failed+=("$t")
-done
+# INKHIT_FUZZ_JOBS=N runs up to N targets at once, each still for SECONDS (CI runs two on its two cores).
+jobs_max=${INKHIT_FUZZ_JOBS:-1}
+if [ "$jobs_max" -le 1 ]; then
+  for t in "${selected[@]}"; do
+    run_target "$t" "$secs" || failed+=("$t")
+  done
+else
+  declare -A running=()
+  for t in "${selected[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+    run_target "$t" "$secs" &
+    running[$t]=$!
+  done
+  for t in "${selected[@]}"; do wait "${running[$t]}" || failed+=("$t"); done
+fi
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz: findings in: ${failed[*]} (see $B/findings/)" >&2
   exit 1
