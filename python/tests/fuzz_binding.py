@@ -188,9 +188,11 @@ def test_layouts(world, text, size, width, origin, links, max_lines, runs, x, y,
        slop=st.lists(anything, max_size=5), alpha=anything, hidden=anything, points=arrays(), radius=anything)
 def test_scenes(world, node_id, bounds, shape, mask, slop, alpha, hidden, points, radius) -> None:
     scene = inkhit.Scene(inkhit.Node(1, bounds=(0, 0, 100, 100)))
-    node = inkhit.Node(2, bounds=bounds, shape=shape, mask=mask, slop=slop, alpha=alpha, hidden=hidden,
-                       path=(["M", "L", "L", "Z"], points), glyphs=[(world["font"], 36, 20, (0, 20))],
-                       text=world["layout"])
+    # The member the shape reads (a member of another shape is refused: test_text_and_jobs).
+    members = {"path": (["M", "L", "L", "Z"], points), "glyphs": [(world["font"], 36, 20, (0, 20))],
+               "text": world["layout"], "mask": mask}
+    node = inkhit.Node(2, bounds=bounds, shape=shape, slop=slop, alpha=alpha, hidden=hidden,
+                       **{k: v for k, v in members.items() if k == shape})
     call(scene.add, 1, node)
     call(scene.add, node_id, inkhit.Node(3, bounds=(0, 0, 10, 10)))
     call(scene.remove, node_id)

@@ -110,6 +110,12 @@ def test_glyph_and_mask_nodes() -> None:
     assert scene.snapshot().hit(130, 10).node == 3 and snap.hit(130, 10) is None
     with pytest.raises(inkhit.LimitError):
         scene.add(1, inkhit.Node(4, bounds=(0, 0, 1, 1), shape="mask", mask=(5000, 5000, b"", 0)))
+    # A member only another shape reads is refused, never dropped: a mask on a box, a path on a mask.
+    with pytest.raises(inkhit.InvalidArgumentError, match="mask is given, but the node's shape is 'box'"):
+        scene.add(1, inkhit.Node(5, bounds=(0, 0, 4, 4), mask=(2, 2, bytes(4), 0)))
+    with pytest.raises(inkhit.InvalidArgumentError, match="path is given"):
+        scene.add(1, inkhit.Node(6, bounds=(0, 0, 4, 4), shape="mask", mask=(2, 2, bytes(4), 0), path=(["M"], [[0, 0]])))
+    assert scene.snapshot().hit(1, 1) is None or scene.snapshot().hit(1, 1).node not in (5, 6)
 
 
 def test_run_jobs_error_lines_and_iteration() -> None:

@@ -91,9 +91,14 @@ class Node:
 
     def _shape_data(self, keep: List[Any]) -> Optional[N.NodeShape]:
         """The inkhit_node_shape of a glyph-run or mask node (None for other shapes)."""
+        what = "Node %r" % (self.id,)
+        # A member only another shape reads would be dropped without a word: refused instead.
+        for member in ("path", "text", "glyphs", "mask"):
+            if getattr(self, member) is not None and self.shape != member:
+                raise C.InvalidArgumentError("%s: %s is given, but the node's shape is %r (shape=%r reads it)"
+                                             % (what, member, self.shape, member), 4)
         if self.shape not in ("glyphs", "mask"):
             return None
-        what = "Node %r" % (self.id,)
         d = N.NodeShape()
         _call(N.lib.inkhit_node_shape_init, ctypes.byref(d))
         d.holes = C.choice(self.holes, _HOLES, what + ": holes")
