@@ -152,35 +152,7 @@ func glyphStyle(_ p: UnsafePointer<inkhit_glyph_style>?, _ name: String) throws(
 /// Writes `style` into the first `bytes` bytes of `*out` (a 1.1 struct gets the fields it has; `struct_size`
 /// is set to `bytes`).
 func writeGlyphStyle(_ style: GlyphStyle, to out: UnsafeMutablePointer<inkhit_glyph_style>, bytes: Int) {
-    var s = glyphStyleDefaults(structSize: bytes)
-    switch style.embolden {
-    case .none: s.embolden = Int32(INKHIT_EMBOLDEN_NONE)
-    case .freeType: s.embolden = Int32(INKHIT_EMBOLDEN_FREETYPE)
-    case .strength(let x, let y): s.embolden = Int32(INKHIT_EMBOLDEN_STRENGTH); s.embolden_x = x; s.embolden_y = y
-    case .skiaFakeBold: s.embolden = Int32(INKHIT_EMBOLDEN_SKIA)
-    case .stroke(let width, let join):
-        s.embolden = Int32(INKHIT_EMBOLDEN_STROKE)
-        s.stroke_width = width
-        switch join {
-        case .miter(let limit): s.stroke_join = Int32(INKHIT_JOIN_MITER); s.miter_limit = limit
-        case .round: s.stroke_join = Int32(INKHIT_JOIN_ROUND)
-        case .bevel: s.stroke_join = Int32(INKHIT_JOIN_BEVEL)
-        }
-    }
-    s.hinting = Int32(style.hinting.cValue)
-    s.matrix_xx = style.matrix.xx; s.matrix_xy = style.matrix.xy; s.matrix_yx = style.matrix.yx; s.matrix_yy = style.matrix.yy
-    s.oblique = style.oblique
-    s.alpha_threshold = style.alphaThreshold
-    switch style.hintingUnderTransform {
-    case .keep: s.hinting_under_transform = Int32(INKHIT_HINTING_UNDER_TRANSFORM_KEEP)
-    case .offWhenNotAxisAligned: s.hinting_under_transform = Int32(INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_NOT_AXIS_ALIGNED)
-    case .offWhenScaledOrRotated: s.hinting_under_transform = Int32(INKHIT_HINTING_UNDER_TRANSFORM_OFF_WHEN_SCALED_OR_ROTATED)
-    }
-    let o = style.originRounding
-    s.origin_rounding = inkhit_origin_rounding(x: inkhit_origin_rounding_axis(grid: o.x.grid, bias: o.x.bias),
-                                               y: inkhit_origin_rounding_axis(grid: o.y.grid, bias: o.y.bias))
-    s.ppem = Int32(style.ppem == .perAxis ? INKHIT_PPEM_PER_AXIS : INKHIT_PPEM_UNIFORM)
-    s.stem_darkening = style.stemDarkening ? 1 : 0
+    var s = cGlyphStyle(style, structSize: bytes)
     withUnsafeBytes(of: &s) { UnsafeMutableRawPointer(out).copyMemory(from: $0.baseAddress!, byteCount: min(bytes, GlyphStyleLayout.size)) }
 }
 
