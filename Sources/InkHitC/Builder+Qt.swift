@@ -124,25 +124,8 @@ public func inkhit_builder_add_qt_glyph_run(_ builder: OpaquePointer?, _ cache: 
         var o = try point(origin, "origin")
         if let qt, qt.pointee.flags & UInt32(INKHIT_QT_LAYOUT_DRAW) != 0 { o = QtRawFont.fixed(o) }
         let list = try buffer(glyphs, n, "glyphs", countName: "count")
-        try CallLimits.bounded { (limits, _) throws(CError) in
-            var tally = ShapeTally(limit: limits.shapeBytes)
-            try box.lock.withLock { () throws(CError) in
-                firstOut?.pointee = box.builder.count
-                for (i, g) in list.enumerated() {
-                    let prefix = "glyphs[\(i)]: "
-                    guard g.reserved == 0 else { throw .argument(prefix + "reserved must be 0 (got \(g.reserved))") }
-                    if isMarker(g.glyph) {
-                        _ = try box.addMarkerLocked(tag: g.tag, prefix)
-                    } else {
-                        let x = try finite(g.x, prefix + "x"), y = try finite(g.y, prefix + "y")
-                        let at = Point(o.x + x, o.y + y)
-                        guard at.isFinite else { throw .argument(prefix + "origin + (x, y) is not finite") }
-                        _ = try box.addLocked(drawing.placement(of: GlyphID(g.glyph), at: at), cache: fonts, tag: g.tag,
-                                              tally: &tally, prefix)
-                    }
-                    addedOut?.pointee = i + 1
-                }
-            }
+        try addRunGlyphs(list, at: o, originName: "origin", to: box, cache: fonts, firstOut, addedOut) {
+            (glyph, at) throws(CError) in drawing.placement(of: GlyphID(glyph), at: at)
         }
     }
 }

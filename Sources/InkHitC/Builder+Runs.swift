@@ -279,23 +279,35 @@ func addRun(_ function: StaticString, _ builder: OpaquePointer?, _ cache: Opaque
         let fonts = try optionalCache(cache)?.glyphs ?? .shared
         let r = try CheckedRun(run)
         let list = try buffer(glyphs, n, "glyphs", countName: "count")
-        try CallLimits.bounded { (limits, _) throws(CError) in
-            var tally = ShapeTally(limit: limits.shapeBytes)
-            try box.lock.withLock { () throws(CError) in
-                firstOut?.pointee = box.builder.count
-                for (i, g) in list.enumerated() {
-                    let prefix = "glyphs[\(i)]: "
-                    guard g.reserved == 0 else { throw .argument(prefix + "reserved must be 0 (got \(g.reserved))") }
-                    if isMarker(g.glyph) {
-                        _ = try box.addMarkerLocked(tag: g.tag, prefix)
-                    } else {
-                        let x = try finite(g.x, prefix + "x"), y = try finite(g.y, prefix + "y")
-                        let origin = Point(r.origin.x + x, r.origin.y + y)
-                        guard origin.isFinite else { throw .argument(prefix + "the origin run->origin + (x, y) is not finite") }
-                        _ = try box.addLocked(r.placement(g.glyph, origin.x, origin.y), cache: fonts, tag: g.tag, tally: &tally, prefix)
-                    }
-                    addedOut?.pointee = i + 1
+        try addRunGlyphs(list, at: r.origin, originName: "the origin run->origin", to: box, cache: fonts, firstOut, addedOut) {
+            (glyph, origin) throws(CError) in try r.placement(glyph, origin.x, origin.y)
+        }
+    }
+}
+
+/// Adds `list` (an `inkhit_run_glyph` array) to `box` under one lock and the call's shape limits: markers as
+/// markers, each other glyph at `origin` + its (x, y) through `placement`; writes the first placement's number
+/// and, after each glyph, how many were added. `originName` names the origin in the message of a sum that is
+/// not finite.
+func addRunGlyphs(_ list: UnsafeBufferPointer<inkhit_run_glyph>, at origin: Point, originName: String, to box: BuilderBox,
+                  cache fonts: FontShapeCache, _ firstOut: UnsafeMutablePointer<Int>?, _ addedOut: UnsafeMutablePointer<Int>?,
+                  placement: (UInt32, Point) throws(CError) -> GlyphPlacement) throws(CError) {
+    try CallLimits.bounded { (limits, _) throws(CError) in
+        var tally = ShapeTally(limit: limits.shapeBytes)
+        try box.lock.withLock { () throws(CError) in
+            firstOut?.pointee = box.builder.count
+            for (i, g) in list.enumerated() {
+                let prefix = "glyphs[\(i)]: "
+                guard g.reserved == 0 else { throw .argument(prefix + "reserved must be 0 (got \(g.reserved))") }
+                if isMarker(g.glyph) {
+                    _ = try box.addMarkerLocked(tag: g.tag, prefix)
+                } else {
+                    let x = try finite(g.x, prefix + "x"), y = try finite(g.y, prefix + "y")
+                    let at = Point(origin.x + x, origin.y + y)
+                    guard at.isFinite else { throw .argument(prefix + originName + " + (x, y) is not finite") }
+                    _ = try box.addLocked(placement(g.glyph, at), cache: fonts, tag: g.tag, tally: &tally, prefix)
                 }
+                addedOut?.pointee = i + 1
             }
         }
     }
